@@ -1,0 +1,42 @@
+/**
+ * @orchard/meta — the object model, errors, selectors and flavors shared by every Orchard package.
+ * Pure: no Node built-ins, runs in browsers and edge runtimes.
+ */
+export type { Flavor, FlavorName } from './flavor.js';
+export { orchFlavor, kubernetesFlavor, flavorByName } from './flavor.js';
+export type { GroupVersionKind, GroupVersionResource, GroupVersion } from './gvk.js';
+export { parseApiVersion, formatApiVersion, formatGvk, formatGroupResource } from './gvk.js';
+export type {
+  ManagedFieldsEntry,
+  OwnerReference,
+  ObjectMeta,
+  TypeMeta,
+  ApiObject,
+  StoredObject,
+  ListMeta,
+  ApiList,
+  WatchEventType,
+  WatchEvent,
+  DeleteOptions,
+} from './object.js';
+export {
+  ManagedFieldsEntrySchema,
+  OwnerReferenceSchema,
+  ObjectMetaSchema,
+  TypeMetaSchema,
+  ApiObjectSchema,
+  ListMetaSchema,
+  DeleteOptionsSchema,
+  listKindOf,
+  initialEventsEndAnnotation,
+  deepCopy,
+} from './object.js';
+export type {
+  Status,
+  StatusReason,
+  StatusCause,
+  StatusDetails,
+  CauseType,
+  QualifiedResource,
+} from './status.js';
+export { ApiError, isApiError, errors, successStatus } from './status.js';

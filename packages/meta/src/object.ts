@@ -1,0 +1,126 @@
+import { z } from 'zod';
+
+/**
+ * The common object fields of spec doc 1 §2.2–2.4 as zod schemas and their types.
+ * Schemas are loose (unknown keys kept): the per-type structural schema (`@orchard/schema`)
+ * decides what is unknown, not this generic model.
+ */
+
+export const ManagedFieldsEntrySchema = z.looseObject({
+  manager: z.string().optional(),
+  operation: z.enum(['Apply', 'Update']).optional(),
+  apiVersion: z.string().optional(),
+  time: z.string().optional(),
+  fieldsType: z.string().optional(),
+  fieldsV1: z.record(z.string(), z.unknown()).optional(),
+  subresource: z.string().optional(),
+});
+export type ManagedFieldsEntry = z.infer<typeof ManagedFieldsEntrySchema>;
+
+export const OwnerReferenceSchema = z.looseObject({
+  apiVersion: z.string(),
+  kind: z.string(),
+  name: z.string(),
+  uid: z.string(),
+  controller: z.boolean().optional(),
+  blockOwnerDeletion: z.boolean().optional(),
+});
+export type OwnerReference = z.infer<typeof OwnerReferenceSchema>;
+
+const stringMap = z.record(z.string(), z.string());
+
+export const ObjectMetaSchema = z.looseObject({
+  name: z.string().optional(),
+  generateName: z.string().optional(),
+  namespace: z.string().optional(),
+  uid: z.string().optional(),
+  resourceVersion: z.string().optional(),
+  generation: z.number().int().optional(),
+  creationTimestamp: z.string().nullable().optional(),
+  deletionTimestamp: z.string().nullable().optional(),
+  deletionGracePeriodSeconds: z.number().int().nullable().optional(),
+  labels: stringMap.nullable().optional(),
+  annotations: stringMap.nullable().optional(),
+  finalizers: z.array(z.string()).nullable().optional(),
+  ownerReferences: z.array(OwnerReferenceSchema).nullable().optional(),
+  managedFields: z.array(ManagedFieldsEntrySchema).nullable().optional(),
+  selfLink: z.string().optional(),
+});
+export type ObjectMeta = z.infer<typeof ObjectMetaSchema>;
+
+export const TypeMetaSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+});
+export type TypeMeta = z.infer<typeof TypeMetaSchema>;
+
+/** Any API object: TypeMeta + metadata + the type's own fields. */
+export const ApiObjectSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  metadata: ObjectMetaSchema.optional(),
+});
+export interface ApiObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  [field: string]: unknown;
+}
+
+/** An object as stored and served: metadata always present. */
+export interface StoredObject extends ApiObject {
+  metadata: ObjectMeta & { name: string; uid: string; resourceVersion: string };
+}
+
+export const ListMetaSchema = z.looseObject({
+  resourceVersion: z.string().optional(),
+  continue: z.string().optional(),
+  remainingItemCount: z.number().int().optional(),
+  selfLink: z.string().optional(),
+});
+export type ListMeta = z.infer<typeof ListMetaSchema>;
+
+/** A collection. Its kind is `<Kind>List`, never `List` (spec doc 1 §2.3). */
+export interface ApiList<T extends ApiObject = ApiObject> {
+  apiVersion: string;
+  kind: string;
+  metadata: ListMeta;
+  items: T[];
+}
+
+export function listKindOf(kind: string): string {
+  return `${kind}List`;
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+/** A watch event (spec doc 1 §2.4). For BOOKMARK the object carries only `metadata.resourceVersion`. */
+export interface WatchEvent<T = ApiObject> {
+  type: WatchEventType;
+  object: T;
+}
+
+/** The annotation a BOOKMARK carries at the end of the initial events of `sendInitialEvents`. */
+export function initialEventsEndAnnotation(domain: string): string {
+  return `${domain}/initial-events-end`;
+}
+
+export const DeleteOptionsSchema = z.looseObject({
+  apiVersion: z.string().optional(),
+  kind: z.string().optional(),
+  dryRun: z.array(z.string()).optional(),
+  gracePeriodSeconds: z.number().int().nullable().optional(),
+  orphanDependents: z.boolean().nullable().optional(),
+  preconditions: z
+    .looseObject({ uid: z.string().nullable().optional(), resourceVersion: z.string().nullable().optional() })
+    .nullable()
+    .optional(),
+  propagationPolicy: z.enum(['Orphan', 'Background', 'Foreground']).nullable().optional(),
+  ignoreStoreReadErrorWithClusterBreakingPotential: z.boolean().nullable().optional(),
+});
+export type DeleteOptions = z.infer<typeof DeleteOptionsSchema>;
+
+/** Deep-copies a JSON value (objects are stored serialized; handlers never share mutable state). */
+export function deepCopy<T>(value: T): T {
+  return structuredClone(value);
+}
