@@ -17,3 +17,5 @@ export type {
 } from './store.js';
 export type { StoreErrorCode } from './errors.js';
 export { StoreError, isStoreError } from './errors.js';
+export type { MemoryStoreOptions } from './memory-store.js';
+export { createMemoryStore, defaultMemoryStoreOptions } from './memory-store.js';

@@ -1,0 +1,306 @@
+import { StoreError } from './errors.js';
+import type {
+  DeleteOptions,
+  GetOptions,
+  GetResult,
+  KeyValue,
+  ListOptions,
+  ListResult,
+  Store,
+  StoreEvent,
+  TryUpdate,
+  WatchOptions,
+  WriteOptions,
+} from './store.js';
+
+/** A key's history since the last compaction; `undefined` value marks a deletion (tombstone). */
+interface Version {
+  readonly revision: number;
+  readonly kv: KeyValue | undefined;
+}
+
+export interface MemoryStoreOptions {
+  /**
+   * Compact history automatically, keeping this many revisions (0 = never; compaction is then the
+   * caller's job, as with etcd). Bounded history keeps memory flat under endless writes.
+   */
+  autoCompactRetainRevisions?: number;
+}
+
+export const defaultMemoryStoreOptions: Readonly<Required<MemoryStoreOptions>> = Object.freeze({
+  autoCompactRetainRevisions: 0,
+});
+
+/**
+ * The embedded default backend: an MVCC map honouring the whole Store contract (snapshot reads at
+ * past revisions, CAS, ordered watch from a revision, compaction). Single-process only.
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
+  return new MemoryStore({ ...defaultMemoryStoreOptions, ...options });
+}
+
+class MemoryStore implements Store {
+  private revision = 0;
+  private compacted = 0;
+  /** Every key that has a version since compaction, sorted (binary-searched for prefix lists). */
+  private readonly sortedKeys: string[] = [];
+  private readonly versions = new Map<string, Version[]>();
+  /** Events since compaction, in revision order (one per revision). */
+  private events: StoreEvent[] = [];
+  private readonly watchers = new Set<Watcher>();
+  private closed = false;
+  /** Writes run one at a time so tryUpdate sees a stable current value. */
+  private lock: Promise<void> = Promise.resolve();
+
+  constructor(private readonly options: Required<MemoryStoreOptions>) {}
+
+  async currentRevision(): Promise<number> {
+    return this.revision;
+  }
+
+  async compactedRevision(): Promise<number> {
+    return this.compacted;
+  }
+
+  async get(key: string, options: GetOptions = {}): Promise<GetResult> {
+    const at = this.readRevision(options.atRevision);
+    return { kv: this.valueAt(key, at), revision: at };
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    const at = this.readRevision(options.atRevision);
+    const limit = options.limit && options.limit > 0 ? options.limit : Number.POSITIVE_INFINITY;
+    const from = options.startKey !== undefined && options.startKey > prefix ? options.startKey : prefix;
+    const kvs: KeyValue[] = [];
+    let remaining = 0;
+    for (let i = lowerBound(this.sortedKeys, from); i < this.sortedKeys.length; i++) {
+      const key = this.sortedKeys[i]!;
+      if (!key.startsWith(prefix)) break;
+      const kv = this.valueAt(key, at);
+      if (!kv) continue;
+      if (kvs.length < limit) kvs.push(kv);
+      else remaining++;
+    }
+    return { kvs, revision: at, remaining };
+  }
+
+  create(key: string, value: Uint8Array): Promise<KeyValue> {
+    return this.exclusive(() => {
+      const prev = this.valueAt(key, this.revision);
+      if (prev) throw new StoreError('AlreadyExists', `key ${key} already exists`, key);
+      const rev = this.revision + 1;
+      const kv: KeyValue = { key, value, createRevision: rev, modRevision: rev };
+      this.commit({ type: 'put', kv, revision: rev });
+      return kv;
+    });
+  }
+
+  update(key: string, tryUpdate: TryUpdate, options: WriteOptions = {}): Promise<KeyValue> {
+    return this.exclusive(async () => {
+      const current = this.existing(key, options);
+      const value = await tryUpdate(current);
+      const rev = this.revision + 1;
+      const kv: KeyValue = { key, value, createRevision: current.createRevision, modRevision: rev };
+      this.commit({ type: 'put', kv, prevKv: current, revision: rev });
+      return kv;
+    });
+  }
+
+  delete(key: string, options: DeleteOptions = {}): Promise<KeyValue> {
+    return this.exclusive(async () => {
+      const current = this.existing(key, options);
+      if (options.check) await options.check(current);
+      const rev = this.revision + 1;
+      const kv: KeyValue = { ...current, modRevision: rev };
+      this.commit({ type: 'delete', kv, prevKv: current, revision: rev });
+      return kv;
+    });
+  }
+
+  watch(prefix: string, options: WatchOptions): AsyncIterable<StoreEvent> {
+    return {
+      [Symbol.asyncIterator]: () => {
+        if (options.fromRevision < this.compacted) {
+          throw new StoreError(
+            'Compacted',
+            `required revision ${options.fromRevision} has been compacted (compacted at ${this.compacted})`,
+            undefined,
+            this.compacted,
+          );
+        }
+        const backlog = this.events.filter((e) => e.revision > options.fromRevision && e.kv.key.startsWith(prefix));
+        const watcher = new Watcher(prefix, backlog, () => this.watchers.delete(watcher), options.signal);
+        if (this.closed) watcher.end();
+        else this.watchers.add(watcher);
+        return watcher;
+      },
+    };
+  }
+
+  async compact(revision: number): Promise<void> {
+    if (revision <= this.compacted) return;
+    if (revision > this.revision) {
+      throw new StoreError('FutureRevision', `cannot compact to ${revision} beyond current ${this.revision}`, undefined, this.revision);
+    }
+    this.compacted = revision;
+    this.events = this.events.filter((e) => e.revision > revision);
+    const dead = new Set<string>();
+    for (const [key, versions] of this.versions) {
+      // Keep the newest version at or below the compaction point (it is the value seen there) and everything after.
+      let keepFrom = 0;
+      for (let i = 0; i < versions.length; i++) if (versions[i]!.revision <= revision) keepFrom = i;
+      const kept = versions.slice(keepFrom);
+      if (kept.length === 1 && kept[0]!.kv === undefined && kept[0]!.revision <= revision) {
+        this.versions.delete(key);
+        dead.add(key);
+      } else {
+        this.versions.set(key, kept);
+      }
+    }
+    if (dead.size > 0) {
+      const keys = this.sortedKeys.filter((k) => !dead.has(k));
+      this.sortedKeys.length = 0;
+      this.sortedKeys.push(...keys);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const w of this.watchers) w.end();
+    this.watchers.clear();
+  }
+
+  private readRevision(atRevision: number | undefined): number {
+    if (atRevision === undefined || atRevision === 0) return this.revision;
+    if (atRevision < this.compacted) {
+      throw new StoreError(
+        'Compacted',
+        `required revision ${atRevision} has been compacted (compacted at ${this.compacted})`,
+        undefined,
+        this.compacted,
+      );
+    }
+    if (atRevision > this.revision) {
+      throw new StoreError('FutureRevision', `revision ${atRevision} is newer than current ${this.revision}`, undefined, this.revision);
+    }
+    return atRevision;
+  }
+
+  private valueAt(key: string, revision: number): KeyValue | undefined {
+    const versions = this.versions.get(key);
+    if (!versions) return undefined;
+    for (let i = versions.length - 1; i >= 0; i--) {
+      const v = versions[i]!;
+      if (v.revision <= revision) return v.kv;
+    }
+    return undefined;
+  }
+
+  private existing(key: string, options: WriteOptions): KeyValue {
+    const current = this.valueAt(key, this.revision);
+    if (!current) throw new StoreError('NotFound', `key ${key} not found`, key);
+    if (options.expectedRevision !== undefined && options.expectedRevision !== current.modRevision) {
+      throw new StoreError(
+        'Conflict',
+        `key ${key} is at revision ${current.modRevision}, expected ${options.expectedRevision}`,
+        key,
+        current.modRevision,
+      );
+    }
+    return current;
+  }
+
+  private commit(event: StoreEvent): void {
+    this.revision = event.revision;
+    const key = event.kv.key;
+    let versions = this.versions.get(key);
+    if (!versions) {
+      versions = [];
+      this.versions.set(key, versions);
+      this.sortedKeys.splice(lowerBound(this.sortedKeys, key), 0, key);
+    }
+    versions.push({ revision: event.revision, kv: event.type === 'put' ? event.kv : undefined });
+    this.events.push(event);
+    for (const w of this.watchers) if (key.startsWith(w.prefix)) w.push(event);
+    const retain = this.options.autoCompactRetainRevisions;
+    if (retain > 0 && this.revision - this.compacted > retain * 2) void this.compact(this.revision - retain);
+  }
+
+  private exclusive<T>(fn: () => T | Promise<T>): Promise<T> {
+    if (this.closed) return Promise.reject(new StoreError('Unavailable', 'store is closed'));
+    const run = this.lock.then(fn);
+    this.lock = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+}
+
+/** One watch: an unbounded queue drained by an async iterator (the watch cache above bounds per-client buffers). */
+class Watcher implements AsyncIterator<StoreEvent> {
+  private queue: StoreEvent[];
+  private head = 0;
+  private wake: (() => void) | undefined;
+  private done = false;
+
+  constructor(
+    readonly prefix: string,
+    backlog: StoreEvent[],
+    private readonly unregister: () => void,
+    signal: AbortSignal | undefined,
+  ) {
+    this.queue = backlog;
+    if (signal) {
+      if (signal.aborted) this.end();
+      else signal.addEventListener('abort', () => this.end(), { once: true });
+    }
+  }
+
+  push(event: StoreEvent): void {
+    if (this.done) return;
+    this.queue.push(event);
+    this.wake?.();
+  }
+
+  end(): void {
+    if (this.done) return;
+    this.done = true;
+    this.unregister();
+    this.wake?.();
+  }
+
+  async next(): Promise<IteratorResult<StoreEvent>> {
+    for (;;) {
+      if (this.head < this.queue.length) {
+        const value = this.queue[this.head++]!;
+        if (this.head > 1024 && this.head * 2 > this.queue.length) {
+          this.queue = this.queue.slice(this.head);
+          this.head = 0;
+        }
+        return { value, done: false };
+      }
+      if (this.done) return { value: undefined, done: true };
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+      this.wake = undefined;
+    }
+  }
+
+  async return(): Promise<IteratorResult<StoreEvent>> {
+    this.end();
+    return { value: undefined, done: true };
+  }
+}
+
+function lowerBound(sorted: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
