@@ -1,0 +1,61 @@
+import type { Flavor } from '@orchard/meta';
+
+/**
+ * A wire encoding of API objects (JSON, YAML, Protobuf, CBOR …). The server keeps a list of codecs;
+ * request bodies are decoded by the codec whose media type matches `Content-Type`, responses are
+ * encoded by the one content negotiation picks. Codecs are pure: bytes in, plain JSON-form values out.
+ */
+export interface Codec {
+  /** The media type this codec reads and writes, without parameters: `application/json`. */
+  readonly mediaType: string;
+  /** Other `Content-Type` values it accepts for request bodies (`text/yaml`, `application/x-yaml`). */
+  readonly aliases?: readonly string[];
+  /** True when the encoding is not text (kubectl prints such bodies differently; gzip decisions). */
+  readonly binary: boolean;
+  /**
+   * Decodes one request body into a plain JSON-form value.
+   * Rejects with `CodecError` code `Malformed` when the bytes are not a valid document.
+   */
+  decode(body: Uint8Array, context: CodecContext): unknown;
+  /** Encodes one value (object, list, Status, Table …). */
+  encode(value: unknown, context: CodecContext): Uint8Array;
+  /**
+   * Watch streams: the response `Content-Type` of a stream (`application/json` for JSON,
+   * `application/cbor-seq` for CBOR) and the bytes of one framed event. Absent = cannot stream.
+   */
+  readonly stream?: {
+    readonly mediaType: string;
+    encodeEvent(event: { type: string; object: unknown }, context: CodecContext): Uint8Array;
+  };
+}
+
+/** What a codec may need beyond the bytes: the flavor (protobuf media type, group names). */
+export interface CodecContext {
+  readonly flavor: Flavor;
+}
+
+export type CodecErrorCode = 'Malformed' | 'Unsupported' | 'NotEncodable';
+
+/** What codecs reject with. The server maps `Malformed` to 400, `Unsupported` to 415, `NotEncodable` to 406. */
+export class CodecError extends Error {
+  readonly orchardCodecError = true as const;
+  readonly code: CodecErrorCode;
+  /** The media type involved. */
+  readonly mediaType: string;
+
+  constructor(code: CodecErrorCode, mediaType: string, message: string) {
+    super(message);
+    this.name = 'CodecError';
+    this.code = code;
+    this.mediaType = mediaType;
+  }
+}
+
+export function isCodecError(e: unknown, code?: CodecErrorCode): e is CodecError {
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    (e as { orchardCodecError?: unknown }).orchardCodecError === true &&
+    (code === undefined || (e as CodecError).code === code)
+  );
+}
