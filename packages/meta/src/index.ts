@@ -40,3 +40,29 @@ export type {
   QualifiedResource,
 } from './status.js';
 export { ApiError, isApiError, errors, successStatus } from './status.js';
+export type { NameValidator } from './names.js';
+export {
+  dns1123LabelMaxLength,
+  dns1123SubdomainMaxLength,
+  qualifiedNameMaxLength,
+  labelValueMaxLength,
+  maxLenError,
+  emptyError,
+  regexError,
+  isDns1123Label,
+  isDns1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+  isValidPathSegmentName,
+  isValidPathSegmentPrefix,
+  nameIsDnsSubdomain,
+  nameIsDnsLabel,
+  nameIsPathSegment,
+  validateNamespaceName,
+  generateNameAlphabet,
+  generateNameRandomLength,
+  generateNameMaxLength,
+  randomString,
+  generateName,
+  newUid,
+} from './names.js';

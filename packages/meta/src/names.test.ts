@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import {
+  generateName,
+  generateNameAlphabet,
+  isDns1123Label,
+  isDns1123Subdomain,
+  isQualifiedName,
+  isValidLabelValue,
+  isValidPathSegmentName,
+  nameIsDnsLabel,
+  nameIsDnsSubdomain,
+  nameIsPathSegment,
+  newUid,
+} from './names.js';
+
+const subdomainMsg =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+const labelMsg =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const namePartMsg =
+  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const labelValueMsg =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+
+describe('isDns1123Subdomain', () => {
+  const valid = ['a', 'ab', 'abc', 'a1', 'a-1', 'a--1--2--b', '0', '01', '1.a', 'a.b.c', 'example.com', 'a'.repeat(253)];
+  const invalid = ['', 'A', 'ABC', 'aBc', 'a_1', 'a..1', '-a', 'a-', '.a', 'a.', 'a@b', 'a,b', 'a b', '1 ', ' 1'];
+  it.each(valid)('accepts %j', (v) => expect(isDns1123Subdomain(v)).toEqual([]));
+  it.each(invalid)('rejects %j with the upstream message', (v) =>
+    expect(isDns1123Subdomain(v)).toEqual([subdomainMsg]),
+  );
+  it('reports length and pattern separately', () => {
+    expect(isDns1123Subdomain('a'.repeat(254))).toEqual(['must be no more than 253 characters']);
+    expect(isDns1123Subdomain(`-${'a'.repeat(254)}`)).toEqual(['must be no more than 253 characters', subdomainMsg]);
+  });
+});
+
+describe('isDns1123Label', () => {
+  const valid = ['a', 'ab', 'a1', 'a-1', 'a--1--2--b', '0', '01', 'a'.repeat(63)];
+  const invalid = ['', 'A', 'a_1', '-a', 'a-', 'a b', 'a@b'];
+  it.each(valid)('accepts %j', (v) => expect(isDns1123Label(v)).toEqual([]));
+  it.each(invalid)('rejects %j', (v) => expect(isDns1123Label(v)).toEqual([labelMsg]));
+  it('says dots are the problem when the value is a subdomain', () => {
+    expect(isDns1123Label('a.b')).toEqual(['must not contain dots']);
+  });
+  it('limits length to 63', () => {
+    expect(isDns1123Label('a'.repeat(64))).toEqual(['must be no more than 63 characters']);
+  });
+});
+
+describe('isQualifiedName', () => {
+  const valid = [
+    'simple',
+    'now-with-dashes',
+    '1-starts-with-num',
+    '1234',
+    'simple/simple',
+    'now-with-dashes/simple',
+    'now-with-dashes/now-with-dashes',
+    'now.with.dots/now-with-dashes',
+    'now-with.dashes-and.dots/now-with-dashes',
+    'now.with.dots/now.with.dots',
+    'now-with.dashes-and.dots/now-with.dashes-and.dots',
+    '1.2.3.4/5678',
+    'Uppercase_Is_OK_123',
+    'example.com/Uppercase_Is_OK_123',
+    'requests.storage-foo',
+    'a'.repeat(63),
+    `${'a'.repeat(253)}/${'b'.repeat(63)}`,
+  ];
+  it.each(valid)('accepts %j', (v) => expect(isQualifiedName(v)).toEqual([]));
+  const table: Array<[string, string[]]> = [
+    ['', ['name part must be non-empty', namePartMsg]],
+    [' ', [namePartMsg]],
+    ['simple/', ['name part must be non-empty', namePartMsg]],
+    ['/simple', ['prefix part must be non-empty']],
+    ['Nope/simple', [`prefix part ${subdomainMsg}`]],
+    ['nospecialchars%^=@', [namePartMsg]],
+    ['-starts-with-dash', [namePartMsg]],
+    ['ends-with-dash-', [namePartMsg]],
+    ['a'.repeat(64), ['name part must be no more than 63 characters']],
+    [
+      'a/b/c',
+      [
+        "a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
+      ],
+    ],
+  ];
+  it.each(table)('rejects %j', (v, msgs) => expect(isQualifiedName(v)).toEqual(msgs));
+});
+
+describe('isValidLabelValue', () => {
+  const valid = ['', 'simple', 'now-with-dashes', '1-starts-with-num', 'end-with-num-1', '1234', 'a'.repeat(63), 'A_b.c-9'];
+  const invalid = ['nospecialchars%^=@', 'Tama-nui-te-rā.is.Māori.sun', '\\backslashes\\are\\bad', '-starts-with-dash', 'ends-with-dash-', '.starts.with.dot', 'ends.with.dot.', 'a b'];
+  it.each(valid)('accepts %j', (v) => expect(isValidLabelValue(v)).toEqual([]));
+  it.each(invalid)('rejects %j', (v) => expect(isValidLabelValue(v)).toEqual([labelValueMsg]));
+  it('limits length to 63', () => expect(isValidLabelValue('a'.repeat(64))).toEqual(['must be no more than 63 characters']));
+});
+
+describe('path segment names', () => {
+  const table: Array<[string, boolean, string[]]> = [
+    ['ok', false, []],
+    ['Any Thing:at-all', false, []],
+    ['.', false, ["may not be '.'"]],
+    ['..', false, ["may not be '..'"]],
+    ['...', false, []],
+    ['a/b', false, ["may not contain '/'"]],
+    ['a%b', false, ["may not contain '%'"]],
+    ['a/%', false, ["may not contain '/'", "may not contain '%'"]],
+    ['.', true, []],
+    ['a/', true, ["may not contain '/'"]],
+  ];
+  it.each(table)('%j (prefix=%s)', (name, prefix, msgs) => {
+    expect(nameIsPathSegment(name, prefix)).toEqual(msgs);
+    if (!prefix) expect(isValidPathSegmentName(name)).toEqual(msgs);
+  });
+});
+
+describe('name validators with generateName prefixes', () => {
+  it('accept a trailing dash only as a prefix', () => {
+    expect(nameIsDnsSubdomain('web-', true)).toEqual([]);
+    expect(nameIsDnsSubdomain('web-', false)).toEqual([subdomainMsg]);
+    expect(nameIsDnsLabel('web-', true)).toEqual([]);
+    expect(nameIsDnsLabel('web-', false)).toEqual([labelMsg]);
+    expect(nameIsDnsSubdomain('-', true)).toEqual([subdomainMsg]);
+  });
+});
+
+describe('generateName', () => {
+  it('appends five characters from the upstream alphabet', () => {
+    for (let i = 0; i < 200; i++) {
+      const n = generateName('web-');
+      expect(n).toMatch(new RegExp(`^web-[${generateNameAlphabet}]{5}$`));
+    }
+  });
+  it('truncates the base so the result fits 63 characters', () => {
+    const n = generateName('x'.repeat(100));
+    expect(n.length).toBe(63);
+    expect(n.startsWith('x'.repeat(58))).toBe(true);
+    expect(n.slice(58)).toMatch(new RegExp(`^[${generateNameAlphabet}]{5}$`));
+  });
+  it('uses every character of the alphabet and no other', () => {
+    const seen = new Set<string>();
+    for (let i = 0; i < 400; i++) for (const c of generateName('')) seen.add(c);
+    expect([...seen].sort().join('')).toBe([...generateNameAlphabet].sort().join(''));
+  });
+});
+
+describe('newUid', () => {
+  it('returns distinct RFC 4122 v4 UUIDs', () => {
+    const a = newUid();
+    const b = newUid();
+    expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(a).not.toBe(b);
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * Name and label validation with upstream's rules and messages (apimachinery `util/validation`),
+ * plus `generateName` and UID generation. Every validator returns a list of messages: empty = valid.
+ */
+
+/** A function validating an object name; `prefix` is true when validating a `generateName`. */
+export type NameValidator = (name: string, prefix: boolean) => string[];
+
+export const dns1123LabelMaxLength = 63;
+export const dns1123SubdomainMaxLength = 253;
+export const qualifiedNameMaxLength = 63;
+export const labelValueMaxLength = 63;
+
+const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+const dns1123LabelErrMsg =
+  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
+const dns1123LabelRe = new RegExp(`^${dns1123LabelFmt}$`);
+
+const dns1123SubdomainFmt = `${dns1123LabelFmt}(\\.${dns1123LabelFmt})*`;
+const dns1123SubdomainErrMsg =
+  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
+const dns1123SubdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`);
+
+const qualifiedNameCharFmt = '[A-Za-z0-9]';
+const qualifiedNameExtCharFmt = '[-A-Za-z0-9_.]';
+const qualifiedNameFmt = `(${qualifiedNameCharFmt}${qualifiedNameExtCharFmt}*)?${qualifiedNameCharFmt}`;
+const qualifiedNameErrMsg =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const qualifiedNameRe = new RegExp(`^${qualifiedNameFmt}$`);
+
+const labelValueFmt = `(${qualifiedNameFmt})?`;
+const labelValueErrMsg =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const labelValueRe = new RegExp(`^${labelValueFmt}$`);
+
+/** `must be no more than N characters` */
+export function maxLenError(length: number): string {
+  return `must be no more than ${length} characters`;
+}
+
+export function emptyError(): string {
+  return 'must be non-empty';
+}
+
+/** Upstream's RegexError wording, including its `'a',  or 'b'` spacing. */
+export function regexError(msg: string, fmt: string, ...examples: string[]): string {
+  if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
+  let s = `${msg} (e.g. `;
+  examples.forEach((ex, i) => {
+    if (i > 0) s += ' or ';
+    s += `'${ex}', `;
+  });
+  return `${s}regex used for validation is '${fmt}')`;
+}
+
+/** DNS-1123 label (RFC 1123): at most 63 lowercase alphanumerics or `-`, alphanumeric at both ends. */
+export function isDns1123Label(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > dns1123LabelMaxLength) errs.push(maxLenError(dns1123LabelMaxLength));
+  if (!dns1123LabelRe.test(value)) {
+    if (dns1123SubdomainRe.test(value)) errs.push('must not contain dots');
+    else errs.push(regexError(dns1123LabelErrMsg, dns1123LabelFmt, 'my-name', '123-abc'));
+  }
+  return errs;
+}
+
+/** DNS-1123 subdomain: at most 253 characters, dot-separated DNS-1123 labels. */
+export function isDns1123Subdomain(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > dns1123SubdomainMaxLength) errs.push(maxLenError(dns1123SubdomainMaxLength));
+  if (!dns1123SubdomainRe.test(value)) {
+    errs.push(regexError(dns1123SubdomainErrMsg, dns1123SubdomainFmt, 'example.com'));
+  }
+  return errs;
+}
+
+/** A qualified name (label/annotation key, finalizer): `[prefix/]name`, prefix a DNS-1123 subdomain. */
+export function isQualifiedName(value: string): string[] {
+  const errs: string[] = [];
+  const parts = value.split('/');
+  let name: string;
+  if (parts.length === 1) {
+    name = parts[0] as string;
+  } else if (parts.length === 2) {
+    const prefix = parts[0] as string;
+    name = parts[1] as string;
+    if (prefix.length === 0) errs.push(`prefix part ${emptyError()}`);
+    else for (const m of isDns1123Subdomain(prefix)) errs.push(`prefix part ${m}`);
+  } else {
+    errs.push(
+      `a qualified name ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+    );
+    return errs;
+  }
+  if (name.length === 0) errs.push(`name part ${emptyError()}`);
+  else if (name.length > qualifiedNameMaxLength) errs.push(`name part ${maxLenError(qualifiedNameMaxLength)}`);
+  if (!qualifiedNameRe.test(name)) {
+    errs.push(`name part ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')}`);
+  }
+  return errs;
+}
+
+/** A label value: empty, or at most 63 characters of `[-A-Za-z0-9_.]`, alphanumeric at both ends. */
+export function isValidLabelValue(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > labelValueMaxLength) errs.push(maxLenError(labelValueMaxLength));
+  if (!labelValueRe.test(value)) {
+    errs.push(regexError(labelValueErrMsg, labelValueFmt, 'MyValue', 'my_value', '12345'));
+  }
+  return errs;
+}
+
+/** Names that are used as one path segment: anything but `.`/`..` and `/` or `%`. */
+export function isValidPathSegmentName(name: string): string[] {
+  if (name === '.' || name === '..') return [`may not be '${name}'`];
+  return isValidPathSegmentPrefix(name);
+}
+
+/** A `generateName` for a path-segment name: only the forbidden characters matter. */
+export function isValidPathSegmentPrefix(name: string): string[] {
+  const errs: string[] = [];
+  for (const illegal of ['/', '%']) {
+    if (name.includes(illegal)) errs.push(`may not contain '${illegal}'`);
+  }
+  return errs;
+}
+
+/** A generateName may end in `-`; it is checked as if the generated suffix followed it. */
+function maskTrailingDash(name: string): string {
+  return name.length > 1 && name.endsWith('-') ? `${name.slice(0, -1)}a` : name;
+}
+
+/** Object names that are DNS-1123 subdomains (most resource types). */
+export const nameIsDnsSubdomain: NameValidator = (name, prefix) =>
+  isDns1123Subdomain(prefix ? maskTrailingDash(name) : name);
+
+/** Object names that are DNS-1123 labels (namespaces, services). */
+export const nameIsDnsLabel: NameValidator = (name, prefix) =>
+  isDns1123Label(prefix ? maskTrailingDash(name) : name);
+
+/** Object names that only need to be one path segment (e.g. RBAC roles). */
+export const nameIsPathSegment: NameValidator = (name, prefix) =>
+  prefix ? isValidPathSegmentPrefix(name) : isValidPathSegmentName(name);
+
+/** Namespace names are DNS-1123 labels. */
+export const validateNamespaceName: NameValidator = nameIsDnsLabel;
+
+/** The alphabet of generated suffixes: no vowels (no words), no `0 1 3` (look like letters). */
+export const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
+export const generateNameRandomLength = 5;
+/** Longest generated name: base truncated so base + suffix fits a DNS-1123 label. */
+export const generateNameMaxLength = 63;
+const maxGeneratedBaseLength = generateNameMaxLength - generateNameRandomLength;
+
+/** Random string of `n` characters from `generateNameAlphabet`, unbiased (rejection sampling). */
+export function randomString(n: number): string {
+  const alphabet = generateNameAlphabet;
+  const limit = 256 - (256 % alphabet.length);
+  let out = '';
+  const buf = new Uint8Array(n * 2);
+  while (out.length < n) {
+    globalThis.crypto.getRandomValues(buf);
+    for (const b of buf) {
+      if (b < limit) out += alphabet[b % alphabet.length];
+      if (out.length === n) break;
+    }
+  }
+  return out;
+}
+
+/** `base` + 5 random characters, `base` truncated to 58 characters (upstream SimpleNameGenerator). */
+export function generateName(base: string): string {
+  const b = base.length > maxGeneratedBaseLength ? base.slice(0, maxGeneratedBaseLength) : base;
+  return b + randomString(generateNameRandomLength);
+}
+
+/** A new RFC 4122 version-4 UID. */
+export function newUid(): string {
+  return globalThis.crypto.randomUUID();
+}
