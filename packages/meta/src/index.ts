@@ -66,3 +66,26 @@ export {
   generateName,
   newUid,
 } from './names.js';
+export type { FieldCause } from './field-errors.js';
+export { fieldErrors, formatBadValue, formatFieldCause, aggregateMessage } from './field-errors.js';
+export type {
+  LabelSelectorOperator,
+  Labels,
+  LabelRequirement,
+  ParsedLabelSelector,
+  LabelSelector,
+  LabelSelectorRequirement,
+  LabelSelectorRequirementOperator,
+} from './label-selector.js';
+export {
+  parseLabelSelector,
+  formatLabelSelector,
+  formatLabelRequirement,
+  createLabelRequirement,
+  everythingLabelSelector,
+  nothingLabelSelector,
+  labelSelectorFromSet,
+  labelSelectorFromObject,
+  labelSelectorToObject,
+  validateLabelSelector,
+} from './label-selector.js';
