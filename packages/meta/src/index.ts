@@ -89,3 +89,15 @@ export {
   labelSelectorToObject,
   validateLabelSelector,
 } from './label-selector.js';
+export type { FieldSelectorOperator, FieldRequirement, Fields, ParsedFieldSelector } from './field-selector.js';
+export {
+  defaultSelectableFields,
+  escapeFieldValue,
+  unescapeFieldValue,
+  everythingFieldSelector,
+  parseFieldSelector,
+  fieldSelectorFromSet,
+  formatFieldSelector,
+  validateFieldSelector,
+  objectFields,
+} from './field-selector.js';
