@@ -3,17 +3,18 @@
  * changes, serving get, list and watch with every resourceVersion semantic of the spec (doc 1
  * §4.5–4.6), bookmarks, `sendInitialEvents`, and fan-out to many watchers.
  */
+
+export type { WatchCacheErrorCode } from './errors.js';
+export { isWatchCacheError, WatchCacheError } from './errors.js';
 export type {
-  ReadRevision,
-  WatchCacheOptions,
+  CacheGetResult,
   CacheListOptions,
   CacheListResult,
-  CacheGetResult,
   CacheWatchOptions,
-  WatchCacheStats,
+  ReadRevision,
   WatchCache,
+  WatchCacheOptions,
+  WatchCacheStats,
 } from './watch-cache.js';
 export { createWatchCache, defaultWatchCacheOptions } from './watch-cache.js';
-export type { WatchCacheEvent, CachedChange, CacheWatcher } from './watcher.js';
-export type { WatchCacheErrorCode } from './errors.js';
-export { WatchCacheError, isWatchCacheError } from './errors.js';
+export type { CachedChange, CacheWatcher, WatchCacheEvent } from './watcher.js';

@@ -2,7 +2,7 @@ import type { ApiObject } from '@orchard/meta';
 import { createMemoryStore, type KeyValue, type Store } from '@orchard/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isWatchCacheError } from './errors.js';
-import { type WatchCache, createWatchCache } from './watch-cache.js';
+import { createWatchCache, type WatchCache } from './watch-cache.js';
 import type { CacheWatcher, WatchCacheEvent } from './watcher.js';
 
 const enc = new TextEncoder();
@@ -53,7 +53,11 @@ async function take(w: CacheWatcher, n: number): Promise<WatchCacheEvent[]> {
   return out;
 }
 const brief = (evs: WatchCacheEvent[]) =>
-  evs.map((e) => (e.type === 'ERROR' ? `ERROR:${e.error.code}` : `${e.type}:${e.object.metadata?.name ?? e.object.metadata?.resourceVersion}`));
+  evs.map((e) =>
+    e.type === 'ERROR'
+      ? `ERROR:${e.error.code}`
+      : `${e.type}:${e.object.metadata?.name ?? e.object.metadata?.resourceVersion}`,
+  );
 
 afterEach(async () => {
   await cache?.stop();
@@ -81,9 +85,17 @@ describe('createWatchCache: reads', () => {
     const p1 = await cache.list({ revision: { kind: 'Any' }, limit: 2 });
     expect(names(p1.items)).toEqual(['a', 'b']);
     expect(p1.remaining).toBe(3);
-    const p2 = await cache.list({ revision: { kind: 'Exact', revision: p1.revision }, limit: 2, startKey: p1.nextKey });
+    const p2 = await cache.list({
+      revision: { kind: 'Exact', revision: p1.revision },
+      limit: 2,
+      startKey: p1.nextKey,
+    });
     expect(names(p2.items)).toEqual(['c', 'd']);
-    const p3 = await cache.list({ revision: { kind: 'Exact', revision: p1.revision }, limit: 2, startKey: p2.nextKey });
+    const p3 = await cache.list({
+      revision: { kind: 'Exact', revision: p1.revision },
+      limit: 2,
+      startKey: p2.nextKey,
+    });
     expect(names(p3.items)).toEqual(['e']);
     expect(p3.remaining).toBe(0);
     expect(p3.nextKey).toBeUndefined();
@@ -175,12 +187,18 @@ describe('createWatchCache: reads', () => {
 
   it('filters lists with a predicate and keeps paging by key', async () => {
     await setup();
-    for (let i = 0; i < 10; i++) await store.create(`${P}k${i}`, value(`k${i}`, { even: String(i % 2 === 0) }));
+    for (let i = 0; i < 10; i++)
+      await store.create(`${P}k${i}`, value(`k${i}`, { even: String(i % 2 === 0) }));
     await settle();
     const p = (o: ApiObject) => o.metadata?.labels?.even === 'true';
     const p1 = await cache.list({ revision: { kind: 'Any' }, predicate: p, limit: 3 });
     expect(names(p1.items)).toEqual(['k0', 'k2', 'k4']);
-    const p2 = await cache.list({ revision: { kind: 'Exact', revision: p1.revision }, predicate: p, limit: 3, startKey: p1.nextKey });
+    const p2 = await cache.list({
+      revision: { kind: 'Exact', revision: p1.revision },
+      predicate: p,
+      limit: 3,
+      startKey: p1.nextKey,
+    });
     expect(names(p2.items)).toEqual(['k6', 'k8']);
   });
 
@@ -188,7 +206,10 @@ describe('createWatchCache: reads', () => {
     await setup();
     await store.create(`${P}bad`, enc.encode('{nope'));
     await settle();
-    await expect(cache.list({ revision: { kind: 'Any' } })).rejects.toMatchObject({ code: 'Corrupt', key: `${P}bad` });
+    await expect(cache.list({ revision: { kind: 'Any' } })).rejects.toMatchObject({
+      code: 'Corrupt',
+      key: `${P}bad`,
+    });
     await expect(cache.get(`${P}bad`, { kind: 'Any' })).rejects.toMatchObject({ code: 'Corrupt' });
   });
 });

@@ -1,7 +1,7 @@
 import { type ApiObject, initialEventsEndAnnotation } from '@orchard/meta';
 import type { KeyValue, Store, StoreEvent } from '@orchard/store';
 import { WatchCacheError } from './errors.js';
-import { type CacheWatcher, type CachedChange, type WatchCacheEvent, WatcherQueue } from './watcher.js';
+import { type CachedChange, type CacheWatcher, type WatchCacheEvent, WatcherQueue } from './watcher.js';
 
 /**
  * Which data a read wants (spec doc 1 §4.5 "Meanings"), with revisions already parsed:
@@ -182,7 +182,9 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
     options.bookmarkObject ??
     ((rv: string, end: boolean) =>
       ({
-        metadata: end ? { resourceVersion: rv, annotations: { [annotation]: 'true' } } : { resourceVersion: rv },
+        metadata: end
+          ? { resourceVersion: rv, annotations: { [annotation]: 'true' } }
+          : { resourceVersion: rv },
       }) as unknown as T);
   const decode = options.decode;
 
@@ -289,7 +291,8 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
   function checkCorrupt(key?: string): void {
     if (corrupt.size === 0) return;
     if (key !== undefined && !corrupt.has(key)) return;
-    const [k, cause] = key !== undefined ? [key, corrupt.get(key)] : (corrupt.entries().next().value as [string, unknown]);
+    const [k, cause] =
+      key !== undefined ? [key, corrupt.get(key)] : (corrupt.entries().next().value as [string, unknown]);
     throw new WatchCacheError('Corrupt', `unable to decode the stored value of ${k}`, { key: k, cause });
   }
 
@@ -344,7 +347,11 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
     let revision = at;
     for (;;) {
       const batch = limit === 0 ? 0 : p ? Math.max(limit, 500) : limit - items.length;
-      const res = await store.list(prefix, { atRevision: at, limit: batch, ...(startKey ? { startKey } : {}) });
+      const res = await store.list(prefix, {
+        atRevision: at,
+        limit: batch,
+        ...(startKey ? { startKey } : {}),
+      });
       revision = res.revision;
       for (let i = 0; i < res.kvs.length; i++) {
         const kv = res.kvs[i] as KeyValue;
@@ -419,7 +426,14 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
         } else if (prev) {
           objects.delete(key);
           removeKey(key);
-          change = { type: 'DELETED', key, object: obj, prevObject: prev.object, revision: ev.revision, time: now() };
+          change = {
+            type: 'DELETED',
+            key,
+            object: obj,
+            prevObject: prev.object,
+            revision: ev.revision,
+            time: now(),
+          };
         }
         if (change) {
           window.push(change);
@@ -532,7 +546,10 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
           return { object: entries.get(key)?.object, revision: revision.revision };
         }
       }
-      const where = revision.kind === 'Exact' ? { from: 'store' as const, at: revision.revision } : await resolveRead(revision);
+      const where =
+        revision.kind === 'Exact'
+          ? { from: 'store' as const, at: revision.revision }
+          : await resolveRead(revision);
       if (where.from === 'cache') {
         checkCorrupt(key);
         return { object: objects.get(key)?.object, revision: synced };
@@ -655,7 +672,8 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
       generation++;
       if (timer) clearInterval(timer);
       watchAbort?.abort();
-      for (const w of [...watchers]) w.end(new WatchCacheError('Stopped', 'the watch cache was stopped'), true);
+      for (const w of [...watchers])
+        w.end(new WatchCacheError('Stopped', 'the watch cache was stopped'), true);
       for (const w of syncWaiters) w.resolve(false);
       syncWaiters.clear();
     },

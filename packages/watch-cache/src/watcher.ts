@@ -110,7 +110,8 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
     if (!p) return { type: c.type, object: c.object, revision: c.revision };
     const cur = c.type !== 'DELETED' && p(c.object);
     const old = c.prevObject !== undefined && p(c.prevObject);
-    if (c.type === 'DELETED') return old ? { type: 'DELETED', object: c.object, revision: c.revision } : undefined;
+    if (c.type === 'DELETED')
+      return old ? { type: 'DELETED', object: c.object, revision: c.revision } : undefined;
     if (cur && old) return { type: 'MODIFIED', object: c.object, revision: c.revision };
     if (cur) return { type: 'ADDED', object: c.object, revision: c.revision };
     if (old) {
