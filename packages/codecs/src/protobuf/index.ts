@@ -1,0 +1,27 @@
+/**
+ * @orchard/codecs/protobuf — the Protobuf wire form of the built-in kinds (spec doc 1 §2.5):
+ * envelope, per-kind messages with the upstream field numbers, lists, Status, watch frames.
+ * Pure: runs in browsers and edge runtimes (protobufjs, no Node built-ins).
+ */
+
+export type { WireDecodeReason } from './errors.js';
+export { isWireDecodeError, WireDecodeError } from './errors.js';
+export type { ProtoFile } from './proto/index.js';
+export { protoFiles } from './proto/index.js';
+export {
+  assertProtobufPrefix,
+  decodeProtobuf,
+  decodeProtobufList,
+  decodeProtobufWatchEvent,
+  encodeProtobuf,
+  encodeProtobufList,
+  encodeProtobufWatchEvent,
+  encodeProtobufWatchEventMessage,
+  maxProtobufFrameBytes,
+  ProtobufFrameReader,
+  protobufPrefix,
+  protobufSupported,
+} from './protobuf.js';
+export { createProtobufCodec } from './protobuf-codec.js';
+export type { ProtobufKind } from './registry.js';
+export { protobufKinds, protobufMessageName } from './registry.js';

@@ -1,0 +1,21 @@
+/**
+ * Every `.proto` source Orchard bundles, in dependency order. Parsed by protobufjs at runtime
+ * (no file reads) and written to disk by the protoc cross-check test.
+ */
+import { intstrProto, metaV1Proto, resourceProto, runtimeProto } from './apimachinery.js';
+import { authenticationV1Proto } from './authentication-v1.js';
+import { authorizationV1Proto } from './authorization-v1.js';
+import { coreV1Proto } from './core-v1.js';
+import type { ProtoFile } from './proto-file.js';
+
+export type { ProtoFile } from './proto-file.js';
+
+export const protoFiles: readonly ProtoFile[] = Object.freeze([
+  runtimeProto,
+  intstrProto,
+  resourceProto,
+  metaV1Proto,
+  coreV1Proto,
+  authenticationV1Proto,
+  authorizationV1Proto,
+]);

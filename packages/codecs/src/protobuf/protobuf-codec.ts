@@ -1,0 +1,21 @@
+import type { ApiObject, Flavor, WatchEvent } from '@orchard/meta';
+import type { Codec } from '../codec.js';
+import { decodeProtobuf, encodeProtobuf, encodeProtobufWatchEvent } from './protobuf.js';
+
+/**
+ * The Protobuf `Codec` for a flavor (`application/vnd.<product>.protobuf`). Watch responses use
+ * `<media type>;stream=watch`, as upstream. The server offers it only for kinds where
+ * `protobufSupported` is true.
+ */
+export function createProtobufCodec(flavor: Flavor): Codec {
+  return {
+    mediaType: flavor.protobufMediaType,
+    binary: true,
+    decode: (body, context) => decodeProtobuf(body, context.flavor),
+    encode: (value, context) => encodeProtobuf(value as ApiObject, context.flavor),
+    stream: {
+      mediaType: `${flavor.protobufMediaType};stream=watch`,
+      encodeEvent: (event, context) => encodeProtobufWatchEvent(event as WatchEvent, context.flavor),
+    },
+  };
+}
