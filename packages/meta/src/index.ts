@@ -101,3 +101,21 @@ export {
   validateFieldSelector,
   objectFields,
 } from './field-selector.js';
+export type { ValidateObjectMetaOptions } from './validate-object-meta.js';
+export {
+  totalAnnotationSizeLimitBytes,
+  fieldManagerMaxLength,
+  maxSubresourceNameLength,
+  fieldImmutableErrorMsg,
+  isNegativeErrorMsg,
+  finalizerOrphanDependents,
+  finalizerDeleteDependents,
+  validateLabels,
+  validateAnnotations,
+  validateFinalizers,
+  validateOwnerReferences,
+  validateFieldManager,
+  validateManagedFields,
+  validateObjectMeta,
+  validateObjectMetaUpdate,
+} from './validate-object-meta.js';
