@@ -1,0 +1,338 @@
+/**
+ * The static worst-case cost estimate (doc 2 §2.10 item 6). Sizes come from the schemas of the
+ * declared variables: `maxLength`, `maxItems`, `maxProperties`; where a schema declares no maximum,
+ * the size is bounded by what fits in the largest request (`MaxRequestSizeBytes`), as upstream.
+ * A comprehension costs its body times the worst-case size of its range, so nested loops over
+ * unbounded lists exceed `StaticEstimatedCostLimit`.
+ *
+ * The walk also rejects a field selection that the schema of an object does not declare (the
+ * engine types objects as `map<string, dyn>`, so this is where `self.nosuchfield` is caught).
+ */
+import type { StructuralSchema } from '@orchard/schema';
+import type { EngineNode } from './engine.js';
+import { CelError, positionOf } from './errors.js';
+import { unescapePropertyName } from './escaping.js';
+import {
+  ListCreateBaseCost,
+  MaxRequestSizeBytes,
+  RegexStringLengthCostFactor,
+  StringTraversalCostFactor,
+} from './limits.js';
+
+export interface CostEstimate {
+  min: number;
+  max: number;
+}
+
+interface Info {
+  cost: number;
+  /** Worst-case size (characters, bytes, elements or entries) of the value. */
+  size: number;
+  schema?: StructuralSchema | undefined;
+}
+
+const UNBOUNDED = MaxRequestSizeBytes;
+
+/** The smallest serialized size of a value of `s` (for bounding unbounded collections). */
+function minSerializedSize(s: StructuralSchema | undefined): number {
+  if (s === undefined) return 1;
+  switch (s.type) {
+    case 'string':
+      return 2;
+    case 'boolean':
+      return 4;
+    case 'integer':
+    case 'number':
+      return 1;
+    default:
+      return 2;
+  }
+}
+
+/** The worst-case size of a value of `s`. */
+export function maxSizeOf(s: StructuralSchema | undefined): number {
+  if (s === undefined) return UNBOUNDED;
+  switch (s.type) {
+    case 'string':
+      return s.maxLength ?? UNBOUNDED;
+    case 'array':
+      // each element needs at least its own size plus a separator
+      return s.maxItems ?? Math.floor(UNBOUNDED / (minSerializedSize(s.items) + 1));
+    case 'object':
+      if (s.maxProperties !== undefined) return s.maxProperties;
+      if (s.properties && s.additionalProperties === undefined) return Object.keys(s.properties).length;
+      // a key `"":` plus a value plus a separator
+      return Math.floor(
+        UNBOUNDED /
+          (4 +
+            minSerializedSize(
+              typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined,
+            )),
+      );
+    default:
+      return 1;
+  }
+}
+
+const strCost = (n: number) => Math.ceil(n * StringTraversalCostFactor);
+
+interface Scope {
+  vars: ReadonlyMap<string, { schema?: StructuralSchema }>;
+  locals: Map<string, Info>;
+  source: string;
+}
+
+function child(node: EngineNode, key: string): EngineNode | undefined {
+  return (node.args as Record<string, EngineNode>)[key];
+}
+
+function fieldOf(
+  parent: Info,
+  name: string,
+  node: EngineNode,
+  scope: Scope,
+  optional: boolean,
+): StructuralSchema | undefined {
+  const s = parent.schema;
+  if (s === undefined) return undefined;
+  if (s.properties) {
+    const prop = unescapePropertyName(name);
+    const ps = prop === undefined ? undefined : s.properties[prop];
+    if (ps !== undefined) return ps;
+    if (typeof s.additionalProperties === 'object') return s.additionalProperties;
+    if (
+      !s.preserveUnknownFields &&
+      !s.additionalProperties &&
+      !optional &&
+      (s.type === 'object' || s.type === undefined)
+    ) {
+      throw new CelError('type-check', `undefined field '${name}'`, {
+        position: positionOf(scope.source, node.start, node.end),
+      });
+    }
+    return undefined;
+  }
+  if (typeof s.additionalProperties === 'object') return s.additionalProperties;
+  return undefined;
+}
+
+function infoOfSchema(schema: StructuralSchema | undefined, cost: number): Info {
+  return { cost, size: maxSizeOf(schema), schema };
+}
+
+function est(node: EngineNode | undefined, scope: Scope): Info {
+  if (node === undefined) return { cost: 0, size: 1 };
+  const meta = node.meta;
+  if (meta?.alternate) return est(meta.alternate, scope);
+  if (meta?.macro) {
+    const m = meta.macro as Record<string, unknown>;
+    if ('exp' in m && 'val' in m) {
+      const val = est(m.val as EngineNode, scope);
+      const locals = new Map(scope.locals);
+      locals.set(m.var as string, val);
+      const exp = est(m.exp as EngineNode, { ...scope, locals });
+      return { cost: val.cost + exp.cost, size: exp.size, schema: exp.schema };
+    }
+    const args = (m.args as EngineNode[] | undefined) ?? [];
+    let cost = 1;
+    for (const a of args) cost += est(a, scope).cost;
+    return { cost, size: 1 };
+  }
+  const args = node.args as unknown;
+  switch (node.op) {
+    case 'value': {
+      const v = args;
+      const size = typeof v === 'string' ? v.length : v instanceof Uint8Array ? v.length : 1;
+      return { cost: 0, size };
+    }
+    case 'id': {
+      const name = args as string;
+      const local = scope.locals.get(name);
+      if (local !== undefined) return { ...local, cost: 1 };
+      const v = scope.vars.get(name);
+      return infoOfSchema(v?.schema, 1);
+    }
+    case 'accuValue':
+    case 'accuInc':
+      return { cost: 1, size: UNBOUNDED };
+    case 'accuPush': {
+      const a = est(args as EngineNode, scope);
+      return { cost: a.cost + 1, size: UNBOUNDED };
+    }
+    case '.':
+    case '.?': {
+      const [l, name] = args as [EngineNode, string];
+      const left = est(l, scope);
+      const fs = fieldOf(left, name, node, scope, node.op === '.?');
+      return infoOfSchema(fs, left.cost + 1);
+    }
+    case '[]':
+    case '[?]': {
+      const [l, r] = args as [EngineNode, EngineNode];
+      const left = est(l, scope);
+      const right = est(r, scope);
+      const s = left.schema;
+      const es =
+        s?.type === 'array'
+          ? s.items
+          : typeof s?.additionalProperties === 'object'
+            ? s.additionalProperties
+            : undefined;
+      return infoOfSchema(es, left.cost + right.cost + 1);
+    }
+    case 'list': {
+      const items = args as EngineNode[];
+      let cost = ListCreateBaseCost;
+      for (const a of items) cost += est(a, scope).cost;
+      return { cost, size: items.length };
+    }
+    case 'map': {
+      const entries = args as [EngineNode, EngineNode][];
+      let cost = 30;
+      for (const [k, v] of entries) cost += est(k, scope).cost + est(v, scope).cost;
+      return { cost, size: entries.length };
+    }
+    case 'comprehension': {
+      const range = est(child(node, 'iterable'), scope);
+      const init = est(child(node, 'init'), scope);
+      const itemSchema = range.schema?.type === 'array' ? range.schema.items : undefined;
+      const elem: Info =
+        range.schema?.type === 'object' ? { cost: 1, size: UNBOUNDED } : infoOfSchema(itemSchema, 1);
+      if (range.schema === undefined) elem.size = UNBOUNDED;
+      const locals = new Map(scope.locals);
+      locals.set((node.args as { iterVarName: string }).iterVarName, elem);
+      const step = est(child(node, 'step'), { ...scope, locals });
+      const cost = range.cost + init.cost + range.size * (step.cost + 1);
+      return { cost, size: range.size };
+    }
+    case '?:': {
+      const [c, l, r] = args as EngineNode[];
+      const a = est(l, scope);
+      const b = est(r, scope);
+      const bigger = a.cost >= b.cost ? a : b;
+      return {
+        cost: est(c, scope).cost + bigger.cost,
+        size: Math.max(a.size, b.size),
+        schema: a.schema ?? b.schema,
+      };
+    }
+    case '&&':
+    case '||': {
+      const [l, r] = args as EngineNode[];
+      return { cost: est(l, scope).cost + est(r, scope).cost, size: 1 };
+    }
+    case '!_':
+    case '-_': {
+      const a = est(args as EngineNode, scope);
+      return { cost: a.cost + 1, size: 1 };
+    }
+    case '+': {
+      const [l, r] = args as EngineNode[];
+      const a = est(l, scope);
+      const b = est(r, scope);
+      const size = Math.min(a.size + b.size, UNBOUNDED * 2);
+      return { cost: a.cost + b.cost + 1 + strCost(size), size, schema: a.schema ?? b.schema };
+    }
+    case '==':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=':
+    case 'in': {
+      const [l, r] = args as EngineNode[];
+      const a = est(l, scope);
+      const b = est(r, scope);
+      const traversal = node.op === 'in' ? b.size : strCost(Math.min(a.size, b.size));
+      return { cost: a.cost + b.cost + 1 + traversal, size: 1 };
+    }
+    case 'call':
+    case 'rcall': {
+      const name = (args as [string])[0];
+      const receiver = node.op === 'rcall' ? est((args as [string, EngineNode])[1], scope) : undefined;
+      const list =
+        (node.op === 'rcall'
+          ? (args as [string, EngineNode, EngineNode[]])[2]
+          : (args as [string, EngineNode[]])[1]) ?? [];
+      const infos = list.map((a) => est(a, scope));
+      let cost = 1 + (receiver?.cost ?? 0);
+      for (const i of infos) cost += i.cost;
+      const subject = receiver ?? infos[0];
+      cost += callCost(name, subject, receiver ? infos : infos.slice(1));
+      return { cost, size: resultSize(name, subject) };
+    }
+    default: {
+      let cost = 1;
+      for (const v of Array.isArray(args) ? args : [])
+        if (v && typeof v === 'object' && 'op' in v) cost += est(v as EngineNode, scope).cost;
+      return { cost, size: 1 };
+    }
+  }
+}
+
+function callCost(name: string, subject: Info | undefined, rest: Info[]): number {
+  const n = subject?.size ?? 1;
+  switch (name) {
+    case 'matches':
+    case 'find':
+    case 'findAll': {
+      const re = rest[0]?.size ?? 1;
+      return strCost(n) * Math.ceil(re * RegexStringLengthCostFactor);
+    }
+    case 'contains':
+    case 'startsWith':
+    case 'endsWith':
+    case 'indexOf':
+    case 'lastIndexOf':
+    case 'split':
+    case 'lowerAscii':
+    case 'upperAscii':
+    case 'replace':
+    case 'trim':
+    case 'join':
+    case 'string':
+    case 'bytes':
+    case 'quantity':
+    case 'isQuantity':
+    case 'url':
+    case 'isURL':
+      return subject?.schema?.type === 'array' ? n : strCost(n);
+    case 'min':
+    case 'max':
+    case 'sum':
+    case 'isSorted':
+    case 'sort':
+    case 'reverse':
+    case 'distinct':
+    case 'flatten':
+      return name === 'sort' || name === 'isSorted' ? n * Math.max(1, Math.ceil(Math.log2(n + 1))) : n;
+    default:
+      return 0;
+  }
+}
+
+function resultSize(name: string, subject: Info | undefined): number {
+  switch (name) {
+    case 'size':
+    case 'matches':
+    case 'contains':
+    case 'startsWith':
+    case 'endsWith':
+      return 1;
+    default:
+      return subject?.size ?? 1;
+  }
+}
+
+/** The worst-case cost of `root` given the variables' schemas. Throws `type-check` for undefined fields. */
+export function estimateCost(
+  root: EngineNode,
+  vars: ReadonlyMap<string, { schema?: StructuralSchema }>,
+): CostEstimate {
+  const info = est(root, {
+    vars,
+    locals: new Map(),
+    source: (root as unknown as { input: string }).input ?? '',
+  });
+  return { min: 0, max: Math.ceil(info.cost) };
+}

@@ -1,0 +1,255 @@
+/**
+ * Environments and programs: `createEnv()` declares variables (by CEL type or by schema) and
+ * feature gates; `compile(expr, env)` parses and type-checks once; `program.evaluate()` runs under
+ * a cost budget.
+ */
+import { Environment } from '@marcbachmann/cel-js';
+import type { StructuralSchema } from '@orchard/schema';
+import { type CostEstimate, estimateCost } from './cost-estimator.js';
+import type { CostTracker } from './cost-tracker.js';
+import { budgetExceeded } from './cost-tracker.js';
+import {
+  type CallCost,
+  COST,
+  captureEvaluator,
+  type EngineNode,
+  type Evaluator,
+  registerProbe,
+  walkAst,
+} from './engine.js';
+import { CelError, fromEngineError, isCelError } from './errors.js';
+import { registerLibraries } from './library/index.js';
+import { regexMatches } from './library/regex.js';
+import { PerCallLimit } from './limits.js';
+import { celEquals, concatMarked, containsMarked, listSemantics } from './list-semantics.js';
+import { type CelType, celTypeOf } from './types.js';
+
+/** Feature gates that change the environment (same names and defaults as upstream). */
+export interface CelFeatureGates {
+  /** `.fieldSelector()` / `.labelSelector()` on authorizer resource checks. Alpha in 1.31: default false. */
+  AuthorizeWithSelectors: boolean;
+}
+
+export const defaultCelFeatureGates: Readonly<CelFeatureGates> = Object.freeze({
+  AuthorizeWithSelectors: false,
+});
+
+/** A declared variable: a CEL type, or a schema (its type is derived, its sizes bound the cost estimate). */
+export interface VariableDeclaration {
+  type?: CelType;
+  schema?: StructuralSchema;
+}
+
+export interface CelEnvOptions {
+  /** Variables by name: a CEL type (`'int'`, `'map<string, dyn>'`, `'Authorizer'`) or a declaration. */
+  variables?: Record<string, CelType | VariableDeclaration>;
+  featureGates?: Partial<CelFeatureGates>;
+}
+
+/** A compiled-against environment. Create once, compile many expressions against it. */
+export interface CelEnv {
+  readonly variables: ReadonlyMap<string, { type: CelType; schema?: StructuralSchema }>;
+  readonly featureGates: Readonly<CelFeatureGates>;
+}
+
+interface EnvInternals extends CelEnv {
+  engine: Environment;
+  evaluator: Evaluator;
+}
+
+const bases = new Map<string, Environment>();
+
+function baseEnvironment(gates: CelFeatureGates): Environment {
+  const key = JSON.stringify(gates);
+  let base = bases.get(key);
+  if (base === undefined) {
+    base = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
+    registerProbe(base);
+    registerLibraries(base, gates);
+    bases.set(key, base);
+  }
+  return base;
+}
+
+/** An environment with the spec's libraries and the given variables. */
+export function createEnv(options: CelEnvOptions = {}): CelEnv {
+  const featureGates = Object.freeze({ ...defaultCelFeatureGates, ...options.featureGates });
+  const engine = baseEnvironment(featureGates).clone();
+  const variables = new Map<string, { type: CelType; schema?: StructuralSchema }>();
+  for (const [name, decl] of Object.entries(options.variables ?? {})) {
+    const d = typeof decl === 'string' ? { type: decl } : decl;
+    const type = d.type ?? celTypeOf(d.schema);
+    try {
+      engine.registerVariable(name, type);
+    } catch (e) {
+      throw new CelError('invalid-argument', `variable ${name}: ${(e as Error).message}`, { cause: e });
+    }
+    variables.set(name, d.schema === undefined ? { type } : { type, schema: d.schema });
+  }
+  const evaluator = captureEvaluator(engine);
+  const env: EnvInternals = { variables, featureGates, engine, evaluator };
+  return env;
+}
+
+export interface EvaluateOptions {
+  /** Cost limit of this evaluation. Default `PerCallLimit` (1,000,000). */
+  costBudget?: number;
+  /** A tracker shared across evaluations (a total budget); charged with this evaluation's cost. */
+  tracker?: CostTracker;
+}
+
+export interface EvaluationResult {
+  value: unknown;
+  /** Cost units this evaluation spent. */
+  cost: number;
+}
+
+export interface CompileOptions {
+  /** Reject the expression when its estimated worst-case cost exceeds this (no check when unset). */
+  estimatedCostLimit?: number;
+  /** Required output type (`'bool'` for a validation rule, `'string'` for a message expression). */
+  outputType?: CelType;
+}
+
+/** A compiled expression. Evaluation is synchronous and does not mutate the activation. */
+export interface Program {
+  readonly expression: string;
+  /** The checked type of the result (`bool`, `string`, `dyn`, …). */
+  readonly outputType: CelType;
+  /** The static worst-case cost estimate. */
+  readonly estimatedCost: CostEstimate;
+  /** Evaluates; throws a `CelError` (`evaluation` or `cost-budget-exceeded`). */
+  evaluate(activation?: Record<string, unknown>, options?: EvaluateOptions): unknown;
+  /** Like `evaluate`, also reporting the cost spent. */
+  evaluateWithCost(activation?: Record<string, unknown>, options?: EvaluateOptions): EvaluationResult;
+}
+
+type Binary = (l: unknown, r: unknown, ast: unknown, ev: unknown) => unknown;
+
+/**
+ * Rewires checked nodes: `==`, `!=` and `+` get set/map list semantics when an operand carries a
+ * list mark; `string.matches` runs on RE2.
+ */
+function patchAst(root: EngineNode): void {
+  walkAst(root, (n) => {
+    if (n.op === 'rcall' && (n.args as [string])[0] === 'matches' && typeof n.handle === 'function') {
+      // the engine's string.matches uses JavaScript RegExp (backtracking); RE2 replaces it
+      n.handle = ((args: unknown[], ev: unknown) =>
+        regexMatches.call(ev, args[0] as string, args[1] as string)) as EngineNode['handle'];
+      return;
+    }
+    if ((n.op !== '==' && n.op !== '!=' && n.op !== '+') || typeof n.handle !== 'function') return;
+    const inner = n.handle as Binary;
+    const op = n.op;
+    n.handle = ((l: unknown, r: unknown, ast: unknown, ev: unknown) => {
+      if (typeof l === 'object' && l !== null && typeof r === 'object' && r !== null) {
+        if (op === '+') {
+          if (Array.isArray(l) && Array.isArray(r) && (listSemantics(l) || listSemantics(r)))
+            return concatMarked(l, r);
+        } else if (containsMarked(l) || containsMarked(r)) {
+          const eq = celEquals(l, r);
+          return op === '==' ? eq : !eq;
+        }
+      }
+      return inner(l, r, ast, ev);
+    }) as EngineNode['handle'];
+  });
+}
+
+class CompiledProgram implements Program {
+  constructor(
+    readonly expression: string,
+    readonly outputType: CelType,
+    readonly estimatedCost: CostEstimate,
+    private readonly fn: (ctx: Record<string, unknown>) => unknown,
+    private readonly evaluator: Evaluator,
+  ) {}
+
+  evaluate(activation: Record<string, unknown> = {}, options: EvaluateOptions = {}): unknown {
+    return this.evaluateWithCost(activation, options).value;
+  }
+
+  evaluateWithCost(
+    activation: Record<string, unknown> = {},
+    options: EvaluateOptions = {},
+  ): EvaluationResult {
+    const shared = options.tracker;
+    const budget = options.costBudget ?? PerCallLimit;
+    const limit = shared === undefined ? budget : Math.min(budget, shared.remaining());
+    const call: CallCost = { used: 1, limit, halted: false, shared };
+    const ev = this.evaluator;
+    const outer = ev[COST];
+    ev[COST] = call;
+    let value: unknown;
+    try {
+      if (call.used > limit) throw budgetExceeded(limit);
+      value = this.fn(activation);
+    } catch (e) {
+      if (call.halted) throw withPosition(budgetExceeded(call.limit), this.expression);
+      throw fromEngineError(e, this.expression, 'evaluation');
+    } finally {
+      ev[COST] = outer;
+      shared?.charge(Math.min(call.used, shared.remaining()));
+    }
+    // An exceeded budget inside `a || b` may have been absorbed by CEL's commutative error rules.
+    if (call.halted) throw withPosition(budgetExceeded(call.limit), this.expression);
+    if (value instanceof Promise)
+      throw new CelError('evaluation', 'asynchronous functions are not supported', {
+        expression: this.expression,
+      });
+    return { value, cost: call.used };
+  }
+}
+
+function withPosition(e: CelError, expression: string): CelError {
+  return new CelError(e.code, e.summary, { expression, detail: e.detail });
+}
+
+/**
+ * Parses and type-checks `expr` against `env`. Throws a `CelError` with code `parse`,
+ * `type-check` (with the source position) or `estimated-cost-exceeded`.
+ */
+export function compile(expr: string, env: CelEnv, options: CompileOptions = {}): Program {
+  const internals = env as EnvInternals;
+  if (internals.engine === undefined)
+    throw new CelError('invalid-argument', 'env was not created by createEnv()');
+  let parsed: ReturnType<Environment['parse']>;
+  try {
+    parsed = internals.engine.parse(expr);
+  } catch (e) {
+    throw fromEngineError(e, expr, 'parse');
+  }
+  const checked = parsed.check();
+  if (!checked.valid)
+    throw fromEngineError(checked.error, expr, checked.error?.name === 'ParseError' ? 'parse' : 'type-check');
+  const outputType = checked.type ?? 'dyn';
+  if (options.outputType !== undefined && outputType !== options.outputType && outputType !== 'dyn') {
+    throw new CelError('type-check', `expression must evaluate to ${options.outputType}, got ${outputType}`, {
+      expression: expr,
+    });
+  }
+  const root = parsed.ast as unknown as EngineNode;
+  patchAst(root);
+  let estimate: CostEstimate;
+  try {
+    estimate = estimateCost(root, env.variables);
+  } catch (e) {
+    if (isCelError(e))
+      throw new CelError(e.code, e.summary, { expression: expr, position: e.position, detail: e.detail });
+    throw e;
+  }
+  if (options.estimatedCostLimit !== undefined && estimate.max > options.estimatedCostLimit) {
+    throw new CelError(
+      'estimated-cost-exceeded',
+      `estimated rule cost exceeds budget by factor of ${(estimate.max / options.estimatedCostLimit).toFixed(1)}x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+      { expression: expr, detail: String(estimate.max) },
+    );
+  }
+  return new CompiledProgram(
+    expr,
+    outputType,
+    estimate,
+    parsed as unknown as (ctx: Record<string, unknown>) => unknown,
+    internals.evaluator,
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * Regular expressions on RE2 semantics with linear-time matching (re2js): `matches` (replacing the
+ * engine's JavaScript-RegExp implementation, see compile.ts), `find`, `findAll`. The cost,
+ * charged before matching, is `ceil(0.1·len(input)) · ceil(0.25·len(regex))` as upstream, so a
+ * match over a huge input halts on the budget instead of running.
+ */
+import type { Environment } from '@marcbachmann/cel-js';
+import { RE2JS } from 're2js';
+import { chargeCost } from '../engine.js';
+import { RegexStringLengthCostFactor, StringTraversalCostFactor } from '../limits.js';
+import { evalError } from './values.js';
+
+const cache = new Map<string, RE2JS>();
+const CACHE_MAX = 256;
+
+/** Compiles (and caches) an RE2 pattern; throws an evaluation error for invalid syntax. */
+export function compileRegex(pattern: string): RE2JS {
+  let re = cache.get(pattern);
+  if (re === undefined) {
+    try {
+      re = RE2JS.compile(pattern);
+    } catch (e) {
+      throw evalError(`invalid regular expression '${pattern}': ${(e as Error).message}`, 'invalid_argument');
+    }
+    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+    cache.set(pattern, re);
+  }
+  return re;
+}
+
+function charge(ev: unknown, input: string, pattern: string): void {
+  chargeCost(
+    ev,
+    Math.ceil(input.length * StringTraversalCostFactor) *
+      Math.ceil(pattern.length * RegexStringLengthCostFactor),
+  );
+}
+
+export function regexMatches(this: unknown, input: string, pattern: string): boolean {
+  if (typeof input !== 'string' || typeof pattern !== 'string')
+    throw evalError('no matching overload for matches', 'no_matching_overload');
+  charge(this, input, pattern);
+  return compileRegex(pattern).test(input);
+}
+
+function findAll(ev: unknown, input: string, pattern: string, limit: bigint): string[] {
+  charge(ev, input, pattern);
+  const out: string[] = [];
+  if (limit === 0n) return out;
+  const m = compileRegex(pattern).matcher(input);
+  let from = 0;
+  while (from <= input.length && m.find(from)) {
+    out.push(m.group() ?? '');
+    if (limit > 0n && BigInt(out.length) >= limit) break;
+    const end = m.end();
+    from = end === m.start() ? end + 1 : end;
+  }
+  return out;
+}
+
+export function registerRegex(env: Environment): void {
+  env.registerFunction('matches(string, string): bool', regexMatches);
+  env.registerFunction(
+    'string.find(string): string',
+    function (this: unknown, input: string, pattern: string) {
+      return findAll(this, input, pattern, 1n)[0] ?? '';
+    },
+  );
+  env.registerFunction(
+    'string.findAll(string): list<string>',
+    function (this: unknown, input: string, pattern: string) {
+      return findAll(this, input, pattern, -1n);
+    },
+  );
+  env.registerFunction(
+    'string.findAll(string, int): list<string>',
+    function (this: unknown, input: string, pattern: string, limit: bigint) {
+      return findAll(this, input, pattern, limit);
+    },
+  );
+}

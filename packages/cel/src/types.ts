@@ -1,0 +1,209 @@
+/**
+ * Type mapping from structural schemas (doc 2 §2.10 item 4) and the schema-driven converter that
+ * turns JSON values into CEL values: integers become int64 (`bigint`), `byte` strings bytes,
+ * `date`/`date-time` timestamps, `duration` durations, object property names escaped, and lists
+ * with `listType: set|map` marked for set/map semantics.
+ */
+
+import { Duration } from '@marcbachmann/cel-js/evaluator';
+import type { StructuralSchema } from '@orchard/schema';
+import { escapePropertyName } from './escaping.js';
+import { markList } from './list-semantics.js';
+
+/** A CEL type in the engine's notation: `int`, `string`, `list<int>`, `map<string, dyn>`, … */
+export type CelType = string;
+
+/**
+ * The CEL type of a schema. Objects with properties are `map<string, dyn>` at the engine level;
+ * their field names are checked statically by the estimator (see cost-estimator.ts).
+ */
+export function celTypeOf(schema: StructuralSchema | undefined): CelType {
+  if (schema === undefined) return 'dyn';
+  if (schema.intOrString) return 'dyn';
+  switch (schema.type) {
+    case 'integer':
+      return 'int';
+    case 'number':
+      return 'double';
+    case 'boolean':
+      return 'bool';
+    case 'string':
+      switch (schema.format) {
+        case 'byte':
+          return 'bytes';
+        case 'date':
+        case 'date-time':
+          return 'google.protobuf.Timestamp';
+        case 'duration':
+          return 'google.protobuf.Duration';
+        default:
+          return 'string';
+      }
+    case 'array':
+      return `list<${celTypeOf(schema.items)}>`;
+    case 'object': {
+      const ap = schema.additionalProperties;
+      if (typeof ap === 'object' && !schema.properties) return `map<string, ${celTypeOf(ap)}>`;
+      return 'map<string, dyn>';
+    }
+    default:
+      return 'dyn';
+  }
+}
+
+const DURATION_UNITS: Record<string, bigint> = {
+  ns: 1n,
+  us: 1_000n,
+  µs: 1_000n,
+  μs: 1_000n,
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
+};
+
+/** Parses a Go duration string (`1h30m`, `-1.5s`, `300ms`) into nanoseconds; undefined when invalid. */
+export function parseDurationNanos(s: string): bigint | undefined {
+  let rest = s;
+  let sign = 1n;
+  if (rest.startsWith('-') || rest.startsWith('+')) {
+    if (rest[0] === '-') sign = -1n;
+    rest = rest.slice(1);
+  }
+  if (rest === '0') return 0n;
+  if (rest === '') return undefined;
+  let total = 0n;
+  const re = /^(\d+)(?:\.(\d+))?(ns|us|µs|μs|ms|s|m|h)/;
+  while (rest.length > 0) {
+    const m = re.exec(rest);
+    if (!m) return undefined;
+    const unit = DURATION_UNITS[m[3] as string] as bigint;
+    total += BigInt(m[1] as string) * unit;
+    if (m[2]) total += (BigInt(m[2]) * unit) / 10n ** BigInt(m[2].length);
+    rest = rest.slice(m[0].length);
+  }
+  return sign * total;
+}
+
+export function durationFromNanos(n: bigint): Duration {
+  const seconds = n / 1_000_000_000n;
+  return new Duration(seconds, Number(n - seconds * 1_000_000_000n));
+}
+
+function base64ToBytes(s: string): Uint8Array | undefined {
+  try {
+    const bin = atob(s);
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A JSON value with no schema: integral numbers become int64, the rest is kept. */
+export function toCelValueUntyped(value: unknown): unknown {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : value;
+  if (Array.isArray(value)) return value.map(toCelValueUntyped);
+  if (typeof value === 'object' && value !== null) {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) out[k] = toCelValueUntyped(v);
+    return out;
+  }
+  return value ?? null;
+}
+
+/**
+ * Converts a JSON value (as decoded from a request) into the CEL value of `schema`. Values that do
+ * not match their schema are passed through as untyped values (schema validation reports them).
+ */
+export function toCelValue(value: unknown, schema: StructuralSchema | undefined): unknown {
+  if (value === null || value === undefined) return null;
+  if (schema === undefined) return toCelValueUntyped(value);
+  if (schema.intOrString) {
+    if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
+    return value;
+  }
+  switch (schema.type) {
+    case 'integer':
+      if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value);
+      return value;
+    case 'number':
+      return value;
+    case 'string': {
+      if (typeof value !== 'string') return value;
+      switch (schema.format) {
+        case 'byte':
+          return base64ToBytes(value) ?? value;
+        case 'date':
+        case 'date-time': {
+          const d = new Date(
+            schema.format === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value,
+          );
+          return Number.isNaN(d.getTime()) ? value : d;
+        }
+        case 'duration': {
+          const n = parseDurationNanos(value);
+          return n === undefined ? value : durationFromNanos(n);
+        }
+        default:
+          return value;
+      }
+    }
+    case 'array': {
+      if (!Array.isArray(value)) return toCelValueUntyped(value);
+      const out = value.map((v) => toCelValue(v, schema.items));
+      if (schema.listType === 'set') return markList(out, { type: 'set' });
+      if (schema.listType === 'map')
+        return markList(out, {
+          type: 'map',
+          keys: (schema.listMapKeys ?? []).map((k) => escapePropertyName(k) ?? k),
+        });
+      return out;
+    }
+    case 'object':
+    case undefined: {
+      if (typeof value !== 'object' || Array.isArray(value)) return toCelValueUntyped(value);
+      const out: Record<string, unknown> = {};
+      const props = schema.properties;
+      const ap = schema.additionalProperties;
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+        const ps = props?.[k];
+        if (ps !== undefined) {
+          const name = escapePropertyName(k);
+          if (name !== undefined) out[name] = toCelValue(v, ps);
+        } else if (typeof ap === 'object') out[k] = toCelValue(v, ap);
+        else if (ap === true || schema.preserveUnknownFields || props === undefined) {
+          if (props === undefined) out[k] = toCelValueUntyped(v);
+          else {
+            const name = escapePropertyName(k);
+            if (name !== undefined) out[name] = toCelValueUntyped(v);
+          }
+        }
+      }
+      return out;
+    }
+    default:
+      return value;
+  }
+}
+
+/** Converts a CEL value back to JSON (int64 → number when safe, else string; bytes → base64). */
+export function fromCelValue(value: unknown): unknown {
+  if (typeof value === 'bigint')
+    return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
+  if (value instanceof Uint8Array) {
+    let s = '';
+    for (const b of value) s += String.fromCharCode(b);
+    return btoa(s);
+  }
+  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Duration) return value.toString();
+  if (Array.isArray(value)) return value.map(fromCelValue);
+  if (value instanceof Map)
+    return Object.fromEntries([...value.entries()].map(([k, v]) => [String(k), fromCelValue(v)]));
+  if (typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromCelValue(v)]));
+  }
+  return value;
+}
