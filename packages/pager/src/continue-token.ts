@@ -1,0 +1,126 @@
+import { continueExpiredMessage, inconsistentContinueMessage, PagerError } from './errors.js';
+
+/** What a continue token carries (spec doc 1 §4.7): the snapshot and where the next page starts. */
+export interface ContinuePosition {
+  /** The snapshot revision of the first page; `undefined` = continue at the latest revision (inconsistent). */
+  revision: number | undefined;
+  /** The first key of the next page (keys >= it). */
+  startKey: string;
+}
+
+export interface DecodedContinue extends ContinuePosition {
+  /** When the token was issued (`now()` of the issuing codec). */
+  issuedAt: number;
+}
+
+export interface ContinueCodecOptions {
+  /**
+   * HMAC-SHA-256 key. Default: 32 random bytes per codec (per server). Servers that share a store and
+   * accept each other's tokens pass the same key.
+   */
+  key?: Uint8Array;
+  /** Token lifetime (spec doc 1 §8 "Continue token lifetime": 5 minutes). Default 300 000. */
+  ttlMs?: number;
+  /** Clock (default `Date.now`). */
+  now?: () => number;
+}
+
+export const defaultContinueCodecOptions = Object.freeze({ ttlMs: 5 * 60_000 });
+
+/**
+ * Issues and checks continue tokens: opaque (base64url), tamper-evident (HMAC over the payload), and
+ * expiring. `decode` rejects a forged or corrupted token with `InvalidContinue` and an expired one with
+ * `Expired` carrying a fresh inconsistent-continue token, as upstream does.
+ */
+export interface ContinueCodec {
+  readonly ttlMs: number;
+  encode(position: ContinuePosition): Promise<string>;
+  decode(token: string): Promise<DecodedContinue>;
+  /** The 410 for a token whose snapshot is gone (compacted): with a fresh token from the same key at the latest revision. */
+  expired(startKey: string | undefined): Promise<PagerError>;
+}
+
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+
+function toBase64Url(bytes: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i] as number);
+  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(s: string): Uint8Array {
+  if (!/^[A-Za-z0-9_-]*$/.test(s)) throw new Error('not base64url');
+  const b = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((s.length + 3) % 4));
+  const out = new Uint8Array(b.length);
+  for (let i = 0; i < b.length; i++) out[i] = b.charCodeAt(i);
+  return out;
+}
+
+interface Payload {
+  v: 1;
+  rv: number;
+  start: string;
+  iat: number;
+}
+
+export function createContinueCodec(options: ContinueCodecOptions = {}): ContinueCodec {
+  const ttlMs = options.ttlMs ?? defaultContinueCodecOptions.ttlMs;
+  const now = options.now ?? Date.now;
+  const raw = options.key ?? globalThis.crypto.getRandomValues(new Uint8Array(32));
+  const keyPromise = globalThis.crypto.subtle.importKey(
+    'raw',
+    raw,
+    { name: 'HMAC', hash: 'SHA-256' },
+    false,
+    ['sign', 'verify'],
+  );
+
+  const bad = (why: string) =>
+    new PagerError('InvalidContinue', `invalid continue token: ${why}`, { field: 'continue' });
+
+  async function encode(position: ContinuePosition): Promise<string> {
+    const payload: Payload = { v: 1, rv: position.revision ?? -1, start: position.startKey, iat: now() };
+    const body = enc.encode(JSON.stringify(payload));
+    const sig = new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', await keyPromise, body));
+    return `${toBase64Url(body)}.${toBase64Url(sig)}`;
+  }
+
+  async function expired(startKey: string | undefined): Promise<PagerError> {
+    if (startKey === undefined) {
+      return new PagerError('Expired', continueExpiredMessage, { field: 'continue' });
+    }
+    return new PagerError('Expired', inconsistentContinueMessage, {
+      field: 'continue',
+      continue: await encode({ revision: undefined, startKey }),
+    });
+  }
+
+  async function decode(token: string): Promise<DecodedContinue> {
+    const parts = token.split('.');
+    if (parts.length !== 2) throw bad('malformed');
+    let body: Uint8Array;
+    let sig: Uint8Array;
+    try {
+      body = fromBase64Url(parts[0] as string);
+      sig = fromBase64Url(parts[1] as string);
+    } catch {
+      throw bad('malformed');
+    }
+    const ok = await globalThis.crypto.subtle.verify('HMAC', await keyPromise, sig, body);
+    if (!ok) throw bad('signature mismatch');
+    let p: Payload;
+    try {
+      p = JSON.parse(dec.decode(body)) as Payload;
+    } catch {
+      throw bad('malformed payload');
+    }
+    if (p.v !== 1 || typeof p.rv !== 'number' || typeof p.start !== 'string' || typeof p.iat !== 'number') {
+      throw bad('unsupported payload');
+    }
+    if (now() - p.iat > ttlMs) throw await expired(p.start);
+    return { revision: p.rv < 0 ? undefined : p.rv, startKey: p.start, issuedAt: p.iat };
+  }
+
+  return { ttlMs, encode, decode, expired };
+}
