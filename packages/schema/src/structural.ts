@@ -34,6 +34,11 @@ export interface StructuralSchema {
   maxProperties?: number;
   uniqueItems?: boolean;
   multipleOf?: number;
+  /** Value validations (no structure inside): the value must match all / any / exactly one / not this. */
+  allOf?: StructuralSchema[];
+  anyOf?: StructuralSchema[];
+  oneOf?: StructuralSchema[];
+  not?: StructuralSchema;
 
   /** `x-…-list-type`. Absent on a list = atomic (for custom resources) unless derived from patchStrategy. */
   listType?: 'atomic' | 'set' | 'map';
