@@ -5,7 +5,7 @@
  * `RawExtension`, `IntOrString`, `Quantity`, `ExtraValue`) are converted here, once.
  */
 import type { Field, Type } from 'protobufjs';
-import { keepZeroFields } from './presence.js';
+import { inlineFields, keepZeroFields } from './presence.js';
 import {
   formatRfc3339,
   fromBase64,
@@ -58,6 +58,11 @@ export function jsonToMessage(type: Type, json: unknown, path = ''): Plain {
   if (!isPlainObject(json)) throw new ConversionError(path, `expected an object for ${type.name}`);
   const out: Plain = {};
   for (const field of type.fieldsArray) {
+    if (inlineFields.has(`${type.name}.${field.name}`)) {
+      // The embedded struct's fields are the parent's own JSON fields.
+      out[field.name] = jsonToMessage(field.resolvedType as Type, json, path);
+      continue;
+    }
     const v = json[field.name];
     if (v === undefined || v === null) continue;
     const p = path ? `${path}.${field.name}` : field.name;
@@ -155,6 +160,10 @@ export function messageToJson(type: Type, msg: Plain, path = ''): Plain {
     const v = msg[field.name];
     if (v === undefined || v === null) continue;
     const p = path ? `${path}.${field.name}` : field.name;
+    if (inlineFields.has(`${type.name}.${field.name}`)) {
+      Object.assign(out, messageToJson(field.resolvedType as Type, v as Plain, path));
+      continue;
+    }
     if (field.map) {
       const entries = Object.entries(v as Plain);
       if (entries.length === 0) continue;

@@ -2,6 +2,7 @@ import { type ApiObject, kubernetesFlavor, orchFlavor } from '@orchard/meta';
 import { describe, expect, it } from 'vitest';
 import { isCodecError } from '../codec.js';
 import { isWireDecodeError } from './errors.js';
+import { samplePod, samplePodList } from './fixtures.js';
 import {
   assertProtobufPrefix,
   decodeProtobuf,
@@ -344,5 +345,130 @@ describe('Protobuf watch frames', () => {
     expect(reader.pending).toBe(0);
     expect(frames.map((f) => decodeProtobufWatchEvent(f, k8s))).toEqual(events);
     expect(() => new ProtobufFrameReader(10).push(stream)).toThrow(/exceeds the limit/);
+  });
+});
+
+describe('Protobuf of workloads', () => {
+  it('round-trips a Pod with inlined structs, IntOrString, quantities and pointer zeros', () => {
+    const pod = samplePod(3);
+    expect(decodeProtobuf(encodeProtobuf(pod, k8s), k8s)).toEqual(pod);
+  });
+
+  it('round-trips a PodList', () => {
+    const list = samplePodList(5);
+    expect(decodeProtobufList(encodeProtobuf(list, k8s), k8s)).toEqual(list);
+  });
+
+  it.each<[string, ApiObject]>([
+    [
+      'Deployment',
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web', namespace: 'default', generation: 2 },
+        spec: {
+          replicas: 0,
+          selector: {
+            matchLabels: { app: 'web' },
+            matchExpressions: [{ key: 'tier', operator: 'In', values: ['a'] }],
+          },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'c', image: 'nginx' }] },
+          },
+          strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: 1 } },
+          revisionHistoryLimit: 10,
+          progressDeadlineSeconds: 600,
+        },
+        status: {
+          observedGeneration: 2,
+          replicas: 3,
+          updatedReplicas: 3,
+          readyReplicas: 2,
+          availableReplicas: 2,
+          unavailableReplicas: 1,
+          conditions: [
+            {
+              type: 'Available',
+              status: 'False',
+              lastUpdateTime: '2024-05-06T07:08:09Z',
+              lastTransitionTime: '2024-05-06T07:08:09Z',
+              reason: 'MinimumReplicasUnavailable',
+              message: 'm',
+            },
+          ],
+        },
+      },
+    ],
+    [
+      'Lease',
+      {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: 'node-1', namespace: 'kube-node-lease' },
+        spec: {
+          holderIdentity: 'node-1',
+          leaseDurationSeconds: 40,
+          renewTime: '2024-05-06T07:08:09.123456Z',
+          leaseTransitions: 0,
+        },
+      },
+    ],
+    [
+      'Service',
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'web' },
+        spec: {
+          ports: [{ name: 'http', protocol: 'TCP', port: 80, targetPort: 'http' }],
+          selector: { app: 'web' },
+          clusterIP: '10.96.0.10',
+          clusterIPs: ['10.96.0.10'],
+          type: 'ClusterIP',
+          sessionAffinity: 'None',
+          ipFamilies: ['IPv4'],
+          ipFamilyPolicy: 'SingleStack',
+          internalTrafficPolicy: 'Cluster',
+        },
+        status: { loadBalancer: {} },
+      },
+    ],
+    [
+      'Event',
+      {
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name: 'web.17c', namespace: 'default' },
+        involvedObject: {
+          kind: 'Pod',
+          namespace: 'default',
+          name: 'web',
+          uid: 'u',
+          apiVersion: 'v1',
+          fieldPath: 'spec.containers{app}',
+        },
+        reason: 'Pulled',
+        message: 'Container image pulled',
+        source: { component: 'kubelet', host: 'node-1' },
+        firstTimestamp: '2024-05-06T07:08:09Z',
+        lastTimestamp: '2024-05-06T07:08:10Z',
+        count: 2,
+        type: 'Normal',
+        eventTime: '2024-05-06T07:08:09.000001Z',
+        reportingComponent: 'kubelet',
+        reportingInstance: 'node-1',
+      },
+    ],
+  ])('round-trips a %s', (_, obj) => {
+    expect(decodeProtobuf(encodeProtobuf(obj, k8s), k8s)).toEqual(obj);
+  });
+
+  it('maps the coordination group through the flavor', () => {
+    const lease = { apiVersion: 'coordination.orch.io/v1', kind: 'Lease', metadata: { name: 'x' }, spec: {} };
+    expect(decodeProtobuf(encodeProtobuf(lease, orchFlavor), orchFlavor)).toEqual(lease);
+    expect(protobufSupported({ group: 'coordination.k8s.io', version: 'v1', kind: 'LeaseList' }, k8s)).toBe(
+      true,
+    );
   });
 });

@@ -10,6 +10,8 @@ import { protoFiles } from './proto/index.js';
 
 const CORE = 'k8s.io.api.core.v1';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+const APPS = 'k8s.io.api.apps.v1';
+const COORDINATION = 'k8s.io.api.coordination.v1';
 const AUTHN = 'k8s.io.api.authentication.v1';
 const AUTHZ = 'k8s.io.api.authorization.v1';
 
@@ -32,6 +34,12 @@ export const protobufKinds: readonly ProtobufKind[] = Object.freeze([
   { group: '', version: 'v1', kind: 'Namespace', message: `${CORE}.Namespace`, list: true },
   { group: '', version: 'v1', kind: 'Secret', message: `${CORE}.Secret`, list: true },
   { group: '', version: 'v1', kind: 'ServiceAccount', message: `${CORE}.ServiceAccount`, list: true },
+  { group: '', version: 'v1', kind: 'Pod', message: `${CORE}.Pod`, list: true },
+  { group: '', version: 'v1', kind: 'Service', message: `${CORE}.Service`, list: true },
+  { group: '', version: 'v1', kind: 'Event', message: `${CORE}.Event`, list: true },
+  { group: 'apps', version: 'v1', kind: 'Deployment', message: `${APPS}.Deployment`, list: true },
+  { group: 'apps', version: 'v1', kind: 'ReplicaSet', message: `${APPS}.ReplicaSet`, list: true },
+  { group: 'coordination.*', version: 'v1', kind: 'Lease', message: `${COORDINATION}.Lease`, list: true },
   { group: '', version: 'v1', kind: 'Status', message: `${META}.Status` },
   { group: '', version: 'v1', kind: 'DeleteOptions', message: `${META}.DeleteOptions` },
   { group: 'meta.*', version: 'v1', kind: 'DeleteOptions', message: `${META}.DeleteOptions` },

@@ -77,9 +77,6 @@ message MicroTime {
   optional int32 nanos = 2;
 }
 
-message Duration {
-  optional int64 duration = 1;
-}
 
 message FieldsV1 {
   optional bytes Raw = 1;

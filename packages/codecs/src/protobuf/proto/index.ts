@@ -3,8 +3,10 @@
  * (no file reads) and written to disk by the protoc cross-check test.
  */
 import { intstrProto, metaV1Proto, resourceProto, runtimeProto } from './apimachinery.js';
+import { appsV1Proto } from './apps-v1.js';
 import { authenticationV1Proto } from './authentication-v1.js';
 import { authorizationV1Proto } from './authorization-v1.js';
+import { coordinationV1Proto } from './coordination-v1.js';
 import { coreV1Proto } from './core-v1.js';
 import type { ProtoFile } from './proto-file.js';
 
@@ -16,6 +18,8 @@ export const protoFiles: readonly ProtoFile[] = Object.freeze([
   resourceProto,
   metaV1Proto,
   coreV1Proto,
+  appsV1Proto,
+  coordinationV1Proto,
   authenticationV1Proto,
   authorizationV1Proto,
 ]);
