@@ -1,0 +1,98 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { flavorByName } from '@orchard/meta';
+import { launchApiServer } from './launch.js';
+
+const usage = `Usage: orchard-apiserver [options]
+
+  --port N               port to listen on (0 = any free port; default 6443)
+  --host ADDR            address to bind (default 127.0.0.1)
+  --flavor orch|kubernetes   identifiers of the API (default orch)
+  --storage memory       storage backend (default memory)
+  --insecure-http        plain HTTP on loopback; every request is the admin
+  --kubeconfig-out PATH  where to write the admin kubeconfig (default .orchard/admin.kubeconfig)
+  --max-body-bytes N     request body limit in bytes (default 3145728)
+  -h, --help             this text
+`;
+
+export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string', default: '6443' },
+        host: { type: 'string', default: '127.0.0.1' },
+        flavor: { type: 'string', default: 'orch' },
+        storage: { type: 'string', default: 'memory' },
+        'insecure-http': { type: 'boolean', default: false },
+        'kubeconfig-out': { type: 'string', default: '.orchard/admin.kubeconfig' },
+        'max-body-bytes': { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    process.stderr.write(`${(e as Error).message}\n\n${usage}`);
+    process.exit(2);
+  }
+  if (values.help) {
+    process.stdout.write(usage);
+    return;
+  }
+  const fail = (msg: string): never => {
+    process.stderr.write(`orchard-apiserver: ${msg}\n`);
+    process.exit(2);
+  };
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`invalid --port ${String(values.port)}`);
+  let flavor: ReturnType<typeof flavorByName>;
+  try {
+    flavor = flavorByName(String(values.flavor));
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+  if (values.storage !== 'memory') fail(`unsupported --storage ${String(values.storage)} (available: memory)`);
+  const maxBody = values['max-body-bytes'] === undefined ? undefined : Number(values['max-body-bytes']);
+  if (maxBody !== undefined && (!Number.isInteger(maxBody) || maxBody <= 0)) fail(`invalid --max-body-bytes ${String(values['max-body-bytes'])}`);
+  const kubeconfigOut = resolve(String(values['kubeconfig-out']));
+  const launched = await launchApiServer({
+    port,
+    host: String(values.host),
+    insecureHttp: values['insecure-http'] === true,
+    kubeconfigOut,
+    server: {
+      flavor,
+      ...(maxBody === undefined ? {} : { maxRequestBodyBytes: maxBody }),
+      logger: {
+        info: (m) => process.stderr.write(`${m}\n`),
+        error: (m, e) => process.stderr.write(`error: ${m}: ${e instanceof Error ? (e.stack ?? e.message) : String(e ?? '')}\n`),
+      },
+    },
+  });
+  process.stdout.write(`listening on ${launched.url}\n`);
+  process.stdout.write(`kubeconfig written to ${kubeconfigOut}\n`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`received ${signal}, shutting down\n`);
+    launched.stop().then(
+      () => process.exit(0),
+      (e) => {
+        process.stderr.write(`shutdown failed: ${String(e)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+const invokedDirectly = process.argv[1] !== undefined && /cli\.(ts|js|mjs)$/.test(process.argv[1]);
+if (invokedDirectly) {
+  main().catch((e) => {
+    process.stderr.write(`orchard-apiserver: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,57 @@
+import type { ApiObject, StoredObject } from '@orchard/meta';
+import { isStoreError } from '@orchard/store';
+import type { RequestContext } from '../context.js';
+import { writeObject } from '../response/write.js';
+import type { ResourceDefinition } from '../registry/resource.js';
+import { decodeBody, errorTarget, fieldManagerOf, objectKey } from './common.js';
+import type { WriteRequest } from './write-pipeline.js';
+import { typeMetaStep } from './write-steps.js';
+import { errors } from '@orchard/meta';
+
+/**
+ * Runs the create pipeline on `body` and persists the result (unless dry-run). Shared by POST and
+ * by PUT on a missing object of a type that allows create-on-update. Returns the created object.
+ */
+export async function createObject(ctx: RequestContext, def: ResourceDefinition, body: unknown, urlName: string): Promise<StoredObject | ApiObject> {
+  const w: WriteRequest = {
+    ctx,
+    def,
+    operation: 'create',
+    body,
+    patchType: undefined,
+    obj: {},
+    old: undefined,
+    dryRun: ctx.query.dryRun,
+    fieldManager: fieldManagerOf(ctx),
+    namespace: def.namespaced ? ctx.info.namespace : '',
+    name: urlName,
+  };
+  await ctx.server.writePipeline.run(w);
+  const name = w.obj.metadata?.name ?? '';
+  const key = objectKey(ctx, def, name);
+  if (w.dryRun) {
+    const { object } = await ctx.server.objects.get(key);
+    if (object) throw errors.alreadyExists(errorTarget(def, name), name);
+    return w.obj;
+  }
+  try {
+    return await ctx.server.objects.create(key, w.obj);
+  } catch (e) {
+    if (isStoreError(e, 'AlreadyExists')) throw errors.alreadyExists(errorTarget(def, name), name);
+    throw e;
+  }
+}
+
+/** create: POST to a collection (spec doc 1 §4.8). 201 with the created object. */
+export async function handleCreate(ctx: RequestContext, def: ResourceDefinition): Promise<void> {
+  const { value } = await decodeBody(ctx);
+  if (def.virtualCreate) {
+    const w = { ctx, def, operation: 'create', body: value, obj: {} } as unknown as WriteRequest;
+    typeMetaStep.run(w);
+    const out = await def.virtualCreate(w.obj, { flavor: ctx.server.flavor, user: ctx.user, namespace: ctx.info.namespace });
+    writeObject(ctx, 201, out);
+    return;
+  }
+  const created = await createObject(ctx, def, value, '');
+  writeObject(ctx, 201, created);
+}

@@ -1,0 +1,85 @@
+import { type ApiObject, errors, type StoredObject } from '@orchard/meta';
+import type { RequestContext } from '../context.js';
+import { writeObject } from '../response/write.js';
+import type { ResourceDefinition } from '../registry/resource.js';
+import { decodeBody, errorTarget, fieldManagerOf, objectKey, parseResourceVersion } from './common.js';
+import { createObject } from './create.js';
+import type { WriteOperation, WriteRequest } from './write-pipeline.js';
+
+/**
+ * Runs the update pipeline inside the store's compare-and-swap: the steps see the current object,
+ * and a resourceVersion in the resulting object must equal the current one (409 Conflict
+ * otherwise). Returns undefined when the object does not exist.
+ */
+export async function updateObject(
+  ctx: RequestContext,
+  def: ResourceDefinition,
+  operation: WriteOperation,
+  body: unknown,
+  patchType: string | undefined,
+): Promise<StoredObject | ApiObject | undefined> {
+  const name = ctx.info.name;
+  const key = objectKey(ctx, def, name);
+  const objects = ctx.server.objects;
+  const fieldManager = fieldManagerOf(ctx);
+  const attempt = async (old: StoredObject): Promise<ApiObject> => {
+    const w: WriteRequest = {
+      ctx,
+      def,
+      operation,
+      body,
+      patchType,
+      obj: {},
+      old,
+      dryRun: ctx.query.dryRun,
+      fieldManager,
+      namespace: def.namespaced ? ctx.info.namespace : '',
+      name,
+    };
+    await ctx.server.writePipeline.run(w);
+    const rv = w.obj.metadata?.resourceVersion;
+    if (rv !== undefined && rv !== '') {
+      parseResourceVersion(rv, 'metadata.resourceVersion');
+      if (rv !== old.metadata.resourceVersion) {
+        throw errors.conflict(
+          errorTarget(def, name),
+          name,
+          'the object has been modified; please apply your changes to the latest version and try again',
+        );
+      }
+    }
+    if (w.obj.metadata) delete w.obj.metadata.resourceVersion;
+    return w.obj;
+  };
+  if (ctx.query.dryRun) {
+    const { object } = await objects.get(key);
+    if (!object) return undefined;
+    const out = await attempt(object);
+    out.metadata = { ...out.metadata, resourceVersion: object.metadata.resourceVersion };
+    return out;
+  }
+  const { object } = await objects.get(key);
+  if (!object) return undefined;
+  try {
+    return await objects.update(key, attempt);
+  } catch (e) {
+    if ((e as { code?: unknown }).code === 'NotFound') return undefined;
+    throw e;
+  }
+}
+
+/** update: PUT of the full object (spec doc 1 §4.8); 409 on a stale resourceVersion; create-on-PUT where the type allows. */
+export async function handleUpdate(ctx: RequestContext, def: ResourceDefinition): Promise<void> {
+  const { value } = await decodeBody(ctx);
+  const updated = await updateObject(ctx, def, 'update', value, undefined);
+  if (updated) {
+    writeObject(ctx, 200, updated);
+    return;
+  }
+  const name = ctx.info.name;
+  if (!def.allowCreateOnUpdate || ctx.info.subresource !== '') throw errors.notFound(errorTarget(def, name), name);
+  const rv = (value as ApiObject | null)?.metadata?.resourceVersion;
+  if (rv) throw errors.notFound(errorTarget(def, name), name);
+  const created = await createObject(ctx, def, value, name);
+  writeObject(ctx, 201, created);
+}

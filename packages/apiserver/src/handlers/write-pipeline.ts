@@ -1,0 +1,97 @@
+import type { ApiObject, StoredObject } from '@orchard/meta';
+import type { RequestContext } from '../context.js';
+import type { ResourceDefinition } from '../registry/resource.js';
+
+export type WriteOperation = 'create' | 'update' | 'patch';
+
+/**
+ * One write in flight. Steps mutate `obj`; for update and patch they run inside the store's
+ * compare-and-swap loop with `old` = the current object, so they must derive `obj` only from
+ * (`body`, `old`) and may run more than once.
+ */
+export interface WriteRequest {
+  readonly ctx: RequestContext;
+  readonly def: ResourceDefinition;
+  readonly operation: WriteOperation;
+  /** The decoded request body (object for create/update, patch document for patch). Never mutated. */
+  readonly body: unknown;
+  /** The patch media type for `patch`. */
+  readonly patchType: string | undefined;
+  /** The object being written. */
+  obj: ApiObject;
+  /** The current object (update, patch); undefined for create. */
+  old: StoredObject | undefined;
+  /** `dryRun=All`: every step runs, nothing is persisted. */
+  readonly dryRun: boolean;
+  /** `fieldManager` or derived from User-Agent (spec doc 1 §4.9 item 6). */
+  readonly fieldManager: string;
+  /** The namespace from the URL ('' for cluster-scoped). */
+  readonly namespace: string;
+  /** The name from the URL ('' for create). */
+  readonly name: string;
+}
+
+/** A named step of every write. */
+export interface WriteStep {
+  readonly name: string;
+  /** Operations it runs for. */
+  readonly operations: readonly WriteOperation[];
+  run(w: WriteRequest): void | Promise<void>;
+}
+
+/**
+ * The ordered steps every write goes through before it reaches the store:
+ * `type-meta` → `patch` → `object-meta` → `namespace-lifecycle` → `strategy-prepare` → `validation`.
+ * Later work adds a step (`schema-prune`, `schema-default`, `field-validation`, `field-manager`,
+ * `admission` …) with `insertBefore`/`insertAfter` or swaps one with `replace`, instead of editing
+ * handlers. The dry-run gate and the store write follow the last step, in the handler.
+ */
+export class WritePipeline {
+  private steps: WriteStep[];
+
+  constructor(steps: readonly WriteStep[] = []) {
+    this.steps = [...steps];
+  }
+
+  names(): string[] {
+    return this.steps.map((s) => s.name);
+  }
+
+  private indexOf(name: string): number {
+    const i = this.steps.findIndex((s) => s.name === name);
+    if (i < 0) throw new Error(`no write step named ${JSON.stringify(name)} (have: ${this.names().join(', ')})`);
+    return i;
+  }
+
+  insertBefore(name: string, step: WriteStep): this {
+    this.steps.splice(this.indexOf(name), 0, step);
+    return this;
+  }
+
+  insertAfter(name: string, step: WriteStep): this {
+    this.steps.splice(this.indexOf(name) + 1, 0, step);
+    return this;
+  }
+
+  /** Appends a step after every existing one (just before the store). */
+  append(step: WriteStep): this {
+    this.steps.push(step);
+    return this;
+  }
+
+  replace(name: string, step: WriteStep): this {
+    this.steps[this.indexOf(name)] = step;
+    return this;
+  }
+
+  remove(name: string): this {
+    this.steps.splice(this.indexOf(name), 1);
+    return this;
+  }
+
+  async run(w: WriteRequest): Promise<void> {
+    for (const step of this.steps) {
+      if (step.operations.includes(w.operation)) await step.run(w);
+    }
+  }
+}

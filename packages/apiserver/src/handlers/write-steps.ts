@@ -1,0 +1,191 @@
+import { type ApiObject, deepCopy, errors, formatApiVersion, generateName, isApiError, nameIsDnsSubdomain, newUid, type StatusCause } from '@orchard/meta';
+import { isStoreError } from '@orchard/store';
+import { invalidCause, requiredCause } from '../registry/validation.js';
+import type { WriteRequest, WriteStep } from './write-pipeline.js';
+import { applyMinimalPatch } from './patch-minimal.js';
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * `type-meta`: the body is an object of the URL's kind and apiVersion (filled in when absent), and
+ * its namespace and name agree with the URL.
+ */
+export const typeMetaStep: WriteStep = {
+  name: 'type-meta',
+  operations: ['create', 'update'],
+  run(w) {
+    if (!isPlainObject(w.body)) throw errors.badRequest('the request body must be a JSON or YAML object');
+    const obj = deepCopy(w.body) as ApiObject;
+    const expectedApiVersion = formatApiVersion({ group: w.def.group, version: w.ctx.version });
+    if (obj.apiVersion !== undefined && obj.apiVersion !== expectedApiVersion) {
+      throw errors.badRequest(
+        `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${expectedApiVersion})`,
+      );
+    }
+    if (obj.kind !== undefined && obj.kind !== w.def.kind) {
+      throw errors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${w.def.kind})`);
+    }
+    if (obj.metadata !== undefined && !isPlainObject(obj.metadata)) throw errors.badRequest('metadata must be an object');
+    const { apiVersion: _a, kind: _k, metadata, ...rest } = obj;
+    w.obj = { apiVersion: expectedApiVersion, kind: w.def.kind, metadata: metadata ?? {}, ...rest };
+  },
+};
+
+/** `patch`: computes the new object from `old` and the patch body. Replaced by `@orchard/patch` later. */
+export const patchStep: WriteStep = {
+  name: 'patch',
+  operations: ['patch'],
+  run(w) {
+    if (!w.old) throw new Error('patch step without the current object');
+    const patched = applyMinimalPatch(w.old, w.body, w.patchType ?? '');
+    if (!isPlainObject(patched)) throw errors.badRequest('the patched object is not an object');
+    const obj = patched as ApiObject;
+    const expectedApiVersion = formatApiVersion({ group: w.def.group, version: w.ctx.version });
+    if (obj.apiVersion !== expectedApiVersion || obj.kind !== w.def.kind) {
+      throw errors.badRequest('a patch may not change apiVersion or kind');
+    }
+    if (!isPlainObject(obj.metadata)) throw errors.badRequest('metadata must be an object');
+    w.obj = obj;
+  },
+};
+
+/**
+ * `object-meta`: namespace and name against the URL, system fields (`uid`, `creationTimestamp`)
+ * set on create and carried over on update, `generateName`.
+ */
+export const objectMetaStep: WriteStep = {
+  name: 'object-meta',
+  operations: ['create', 'update', 'patch'],
+  run(w) {
+    const meta = w.obj.metadata ?? {};
+    w.obj.metadata = meta;
+    if (w.def.namespaced) {
+      if (meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== w.namespace) {
+        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      meta.namespace = w.namespace;
+    } else {
+      if (meta.namespace !== undefined && meta.namespace !== '') {
+        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      delete meta.namespace;
+    }
+    if (w.operation === 'create') {
+      if (meta.resourceVersion !== undefined && meta.resourceVersion !== '') {
+        throw errors.badRequest('resourceVersion should not be set on objects to be created');
+      }
+      if ((meta.name === undefined || meta.name === '') && meta.generateName) {
+        meta.name = generateName(meta.generateName);
+      }
+      if (w.name !== '' && meta.name !== undefined && meta.name !== w.name) {
+        throw errors.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${w.name})`);
+      }
+      if ((meta.name === undefined || meta.name === '') && w.name !== '') meta.name = w.name;
+      meta.uid = newUid();
+      meta.creationTimestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      delete meta.deletionTimestamp;
+      delete meta.deletionGracePeriodSeconds;
+      delete meta.selfLink;
+      return;
+    }
+    const old = w.old;
+    if (!old) throw new Error('update without the current object');
+    if (meta.name !== undefined && meta.name !== '' && meta.name !== w.name) {
+      throw errors.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${w.name})`);
+    }
+    meta.name = w.name;
+    if (meta.uid !== undefined && meta.uid !== '' && meta.uid !== old.metadata.uid) {
+      throw errors.conflict({ group: w.def.group, resource: w.def.resource }, w.name, `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${old.metadata.uid}`);
+    }
+    meta.uid = old.metadata.uid;
+    meta.creationTimestamp = old.metadata.creationTimestamp ?? null;
+    if (old.metadata.deletionTimestamp) meta.deletionTimestamp = old.metadata.deletionTimestamp;
+    else delete meta.deletionTimestamp;
+    if (meta.generateName === undefined && old.metadata.generateName) meta.generateName = old.metadata.generateName;
+    delete meta.selfLink;
+  },
+};
+
+/** `namespace-lifecycle`: objects are created only in namespaces that exist (404 otherwise). */
+export const namespaceLifecycleStep: WriteStep = {
+  name: 'namespace-lifecycle',
+  operations: ['create'],
+  async run(w) {
+    if (!w.def.namespaced) return;
+    const nsDef = w.ctx.server.registry.get('', 'namespaces');
+    if (!nsDef) return;
+    const objects = w.ctx.server.objects;
+    const { object } = await objects.get(objects.key({ group: '', resource: 'namespaces', namespace: '' }, w.namespace));
+    if (!object) throw errors.notFound({ group: '', resource: 'namespaces' }, w.namespace);
+    if (object.metadata.deletionTimestamp) {
+      throw errors.forbidden(
+        { group: w.def.group, resource: w.def.resource },
+        w.obj.metadata?.name ?? '',
+        `unable to create new content in namespace ${w.namespace} because it is being terminated`,
+      );
+    }
+  },
+};
+
+/** `strategy-prepare`: the type's `prepareForCreate` / `prepareForUpdate`. */
+export const strategyPrepareStep: WriteStep = {
+  name: 'strategy-prepare',
+  operations: ['create', 'update', 'patch'],
+  run(w) {
+    const sctx = { flavor: w.ctx.server.flavor, dryRun: w.dryRun, subresource: w.ctx.info.subresource };
+    if (w.operation === 'create') w.def.strategy.prepareForCreate?.(w.obj, sctx);
+    else if (w.old) w.def.strategy.prepareForUpdate?.(w.obj, w.old, sctx);
+  },
+};
+
+/** `validation`: object metadata (name, labels, annotations) then the type's own rules; any cause → 422. */
+export const validationStep: WriteStep = {
+  name: 'validation',
+  operations: ['create', 'update', 'patch'],
+  run(w) {
+    const causes: StatusCause[] = [];
+    const meta = w.obj.metadata ?? {};
+    const validateName = w.def.validateName ?? nameIsDnsSubdomain;
+    if (meta.name === undefined || meta.name === '') {
+      causes.push(requiredCause('metadata.name', 'name or generateName is required'));
+    } else {
+      for (const msg of validateName(meta.name, false)) causes.push(invalidCause('metadata.name', meta.name, msg));
+    }
+    if (meta.generateName) {
+      for (const msg of validateName(meta.generateName, true)) causes.push(invalidCause('metadata.generateName', meta.generateName, msg));
+    }
+    for (const field of ['labels', 'annotations'] as const) {
+      const m = meta[field];
+      if (m === undefined || m === null) continue;
+      if (typeof m !== 'object' || Array.isArray(m)) {
+        causes.push(invalidCause(`metadata.${field}`, m, 'must be a map of strings'));
+        continue;
+      }
+      for (const [k, v] of Object.entries(m)) {
+        if (typeof v !== 'string') causes.push(invalidCause(`metadata.${field}`, v, `value of ${JSON.stringify(k)} must be a string`));
+      }
+    }
+    const sctx = { flavor: w.ctx.server.flavor, dryRun: w.dryRun, subresource: w.ctx.info.subresource };
+    if (w.operation === 'create') causes.push(...(w.def.strategy.validate?.(w.obj, sctx) ?? []));
+    else if (w.old) {
+      causes.push(...(w.def.strategy.validateUpdate?.(w.obj, w.old, sctx) ?? w.def.strategy.validate?.(w.obj, sctx) ?? []));
+    }
+    if (causes.length > 0) throw errors.invalid(w.def.group, w.def.kind, meta.name ?? meta.generateName ?? '', causes);
+  },
+};
+
+export const defaultWriteSteps: readonly WriteStep[] = Object.freeze([
+  typeMetaStep,
+  patchStep,
+  objectMetaStep,
+  namespaceLifecycleStep,
+  strategyPrepareStep,
+  validationStep,
+]);
+
+/** True for errors that mean "the object is not there" (used by create-on-update). */
+export function isNotFound(e: unknown): boolean {
+  return isStoreError(e, 'NotFound') || (isApiError(e) && e.code === 404);
+}

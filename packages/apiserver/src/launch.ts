@@ -1,0 +1,51 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { ApiServerOptions } from './options.js';
+import { type ApiServer, createApiServer } from './server.js';
+import { type GeneratedTls, generateServerTls } from './tls/certs.js';
+import { buildKubeconfig } from './tls/kubeconfig.js';
+
+export interface LaunchOptions {
+  /** Port to listen on; 0 = any free port. Default 0. */
+  readonly port?: number;
+  /** Default 127.0.0.1 (loopback only). */
+  readonly host?: string;
+  /** Plain HTTP, every request is the admin; the kubeconfig has no credentials. Default false. */
+  readonly insecureHttp?: boolean;
+  /** TLS material to reuse (tests cache it per process); generated when absent. */
+  readonly tls?: GeneratedTls;
+  /** Where to write the admin kubeconfig; not written when absent. */
+  readonly kubeconfigOut?: string;
+  /** Passed to `createApiServer`. */
+  readonly server?: Partial<ApiServerOptions>;
+}
+
+export interface LaunchedServer {
+  readonly server: ApiServer;
+  readonly url: string;
+  readonly port: number;
+  /** The admin kubeconfig (YAML). */
+  readonly kubeconfig: string;
+  readonly kubeconfigPath: string | undefined;
+  readonly tls: GeneratedTls | undefined;
+  stop(): Promise<void>;
+}
+
+/** Starts the reference server the way the CLI does: TLS with a generated CA (or plain HTTP) and an admin kubeconfig. */
+export async function launchApiServer(options: LaunchOptions = {}): Promise<LaunchedServer> {
+  const insecure = options.insecureHttp === true;
+  const tls = insecure ? undefined : (options.tls ?? (await generateServerTls()));
+  const server = createApiServer({
+    ...options.server,
+    ...(tls ? { tls: { cert: tls.serving.cert, key: tls.serving.key, clientCa: tls.ca.cert } } : {}),
+  });
+  const { url, port } = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  const kubeconfig = buildKubeconfig(
+    tls ? { server: url, caPem: tls.ca.cert, clientCertPem: tls.admin.cert, clientKeyPem: tls.admin.key } : { server: url },
+  );
+  if (options.kubeconfigOut) {
+    await mkdir(dirname(options.kubeconfigOut), { recursive: true });
+    await writeFile(options.kubeconfigOut, kubeconfig, { mode: 0o600 });
+  }
+  return { server, url, port, kubeconfig, kubeconfigPath: options.kubeconfigOut, tls, stop: () => server.close() };
+}

@@ -1,0 +1,80 @@
+import type { Codec } from '@orchard/codecs';
+import type { Flavor } from '@orchard/meta';
+import { orchFlavor } from '@orchard/meta';
+import type { Store } from '@orchard/store';
+import { defaultCodecs, type ResponseConversion } from './codecs.js';
+import type { ResourceDefinition, UserInfo } from './registry/resource.js';
+
+/** PEM material for HTTPS and client-certificate authentication. */
+export interface TlsOptions {
+  /** Serving certificate chain (PEM). */
+  readonly cert: string;
+  /** Serving private key (PEM). */
+  readonly key: string;
+  /** CA bundle (PEM) that client certificates must chain to; without it no client is authenticated by certificate. */
+  readonly clientCa?: string;
+}
+
+export interface Logger {
+  info(message: string): void;
+  error(message: string, error?: unknown): void;
+}
+
+/** Options of `createApiServer()`. Every field has a default in `defaultApiServerOptions`. */
+export interface ApiServerOptions {
+  /** Identity token of the API (`orch` default, or `kubernetes` for stock clients). Default: `orchFlavor`. */
+  readonly flavor: Flavor;
+  /** The storage backend. Default: a new in-memory store (`createMemoryStore()`). */
+  readonly store?: Store;
+  /**
+   * Maximum request body size in bytes; larger bodies get 413 RequestEntityTooLarge.
+   * Default 3 MiB, upstream's `--max-request-bytes`-derived JSON limit (3 * 1024 * 1024).
+   */
+  readonly maxRequestBodyBytes: number;
+  /** HTTPS material. Without it the server speaks plain HTTP and treats every request as the admin (`--insecure-http`). */
+  readonly tls?: TlsOptions;
+  /**
+   * Whether requests without an authenticated identity are served as the admin. Default: true
+   * without `tls` (insecure loopback mode), false with `tls` (401 Unauthorized).
+   */
+  readonly anonymousIsAdmin?: boolean;
+  /** The identity of every request in insecure mode. Default: `admin` in `system:masters`. */
+  readonly insecureUser: UserInfo;
+  /** Resource types served in addition to (or, with `builtinResources: false`, instead of) the built-ins. */
+  readonly resources: readonly ResourceDefinition[];
+  /** Serve the built-in types (namespaces, configmaps, secrets, serviceaccounts, events, leases). Default: true. */
+  readonly builtinResources: boolean;
+  /** Wire codecs, in preference order. Default: JSON, YAML (Protobuf/CBOR are added by their packages). */
+  readonly codecs: readonly Codec[];
+  /** Response conversions chosen by Accept parameters (Table …). Default: none. */
+  readonly responseConversions: readonly ResponseConversion[];
+  /**
+   * Watches without `timeoutSeconds` end after a random time in [min, 2·min), as upstream's
+   * `--min-request-timeout` (default 1800 s) does, so clients rebalance.
+   */
+  readonly minRequestTimeoutSeconds: number;
+  /** Create the flavor's default namespaces at start. Default: true. */
+  readonly createDefaultNamespaces: boolean;
+  readonly logger: Logger;
+}
+
+const silentLogger: Logger = Object.freeze({
+  info: () => {},
+  error: (message: string, error?: unknown) => {
+    console.error(`orchard-apiserver: ${message}`, error instanceof Error ? error.stack : (error ?? ''));
+  },
+});
+
+/** Defaults for every option (a request body limit of 3 MiB, like upstream). */
+export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze({
+  flavor: orchFlavor,
+  maxRequestBodyBytes: 3 * 1024 * 1024,
+  insecureUser: Object.freeze({ username: 'admin', groups: Object.freeze(['system:masters', 'system:authenticated']) }),
+  resources: Object.freeze([]),
+  builtinResources: true,
+  codecs: defaultCodecs,
+  responseConversions: Object.freeze([]),
+  minRequestTimeoutSeconds: 1800,
+  createDefaultNamespaces: true,
+  logger: silentLogger,
+});

@@ -1,0 +1,23 @@
+import type { Flavor } from '@orchard/meta';
+import type { ResourceDefinition } from '../resource.js';
+import { configmaps } from './configmaps.js';
+import { events } from './events.js';
+import { leases } from './leases.js';
+import { namespaces } from './namespaces.js';
+import { selfSubjectAccessReviews, selfSubjectReviews } from './reviews.js';
+import { secrets } from './secrets.js';
+import { serviceaccounts } from './serviceaccounts.js';
+
+/** The built-in resource types of the reference server, for a flavor. */
+export function builtinResources(flavor: Flavor): ResourceDefinition[] {
+  return [
+    namespaces,
+    configmaps,
+    secrets,
+    serviceaccounts,
+    events,
+    leases(flavor),
+    selfSubjectReviews(flavor),
+    selfSubjectAccessReviews(flavor),
+  ];
+}

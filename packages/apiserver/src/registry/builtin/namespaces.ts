@@ -1,0 +1,41 @@
+import { nameIsDnsLabel } from '@orchard/meta';
+import { defineResource, type ResourceDefinition } from '../resource.js';
+
+/** `namespaces` (core v1, cluster-scoped). New namespaces get the flavor's finalizer and phase Active. */
+export const namespaces: ResourceDefinition = defineResource({
+  group: '',
+  versions: ['v1'],
+  resource: 'namespaces',
+  kind: 'Namespace',
+  namespaced: false,
+  shortNames: ['ns'],
+  subresources: [
+    { name: 'status', verbs: ['get', 'patch', 'update'] },
+    { name: 'finalize', verbs: ['update'] },
+  ],
+  validateName: nameIsDnsLabel,
+  strategy: {
+    prepareForCreate(obj, ctx) {
+      const spec = (obj.spec ?? {}) as { finalizers?: string[] };
+      if (!spec.finalizers?.includes(ctx.flavor.namespaceFinalizer)) {
+        spec.finalizers = [...(spec.finalizers ?? []), ctx.flavor.namespaceFinalizer];
+      }
+      obj.spec = spec;
+      obj.status = { phase: 'Active' };
+    },
+    prepareForUpdate(obj, old, ctx) {
+      // The main resource cannot change status or spec.finalizers (those go through /status and /finalize).
+      if (ctx.subresource === '') {
+        obj.status = old.status;
+        obj.spec = old.spec;
+      } else if (ctx.subresource === 'status') {
+        obj.spec = old.spec;
+      } else if (ctx.subresource === 'finalize') {
+        obj.status = old.status;
+      }
+    },
+    selectableFields(obj) {
+      return { 'status.phase': String((obj.status as { phase?: string } | undefined)?.phase ?? '') };
+    },
+  },
+});

@@ -1,0 +1,11 @@
+import { defineResource, type ResourceDefinition } from '../resource.js';
+
+/** `serviceaccounts` (core v1, namespaced). The `token` sub-resource arrives with authentication. */
+export const serviceaccounts: ResourceDefinition = defineResource({
+  group: '',
+  versions: ['v1'],
+  resource: 'serviceaccounts',
+  kind: 'ServiceAccount',
+  namespaced: true,
+  shortNames: ['sa'],
+});

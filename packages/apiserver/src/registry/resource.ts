@@ -1,0 +1,118 @@
+import type { ApiObject, Flavor, StatusCause, StoredObject } from '@orchard/meta';
+import type { StructuralSchema } from '@orchard/schema';
+
+/** The verbs of spec doc 1 §4.2, verbatim. */
+export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+
+export const allObjectVerbs: readonly Verb[] = Object.freeze([
+  'create',
+  'delete',
+  'deletecollection',
+  'get',
+  'list',
+  'patch',
+  'update',
+  'watch',
+]);
+
+/** What a strategy hook may look at: the flavor, the user, whether the write persists. */
+export interface StrategyContext {
+  readonly flavor: Flavor;
+  readonly dryRun: boolean;
+  /** The sub-resource being written (`status`), or '' for the main resource. */
+  readonly subresource: string;
+}
+
+/**
+ * Per-type behaviour of writes, modelled on upstream's `RESTCreateStrategy`/`RESTUpdateStrategy`.
+ * Hooks mutate `obj` in place. `prepareForUpdate` and `validateUpdate` run inside a compare-and-swap
+ * retry loop, so they must be pure functions of (obj, old). Validation returns causes; any cause
+ * makes the write fail with 422 Invalid.
+ */
+export interface ResourceStrategy {
+  /** Clear fields the client may not set on create (e.g. `status`), set type-owned defaults. */
+  prepareForCreate?(obj: ApiObject, ctx: StrategyContext): void;
+  /** Carry over fields the client may not change on update (e.g. `status` on the main resource). */
+  prepareForUpdate?(obj: ApiObject, old: StoredObject, ctx: StrategyContext): void;
+  validate?(obj: ApiObject, ctx: StrategyContext): StatusCause[];
+  validateUpdate?(obj: ApiObject, old: StoredObject, ctx: StrategyContext): StatusCause[];
+  /** Field selector values of an object beyond `metadata.name`/`metadata.namespace` (e.g. Secret `type`). */
+  selectableFields?(obj: ApiObject): Record<string, string>;
+}
+
+/** A sub-resource served under `<resource>/<name>/<subresource>`. */
+export interface SubresourceDefinition {
+  readonly name: string;
+  /** The kind the sub-resource speaks; defaults to the parent kind (`status`, `scale` differ). */
+  readonly kind?: string;
+  readonly group?: string;
+  readonly version?: string;
+  readonly verbs: readonly Verb[];
+}
+
+/**
+ * A request for a resource that is not stored: a review (SelfSubjectReview, SelfSubjectAccessReview)
+ * answers a POST with the body's `status` filled in. `user` is the authenticated caller.
+ */
+export interface VirtualCreate {
+  (obj: ApiObject, ctx: { readonly flavor: Flavor; readonly user: UserInfo; readonly namespace: string }):
+    | ApiObject
+    | Promise<ApiObject>;
+}
+
+/** The caller's identity (spec doc 2 §2.1). */
+export interface UserInfo {
+  readonly username: string;
+  readonly uid?: string;
+  readonly groups: readonly string[];
+  readonly extra?: Readonly<Record<string, readonly string[]>>;
+}
+
+/**
+ * One resource type served by the API: everything the generic handlers, discovery and storage need.
+ * Adding a type (built-in or from a CRD) is adding one of these to the registry, never a route.
+ */
+export interface ResourceDefinition {
+  /** API group ('' for core). */
+  readonly group: string;
+  /** Served versions, the storage version first. */
+  readonly versions: readonly string[];
+  /** Plural, lower-case (URL segment): `configmaps`. */
+  readonly resource: string;
+  readonly singular: string;
+  readonly kind: string;
+  /** Always `<Kind>List` (spec doc 1 §2.3). */
+  readonly listKind: string;
+  readonly namespaced: boolean;
+  readonly shortNames: readonly string[];
+  readonly categories: readonly string[];
+  readonly verbs: readonly Verb[];
+  readonly subresources: readonly SubresourceDefinition[];
+  /** The structural schema (pruning/validation/defaulting come later); undefined = schemaless. */
+  readonly schema?: StructuralSchema;
+  readonly strategy: ResourceStrategy;
+  /** PUT of a missing object creates it (upstream `AllowCreateOnUpdate`; true for leases, events…). */
+  readonly allowCreateOnUpdate: boolean;
+  /** Not stored: POST answers from `virtualCreate` (reviews). */
+  readonly virtualCreate?: VirtualCreate;
+  /** Name validation for `metadata.name` (defaults to DNS-1123 subdomain). Returns error messages. */
+  readonly validateName?: (name: string, prefix: boolean) => string[];
+}
+
+/** Fills the derivable fields of a definition. */
+export function defineResource(
+  def: Omit<ResourceDefinition, 'listKind' | 'shortNames' | 'categories' | 'verbs' | 'subresources' | 'strategy' | 'allowCreateOnUpdate' | 'singular'> &
+    Partial<Pick<ResourceDefinition, 'listKind' | 'shortNames' | 'categories' | 'verbs' | 'subresources' | 'strategy' | 'allowCreateOnUpdate' | 'singular'>>,
+): ResourceDefinition {
+  return Object.freeze({
+    listKind: `${def.kind}List`,
+    singular: def.kind.toLowerCase(),
+    shortNames: [],
+    categories: [],
+    verbs: allObjectVerbs,
+    subresources: [],
+    strategy: {},
+    allowCreateOnUpdate: false,
+    ...def,
+  });
+}

@@ -1,0 +1,58 @@
+import type { WatchEventType } from '@orchard/meta';
+import type { ResponseEncoding } from '../codecs.js';
+import type { RequestContext } from '../context.js';
+
+/**
+ * A watch response: HTTP 200, chunked, one framed event per write. Headers are flushed at once
+ * (clients wait for them before they consider the watch open).
+ */
+export class WatchStream {
+  private first = true;
+  private ended = false;
+
+  constructor(
+    private readonly ctx: RequestContext,
+    private readonly enc: ResponseEncoding,
+  ) {
+    const stream = enc.codec.stream;
+    if (!stream) throw new Error(`codec ${enc.codec.mediaType} cannot stream`);
+    ctx.res.writeHead(200, {
+      'Content-Type': enc.contentType,
+      'Cache-Control': 'no-cache, private',
+      'Transfer-Encoding': 'chunked',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    ctx.res.flushHeaders();
+  }
+
+  /** Writes one event; resolves when the socket accepted it (back-pressure). */
+  send(type: WatchEventType, object: unknown): Promise<void> {
+    if (this.ended) return Promise.resolve();
+    const stream = this.enc.codec.stream;
+    if (!stream) return Promise.resolve();
+    const conv = this.enc.conversion;
+    const obj =
+      conv && type !== 'ERROR' && type !== 'BOOKMARK'
+        ? conv.convert(object, { flavor: this.ctx.server.flavor, def: this.ctx.def, range: this.enc.range, shape: 'watch', first: this.first })
+        : object;
+    this.first = false;
+    const bytes = stream.encodeEvent({ type, object: obj }, { flavor: this.ctx.server.flavor });
+    const ok = this.ctx.res.write(bytes);
+    if (ok) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        this.ctx.res.off('drain', done);
+        this.ctx.res.off('close', done);
+        resolve();
+      };
+      this.ctx.res.on('drain', done);
+      this.ctx.res.on('close', done);
+    });
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.ctx.res.end();
+  }
+}

@@ -1,0 +1,90 @@
+import type { ServerResponse } from 'node:http';
+import { jsonCodec } from '@orchard/codecs';
+import type { ApiError } from '@orchard/meta';
+import { negotiateResponse, type ResponseEncoding } from '../codecs.js';
+import type { RequestContext } from '../context.js';
+
+/** RFC 7234 §5.5 warning header values (`299 - "text"`), as upstream writes them. */
+export function formatWarning(text: string): string {
+  return `299 - ${JSON.stringify(text)}`;
+}
+
+/** Writes a complete response with a body. HEAD requests get the headers only. */
+export function send(
+  res: ServerResponse,
+  code: number,
+  contentType: string,
+  body: Uint8Array | string,
+  headers: Record<string, string | string[]> = {},
+  head = false,
+): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  res.writeHead(code, {
+    'Content-Type': contentType,
+    'Content-Length': String(bytes.byteLength),
+    'Cache-Control': 'no-cache, private',
+    'X-Content-Type-Options': 'nosniff',
+    ...headers,
+  });
+  res.end(head ? undefined : bytes);
+}
+
+function warningHeaders(ctx: RequestContext): Record<string, string[]> {
+  return ctx.warnings.length > 0 ? { Warning: ctx.warnings.map(formatWarning) } : {};
+}
+
+/** Negotiates the encoding of an object or list response (406 when nothing in Accept fits). */
+export function responseEncoding(ctx: RequestContext, streaming = false): ResponseEncoding {
+  return negotiateResponse(ctx.req.headers.accept, ctx.server.offers, streaming);
+}
+
+/**
+ * Writes an API object, list or Status with the negotiated codec (and conversion, e.g. Table).
+ * `shape` tells a conversion what it gets.
+ */
+export function writeObject(ctx: RequestContext, code: number, value: unknown, shape: 'object' | 'list' = 'object'): void {
+  const enc = responseEncoding(ctx);
+  const converted = enc.conversion
+    ? enc.conversion.convert(value, { flavor: ctx.server.flavor, def: ctx.def, range: enc.range, shape })
+    : value;
+  const body = enc.codec.encode(converted, { flavor: ctx.server.flavor });
+  send(ctx.res, code, enc.contentType, body, warningHeaders(ctx), ctx.req.method === 'HEAD');
+}
+
+/** Writes a value as JSON regardless of Accept (discovery, /version). */
+export function writeJson(res: ServerResponse, code: number, value: unknown, contentType = 'application/json', head = false): void {
+  send(res, code, contentType, JSON.stringify(value), {}, head);
+}
+
+/**
+ * Writes an error as a `Status`. The Status is encoded with the negotiated codec when one fits
+ * (YAML, Protobuf for clients asking for it), otherwise JSON: an error never turns into a 406.
+ */
+export function writeError(
+  target: { res: ServerResponse; accept?: string | undefined; ctx?: RequestContext },
+  err: ApiError,
+  fallbackOffers?: RequestContext['server']['offers'],
+): void {
+  const status = err.toStatus();
+  const headers: Record<string, string | string[]> = { ...err.headers };
+  if (err.code === 413) headers.Connection = 'close';
+  let codec = jsonCodec;
+  let contentType = 'application/json';
+  const offers = target.ctx?.server.offers ?? fallbackOffers;
+  if (offers && err.code !== 406) {
+    try {
+      const enc = negotiateResponse(target.accept, offers.filter((o) => !o.conversion), false);
+      codec = enc.codec;
+      contentType = enc.contentType;
+    } catch {
+      // Nothing acceptable: the Status goes out as JSON.
+    }
+  }
+  const flavor = target.ctx?.server.flavor;
+  const body = flavor ? codec.encode(status, { flavor }) : jsonCodec.encode(status, undefined as never);
+  send(target.res, err.code, contentType, body, headers);
+}

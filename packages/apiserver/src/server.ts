@@ -1,0 +1,334 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import { type Codec, contentTypeOf, negotiate, type Offer } from '@orchard/codecs';
+import { ApiError, errors, newUid } from '@orchard/meta';
+import { createMemoryStore, isStoreError, type Store } from '@orchard/store';
+import { buildOffers, type ResponseConversion } from './codecs.js';
+import type { RequestContext } from './context.js';
+import { aggregated, coreVersions, group, groupList, resourceList } from './discovery/discovery.js';
+import { toApiError } from './errors.js';
+import { type Authenticator, createClientCertAuthenticator, createFixedAuthenticator } from './filters/authentication.js';
+import { handleCreate } from './handlers/create.js';
+import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
+import { handleGet } from './handlers/get.js';
+import { handleList } from './handlers/list.js';
+import { handlePatch } from './handlers/patch.js';
+import { handleUpdate } from './handlers/update.js';
+import { handleWatch } from './handlers/watch.js';
+import { WritePipeline } from './handlers/write-pipeline.js';
+import { defaultWriteSteps } from './handlers/write-steps.js';
+import { addStandardChecks } from './health/checks.js';
+import { createHealthChecks, type HealthChecks, type HealthEndpoint } from './health/health.js';
+import { type ApiServerOptions, defaultApiServerOptions } from './options.js';
+import { builtinResources } from './registry/builtin/index.js';
+import { createResourceRegistry, type ResourceRegistry } from './registry/registry.js';
+import type { ResourceDefinition, Verb } from './registry/resource.js';
+import { parseRequestQuery } from './request/query.js';
+import { resolveRequestInfo } from './request/request-info.js';
+import { send, writeError, writeJson, writeObject } from './response/write.js';
+import type { ServerState } from './state.js';
+import { ObjectStore } from './storage/object-store.js';
+import { versionInfo } from './version.js';
+
+/** The reference API server: a request handler plus the pieces other packages plug into. */
+export interface ApiServer {
+  /** The Node request handler; mount it in any `http`/`https` server. */
+  readonly handle: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Starts listening (default 127.0.0.1, port 0 = any free port). Resolves with the URL. */
+  listen(port?: number, host?: string): Promise<{ url: string; port: number }>;
+  /** Ends watches, stops listening, closes connections. The store is closed only if the server created it. */
+  close(): Promise<void>;
+  /** Resolves when start-up work (default namespaces) is done. */
+  readonly ready: Promise<void>;
+  readonly registry: ResourceRegistry;
+  /** The storage backend. */
+  readonly storage: Store;
+  readonly objects: ObjectStore;
+  /** Named write steps: insert your own (`insertBefore('validation', …)`). */
+  readonly writePipeline: WritePipeline;
+  readonly health: HealthChecks;
+  readonly options: ApiServerOptions;
+  /** Adds a wire codec (Protobuf, CBOR) for requests and responses. */
+  addCodec(codec: Codec): void;
+  /** Adds a response conversion selected by Accept parameters (Table). */
+  addResponseConversion(conversion: ResponseConversion): void;
+}
+
+const publicPaths = /^\/(version|livez|readyz|healthz)(\/.*)?$/;
+
+export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServer {
+  const options: ApiServerOptions = { ...defaultApiServerOptions, ...input };
+  const flavor = options.flavor;
+  const ownsStore = options.store === undefined;
+  const store = options.store ?? createMemoryStore();
+  const objects = new ObjectStore(store);
+  const registry = createResourceRegistry([...(options.builtinResources ? builtinResources(flavor) : []), ...options.resources]);
+  const codecs: Codec[] = [...options.codecs];
+  const conversions: ResponseConversion[] = [...options.responseConversions];
+  const closingController = new AbortController();
+  const health = createHealthChecks();
+  addStandardChecks(health, store, closingController.signal);
+  health.addHook('bootstrap-namespaces');
+  const writePipeline = new WritePipeline(defaultWriteSteps);
+  const log = options.logger;
+  const state: ServerState = {
+    flavor,
+    options,
+    registry,
+    store,
+    objects,
+    codecs,
+    offers: buildOffers(codecs, conversions, flavor),
+    writePipeline,
+    health,
+    log,
+    closing: closingController.signal,
+  };
+  const authenticator: Authenticator =
+    options.anonymousIsAdmin ?? options.tls === undefined ? createFixedAuthenticator(options.insecureUser) : createClientCertAuthenticator();
+
+  const ready = bootstrap();
+  ready.catch((e) => log.error('start-up failed', e));
+
+  async function bootstrap(): Promise<void> {
+    if (options.createDefaultNamespaces && registry.get('', 'namespaces')) {
+      for (const name of flavor.defaultNamespaces) {
+        const key = objects.key({ group: '', resource: 'namespaces', namespace: '' }, name);
+        try {
+          await objects.create(key, {
+            apiVersion: 'v1',
+            kind: 'Namespace',
+            metadata: {
+              name,
+              uid: newUid(),
+              creationTimestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+              labels: { [`${flavor.name === 'kubernetes' ? 'kubernetes.io' : flavor.domain}/metadata.name`]: name },
+            },
+            spec: { finalizers: [flavor.namespaceFinalizer] },
+            status: { phase: 'Active' },
+          });
+        } catch (e) {
+          if (!isStoreError(e, 'AlreadyExists')) throw e;
+        }
+      }
+    }
+    health.completeHook('bootstrap-namespaces');
+  }
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    serve(req, res).catch((e) => {
+      log.error('request handler failed', e);
+      if (!res.headersSent) writeError({ res }, toApiError(e, undefined, log.error));
+      else res.destroy();
+    });
+  };
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const accept = req.headers.accept;
+    const abort = new AbortController();
+    res.on('close', () => abort.abort());
+    const onClosing = () => abort.abort();
+    closingController.signal.addEventListener('abort', onClosing, { once: true });
+    res.on('close', () => closingController.signal.removeEventListener('abort', onClosing));
+    let ctx: RequestContext | undefined;
+    try {
+      const user = authenticator.authenticate(req);
+      if (!user && !publicPaths.test(url.pathname)) throw errors.unauthorized();
+      const info = resolveRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+      if (!info.isResourceRequest) {
+        await serveNonResource(req, res, url, info.apiGroup, info.apiVersion, info.apiPrefix);
+        return;
+      }
+      const query = parseRequestQuery(url.searchParams);
+      await ready;
+      const def = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
+      const group = info.apiPrefix === 'api' ? '' : info.apiGroup;
+      if (!def || (info.apiPrefix === 'api' && info.apiGroup !== '') || def.group !== group) throw errors.pathNotFound();
+      ctx = {
+        req,
+        res,
+        url,
+        info,
+        query,
+        user: user ?? options.insecureUser,
+        server: state,
+        def,
+        version: info.apiVersion,
+        warnings: [],
+        signal: abort.signal,
+      };
+      await dispatch(ctx, def);
+    } catch (e) {
+      const target = ctx?.def ? { group: ctx.def.group, resource: ctx.def.resource, name: ctx.info.name } : undefined;
+      const err = toApiError(e, target, log.error);
+      if (res.headersSent) {
+        res.end();
+        return;
+      }
+      writeError(ctx ? { res, accept, ctx } : { res, accept }, err, state.offers);
+    }
+  }
+
+  async function dispatch(ctx: RequestContext, def: ResourceDefinition): Promise<void> {
+    const { info } = ctx;
+    const verb = info.verb as Verb;
+    // Namespaced types are addressed inside a namespace, except list/watch across all namespaces.
+    if (def.namespaced && info.namespace === '' && !(info.name === '' && (verb === 'list' || verb === 'watch'))) {
+      throw errors.pathNotFound();
+    }
+    if (!def.namespaced && info.namespace !== '' && info.resource !== 'namespaces') throw errors.pathNotFound();
+    let allowed: readonly Verb[] = def.verbs;
+    if (info.subresource !== '') {
+      const sub = def.subresources.find((s) => s.name === info.subresource);
+      if (!sub) throw errors.pathNotFound();
+      allowed = sub.verbs;
+    }
+    if (!allowed.includes(verb)) {
+      throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+    }
+    switch (verb) {
+      case 'get':
+        return handleGet(ctx, def);
+      case 'list':
+        return handleList(ctx, def);
+      case 'watch':
+        return handleWatch(ctx, def);
+      case 'create':
+        return handleCreate(ctx, def);
+      case 'update':
+        return handleUpdate(ctx, def);
+      case 'patch':
+        return handlePatch(ctx, def);
+      case 'delete':
+        return handleDelete(ctx, def);
+      case 'deletecollection':
+        return handleDeleteCollection(ctx, def);
+      default:
+        throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+    }
+  }
+
+  async function serveNonResource(
+    req: IncomingMessage,
+    res: ServerResponse,
+    url: URL,
+    apiGroup: string,
+    apiVersion: string,
+    apiPrefix: string,
+  ): Promise<void> {
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const method = req.method ?? 'GET';
+    const head = method === 'HEAD';
+    const health = /^\/(livez|readyz|healthz)(?:\/(.+))?$/.exec(path);
+    if (health) {
+      if (method !== 'GET' && !head) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+      const r = await state.health.evaluate(health[1] as HealthEndpoint, health[2], url.searchParams);
+      send(res, r.code, 'text/plain; charset=utf-8', r.body, {}, head);
+      return;
+    }
+    if (method !== 'GET' && !head) throw errors.pathNotFound();
+    if (path === '/version') return writeJson(res, 200, versionInfo(), 'application/json', head);
+    if (path === '/') {
+      return writeJson(res, 200, { paths: ['/api', '/api/v1', '/apis', ...registry.groups().filter((g) => g.name).flatMap((g) => [`/apis/${g.name}`, ...g.versions.map((v) => `/apis/${g.name}/${v}`)]), '/healthz', '/livez', '/readyz', '/version'] }, 'application/json', head);
+    }
+    await ready;
+    if (path === '/api' || path === '/apis') {
+      const which = path === '/api' ? 'api' : 'apis';
+      const g = flavor.group('apidiscovery');
+      const offers: (Offer & { v?: 'v2' | 'v2beta1' })[] = [
+        { mediaType: 'application/json', target: { as: 'APIGroupDiscoveryList', g, v: 'v2' }, v: 'v2' },
+        { mediaType: 'application/json', target: { as: 'APIGroupDiscoveryList', g, v: 'v2beta1' }, v: 'v2beta1' },
+        { mediaType: 'application/json' },
+      ];
+      const n = negotiate(req.headers.accept, offers);
+      if (!n) throw errors.notAcceptable(offers.map(contentTypeOf));
+      if (n.offer.v) {
+        const body = aggregated(registry, flavor, which, n.offer.v);
+        // Upstream sends this exact parameter order; kubectl only needs the three parameters.
+        return writeJson(res, 200, body, `application/json;g=${g};v=${n.offer.v};as=APIGroupDiscoveryList`, head);
+      }
+      const host = req.headers.host ?? '127.0.0.1';
+      return writeJson(res, 200, which === 'api' ? coreVersions(registry, host) : groupList(registry), 'application/json', head);
+    }
+    if (apiPrefix === 'api' && apiVersion !== '' && apiGroup === '') {
+      const list = resourceList(registry, '', apiVersion);
+      if (list) return writeJson(res, 200, list, 'application/json', head);
+    }
+    if (apiPrefix === 'apis' && apiGroup !== '') {
+      if (apiVersion === '') {
+        const g = group(registry, apiGroup);
+        if (g) return writeJson(res, 200, g, 'application/json', head);
+      } else {
+        const list = resourceList(registry, apiGroup, apiVersion);
+        if (list) return writeJson(res, 200, list, 'application/json', head);
+      }
+    }
+    throw errors.pathNotFound();
+  }
+
+  let httpServer: Server | undefined;
+  const sockets = new Set<Socket>();
+
+  return {
+    handle,
+    ready,
+    registry,
+    storage: store,
+    objects,
+    writePipeline,
+    health,
+    options,
+    addCodec(codec) {
+      codecs.push(codec);
+      state.offers = buildOffers(codecs, conversions, flavor);
+    },
+    addResponseConversion(conversion) {
+      conversions.push(conversion);
+      state.offers = buildOffers(codecs, conversions, flavor);
+    },
+    async listen(port = 0, host = '127.0.0.1') {
+      if (httpServer) throw new Error('already listening');
+      const server = options.tls
+        ? createHttpsServer(
+            {
+              cert: options.tls.cert,
+              key: options.tls.key,
+              ...(options.tls.clientCa ? { ca: options.tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}),
+            },
+            handle,
+          )
+        : createHttpServer(handle);
+      httpServer = server;
+      server.on(options.tls ? 'secureConnection' : 'connection', (s: Socket) => {
+        sockets.add(s);
+        s.on('close', () => sockets.delete(s));
+      });
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      await ready;
+      const addr = server.address() as AddressInfo;
+      const hostPart = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+      return { url: `${options.tls ? 'https' : 'http'}://${hostPart}:${addr.port}`, port: addr.port };
+    },
+    async close() {
+      closingController.abort();
+      const server = httpServer;
+      if (server) {
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections?.();
+        for (const s of sockets) s.destroy();
+        await closed;
+      }
+      if (ownsStore) await store.close();
+    },
+  };
+}
+
+export { ApiError };

@@ -1,0 +1,26 @@
+import type { Codec } from '@orchard/codecs';
+import type { Flavor } from '@orchard/meta';
+import type { Store } from '@orchard/store';
+import type { ResponseOffer } from './codecs.js';
+import type { HealthChecks } from './health/health.js';
+import type { WritePipeline } from './handlers/write-pipeline.js';
+import type { ApiServerOptions, Logger } from './options.js';
+import type { ResourceRegistry } from './registry/registry.js';
+import type { ObjectStore } from './storage/object-store.js';
+
+/** The shared state of one server instance, read by every handler. */
+export interface ServerState {
+  readonly flavor: Flavor;
+  readonly options: ApiServerOptions;
+  readonly registry: ResourceRegistry;
+  readonly store: Store;
+  readonly objects: ObjectStore;
+  readonly codecs: readonly Codec[];
+  /** Response offers for resource requests (codecs × conversions). Recomputed when codecs change. */
+  offers: readonly ResponseOffer[];
+  readonly writePipeline: WritePipeline;
+  readonly health: HealthChecks;
+  readonly log: Logger;
+  /** Aborted when the server begins to shut down: open watches end. */
+  readonly closing: AbortSignal;
+}

@@ -1,0 +1,153 @@
+import type { ApiObject, StoredObject } from '@orchard/meta';
+import type { KeyValue, Store, StoreEvent } from '@orchard/store';
+
+/**
+ * The typed object layer over a `Store`: keys, serialization and resourceVersion. It knows nothing
+ * of HTTP; store errors pass through unchanged (the server maps them in `toApiError`).
+ *
+ * Key layout: `/<group>/<resource>/<namespace>/<name>` (core group = `core`, cluster-scoped objects
+ * have no namespace segment). Objects are stored as JSON without `metadata.resourceVersion`; the
+ * version is the key's `modRevision`, set on every read (as upstream's etcd3 store does).
+ */
+export interface ObjectKeyParts {
+  readonly group: string;
+  readonly resource: string;
+  /** '' for cluster-scoped resources, or for a list across all namespaces. */
+  readonly namespace: string;
+}
+
+/** A stored value that cannot be decoded. The unsafe-delete path of the spec exists for these. */
+export class UndecodableObjectError extends Error {
+  readonly orchardUndecodableObject = true as const;
+  readonly key: string;
+  constructor(key: string, cause: string) {
+    super(`failed to decode the object stored at ${key}: ${cause}`);
+    this.name = 'UndecodableObjectError';
+    this.key = key;
+  }
+}
+
+export function isUndecodableObjectError(e: unknown): e is UndecodableObjectError {
+  return typeof e === 'object' && e !== null && (e as { orchardUndecodableObject?: unknown }).orchardUndecodableObject === true;
+}
+
+export interface ObjectWatchEvent {
+  readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  readonly object: StoredObject;
+  /** The object before this change (for selector transitions), when there was one. */
+  readonly previous?: StoredObject;
+  readonly revision: number;
+}
+
+export interface ObjectList {
+  readonly items: StoredObject[];
+  readonly revision: number;
+  /** Objects remaining under the prefix after this page. */
+  readonly remaining: number;
+  /** The key of the last item returned (for continue tokens). */
+  readonly lastKey: string | undefined;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export class ObjectStore {
+  constructor(readonly store: Store) {}
+
+  /** The key prefix of a collection: `/<group>/<resource>/` or `/<group>/<resource>/<ns>/`. */
+  prefix(parts: ObjectKeyParts): string {
+    const g = parts.group === '' ? 'core' : parts.group;
+    return parts.namespace === '' ? `/${g}/${parts.resource}/` : `/${g}/${parts.resource}/${parts.namespace}/`;
+  }
+
+  key(parts: ObjectKeyParts, name: string): string {
+    return `${this.prefix(parts)}${name}`;
+  }
+
+  encode(obj: ApiObject): Uint8Array {
+    const copy = { ...obj, metadata: { ...obj.metadata } };
+    delete copy.metadata.resourceVersion;
+    return encoder.encode(JSON.stringify(copy));
+  }
+
+  decode(kv: KeyValue): StoredObject {
+    let obj: StoredObject;
+    try {
+      obj = JSON.parse(decoder.decode(kv.value)) as StoredObject;
+    } catch (e) {
+      throw new UndecodableObjectError(kv.key, (e as Error).message);
+    }
+    if (typeof obj !== 'object' || obj === null || typeof obj.metadata !== 'object' || obj.metadata === null) {
+      throw new UndecodableObjectError(kv.key, 'not an object with metadata');
+    }
+    obj.metadata.resourceVersion = String(kv.modRevision);
+    return obj;
+  }
+
+  async get(key: string, atRevision?: number): Promise<{ object: StoredObject | undefined; revision: number }> {
+    const r = await this.store.get(key, atRevision === undefined ? {} : { atRevision });
+    return { object: r.kv ? this.decode(r.kv) : undefined, revision: r.revision };
+  }
+
+  async list(prefix: string, options: { atRevision?: number; limit?: number; startKey?: string } = {}): Promise<ObjectList> {
+    const r = await this.store.list(prefix, options);
+    return {
+      items: r.kvs.map((kv) => this.decode(kv)),
+      revision: r.revision,
+      remaining: r.remaining,
+      lastKey: r.kvs.at(-1)?.key,
+    };
+  }
+
+  /** Creates the object; rejects with StoreError `AlreadyExists`. */
+  async create(key: string, obj: ApiObject): Promise<StoredObject> {
+    const kv = await this.store.create(key, this.encode(obj));
+    return this.decode(kv);
+  }
+
+  /**
+   * Compare-and-swap update (upstream `GuaranteedUpdate`): `tryUpdate` gets the decoded current
+   * object and returns the new one; it re-runs after a lost race, so it must be pure.
+   * `expectedRevision` makes the write conditional (409 when stale).
+   */
+  async update(
+    key: string,
+    tryUpdate: (current: StoredObject) => ApiObject | Promise<ApiObject>,
+    expectedRevision?: number,
+  ): Promise<StoredObject> {
+    const kv = await this.store.update(
+      key,
+      async (current) => this.encode(await tryUpdate(this.decode(current))),
+      expectedRevision === undefined ? {} : { expectedRevision },
+    );
+    return this.decode(kv);
+  }
+
+  /** Deletes; `check` runs on the current object (preconditions) and may throw. Returns the deleted object. */
+  async delete(key: string, check?: (current: StoredObject) => void, expectedRevision?: number): Promise<StoredObject> {
+    const kv = await this.store.delete(key, {
+      ...(check ? { check: (cur: KeyValue) => check(this.decode(cur)) } : {}),
+      ...(expectedRevision === undefined ? {} : { expectedRevision }),
+    });
+    // The deleted object carries the deletion revision as its resourceVersion (as upstream's DELETED event).
+    return this.decode(kv);
+  }
+
+  /** Object events under `prefix` after `fromRevision`. Rejects with StoreError `Compacted` when history is gone. */
+  async *watch(prefix: string, fromRevision: number, signal?: AbortSignal): AsyncGenerator<ObjectWatchEvent> {
+    const events = this.store.watch(prefix, signal ? { fromRevision, signal } : { fromRevision });
+    for await (const ev of events) yield this.toObjectEvent(ev);
+  }
+
+  private toObjectEvent(ev: StoreEvent): ObjectWatchEvent {
+    const previous = ev.prevKv ? this.decode(ev.prevKv) : undefined;
+    if (ev.type === 'delete') {
+      const object = this.decode(ev.kv);
+      object.metadata.resourceVersion = String(ev.revision);
+      return previous ? { type: 'DELETED', object, previous, revision: ev.revision } : { type: 'DELETED', object, revision: ev.revision };
+    }
+    const object = this.decode(ev.kv);
+    const type = ev.kv.createRevision === ev.kv.modRevision ? 'ADDED' : 'MODIFIED';
+    return previous ? { type, object, previous, revision: ev.revision } : { type, object, revision: ev.revision };
+  }
+}

@@ -1,0 +1,123 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { Agent, request as httpsRequest } from 'node:https';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type ApiServer, type ApiServerOptions, launchApiServer } from '@orchard/apiserver';
+import { type GeneratedTls, generateServerTls } from '@orchard/apiserver/tls';
+import { flavorByName, type Flavor, type FlavorName } from '@orchard/meta';
+
+export interface TestServerOptions {
+  /** `orch` (default) or `kubernetes`, or a Flavor object. */
+  readonly flavor?: FlavorName | Flavor;
+  /** Plain HTTP; every request is the admin. Default false (HTTPS with client certificates). */
+  readonly insecureHttp?: boolean;
+  /** Passed through to `createApiServer` (store, resources, maxRequestBodyBytes …). */
+  readonly server?: Partial<ApiServerOptions>;
+}
+
+export interface RequestOptions {
+  /** A body: objects are sent as JSON, strings and bytes as they are. */
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+  /** Send without the admin client certificate (HTTPS only). */
+  readonly anonymous?: boolean;
+}
+
+export interface TestResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  readonly text: string;
+  /** The body parsed as JSON (undefined when it is not JSON). */
+  readonly json: unknown;
+}
+
+export interface TestServer {
+  /** `https://127.0.0.1:PORT` (or `http://` with `insecureHttp`). */
+  readonly url: string;
+  /** A kubeconfig file in a per-server temp directory. */
+  readonly kubeconfigPath: string;
+  /** The kubeconfig YAML. */
+  readonly kubeconfig: string;
+  readonly server: ApiServer;
+  /** The TLS material (CA, admin client certificate), undefined with `insecureHttp`. */
+  readonly tls: GeneratedTls | undefined;
+  /** One HTTP request to the server as the admin (client certificate, trusted CA). */
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  /** Stops the server and removes its temp directory. */
+  stop(): Promise<void>;
+}
+
+// Generating a CA and two certificates is the slow part (~20 ms); share them in the process.
+let tlsPromise: Promise<GeneratedTls> | undefined;
+function sharedTls(): Promise<GeneratedTls> {
+  tlsPromise ??= generateServerTls();
+  return tlsPromise;
+}
+
+/** Starts the reference server in-process on a free loopback port. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const flavor = typeof options.flavor === 'string' ? flavorByName(options.flavor) : (options.flavor ?? flavorByName('orch'));
+  const insecure = options.insecureHttp === true;
+  const tls = insecure ? undefined : await sharedTls();
+  const launched = await launchApiServer({
+    port: 0,
+    insecureHttp: insecure,
+    ...(tls ? { tls } : {}),
+    server: { ...options.server, flavor },
+  });
+  const dir = await mkdtemp(join(tmpdir(), 'orchard-test-'));
+  const kubeconfigPath = join(dir, 'kubeconfig');
+  await writeFile(kubeconfigPath, launched.kubeconfig, { mode: 0o600 });
+  const agent = tls ? new Agent({ ca: tls.ca.cert, cert: tls.admin.cert, key: tls.admin.key, keepAlive: true }) : undefined;
+  const anonAgent = tls ? new Agent({ ca: tls.ca.cert, keepAlive: false }) : undefined;
+
+  const request = (method: string, path: string, ro: RequestOptions = {}): Promise<TestResponse> =>
+    new Promise((resolve, reject) => {
+      const url = new URL(path, launched.url);
+      let body: Uint8Array | undefined;
+      const headers: Record<string, string> = { ...ro.headers };
+      if (ro.body !== undefined) {
+        if (typeof ro.body === 'string') body = Buffer.from(ro.body);
+        else if (ro.body instanceof Uint8Array) body = ro.body;
+        else {
+          body = Buffer.from(JSON.stringify(ro.body));
+          headers['content-type'] ??= 'application/json';
+        }
+        headers['content-length'] = String(body.byteLength);
+      }
+      const send = tls ? httpsRequest : httpRequest;
+      const req = send(url, { method, headers, ...(tls ? { agent: ro.anonymous ? anonAgent : agent } : {}) }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+        res.on('error', reject);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+
+  return {
+    url: launched.url,
+    kubeconfigPath,
+    kubeconfig: launched.kubeconfig,
+    server: launched.server,
+    tls,
+    request,
+    async stop() {
+      agent?.destroy();
+      anonAgent?.destroy();
+      await launched.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
