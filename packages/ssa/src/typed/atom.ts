@@ -1,0 +1,263 @@
+import type { StructuralSchema } from '@orchard/schema';
+import { PathElement } from '../fieldpath/path-element.js';
+import { type JsonMap, isMap } from '../fieldpath/value.js';
+
+/**
+ * The merge-relevant shape of a schema node (upstream's `schema.Atom`): what a value at this
+ * node may be and how it merges. A node may allow several shapes (untyped and deduced nodes); the
+ * walkers pick the one matching the value, as upstream's `deduceAtom` does.
+ */
+export interface Atom {
+  readonly scalar: boolean;
+  readonly list: ListAtom | undefined;
+  readonly map: MapAtom | undefined;
+  /** The schema default, used when an applier drops a field it alone owned. */
+  readonly default: unknown;
+}
+
+export interface ListAtom {
+  /** `atomic`: replaced whole; `set`: scalar elements (`v:`); `map`: entries keyed by `keys` (`k:`). */
+  readonly type: 'atomic' | 'set' | 'map';
+  readonly keys: readonly string[];
+  elem(): Atom;
+}
+
+export interface MapAtom {
+  readonly atomic: boolean;
+  /** True when the map declares struct fields. */
+  readonly hasFields: boolean;
+  /** Declared struct fields; a key not declared uses `elem`. */
+  field(name: string): Atom | undefined;
+  /** True when `name` is a declared struct field (map keys that are not become members of field sets). */
+  isField(name: string): boolean;
+  /** Type of undeclared keys; undefined for a closed struct (then treated as deduced). */
+  readonly elem: Atom | undefined;
+}
+
+function mkMap(fields: Map<string, () => Atom> | undefined, elem: Atom | undefined, atomic: boolean): MapAtom {
+  const cache = new Map<string, Atom>();
+  return {
+    atomic,
+    hasFields: fields !== undefined && fields.size > 0,
+    elem,
+    isField: (name) => fields?.has(name) === true,
+    field(name) {
+      const hit = cache.get(name);
+      if (hit !== undefined) return hit;
+      const f = fields?.get(name);
+      if (f === undefined) return undefined;
+      const a = f();
+      cache.set(name, a);
+      return a;
+    },
+  };
+}
+
+function mkList(type: ListAtom['type'], keys: readonly string[], elem: () => Atom): ListAtom {
+  let cached: Atom | undefined;
+  return {
+    type,
+    keys,
+    elem: () => {
+      cached ??= elem();
+      return cached;
+    },
+  };
+}
+
+/** Upstream's `__untyped_atomic_`: any value, replaced as a whole. */
+export const UNTYPED_ATOMIC: Atom = (() => {
+  const a: { scalar: boolean; list: ListAtom | undefined; map: MapAtom | undefined; default: unknown } = {
+    scalar: true,
+    list: undefined,
+    map: undefined,
+    default: undefined,
+  };
+  a.list = mkList('atomic', [], () => a);
+  a.map = mkMap(undefined, a, true);
+  return a;
+})();
+
+/** Upstream's `__untyped_deduced_`: maps are granular (recursively deduced), lists atomic, scalars leaves. */
+export const DEDUCED: Atom = (() => {
+  const a: { scalar: boolean; list: ListAtom | undefined; map: MapAtom | undefined; default: unknown } = {
+    scalar: true,
+    list: mkList('atomic', [], () => UNTYPED_ATOMIC),
+    map: undefined,
+    default: undefined,
+  };
+  a.map = mkMap(undefined, a, false);
+  return a;
+})();
+
+const cache = new WeakMap<StructuralSchema, Atom>();
+
+/**
+ * The atom of a structural schema. Markers as spec doc 1 §2.7: a list without `listType` is
+ * atomic (custom resources without markers: struct fields + atomic lists), `mapType` applies to
+ * maps and structs, `preserveUnknownFields` and schema-less values are deduced.
+ */
+export function atomOf(s: StructuralSchema | undefined): Atom {
+  if (s === undefined) return DEDUCED;
+  let a = cache.get(s);
+  if (a === undefined) {
+    a = build(s, false);
+    cache.set(s, a);
+  }
+  return a;
+}
+
+/**
+ * The atom of a top-level resource schema: like `atomOf`, but `metadata` always has ObjectMeta's
+ * merge shape (labels/annotations granular maps, finalizers a set, ownerReferences keyed by uid),
+ * as upstream's type converter does whatever the published schema says about metadata.
+ */
+export function resourceAtomOf(s: StructuralSchema | undefined): Atom {
+  if (s === undefined) return RESOURCE_DEDUCED;
+  let a = rootCache.get(s);
+  if (a === undefined) {
+    a = build(s, true);
+    rootCache.set(s, a);
+  }
+  return a;
+}
+const rootCache = new WeakMap<StructuralSchema, Atom>();
+
+function build(s: StructuralSchema, root: boolean): Atom {
+  const def = s.default;
+  if (s.intOrString) return withDefault(UNTYPED_ATOMIC, def);
+  const type = s.type ?? (s.properties ? 'object' : s.items ? 'array' : undefined);
+  if (type === 'array') {
+    const items = s.items;
+    const lt = s.listType === 'map' ? 'map' : s.listType === 'set' ? 'set' : 'atomic';
+    const keys = lt === 'map' ? (s.listMapKeys ?? []) : [];
+    return { scalar: false, list: mkList(lt === 'map' && keys.length === 0 ? 'atomic' : lt, keys, () => (items ? atomOf(items) : DEDUCED)), map: undefined, default: def };
+  }
+  if (type === 'object') {
+    const props = s.properties;
+    const ap = s.additionalProperties;
+    const elem =
+      typeof ap === 'object' ? atomOf(ap) : ap === true || s.preserveUnknownFields || s.embeddedResource ? DEDUCED : props === undefined ? DEDUCED : undefined;
+    let fields: Map<string, () => Atom> | undefined;
+    if (props !== undefined || root) {
+      fields = new Map();
+      for (const name of Object.keys(props ?? {})) {
+        const p = (props as Record<string, StructuralSchema>)[name] as StructuralSchema;
+        fields.set(name, () => atomOf(p));
+      }
+      if (root || s.embeddedResource) {
+        fields.set('apiVersion', () => STRING);
+        fields.set('kind', () => STRING);
+        fields.set('metadata', () => OBJECT_META);
+      }
+    }
+    return { scalar: false, list: undefined, map: mkMap(fields, elem, s.mapType === 'atomic'), default: def };
+  }
+  if (type === undefined) {
+    // No type: x-preserve-unknown-fields / embedded / untyped: deduce from the value.
+    return withDefault(DEDUCED, def);
+  }
+  return def === undefined ? STRING : { scalar: true, list: undefined, map: undefined, default: def };
+}
+
+function withDefault(a: Atom, def: unknown): Atom {
+  return def === undefined ? a : { ...a, default: def };
+}
+
+const STRING: Atom = { scalar: true, list: undefined, map: undefined, default: undefined };
+const STRING_MAP: Atom = { scalar: false, list: undefined, map: mkMap(undefined, STRING, false), default: undefined };
+
+function struct(fields: Record<string, Atom>, elem?: Atom): Atom {
+  const m = new Map<string, () => Atom>();
+  for (const k of Object.keys(fields)) m.set(k, () => fields[k] as Atom);
+  return { scalar: false, list: undefined, map: mkMap(m, elem, false), default: undefined };
+}
+
+/** ObjectMeta's merge shape (upstream io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta). */
+export const OBJECT_META: Atom = struct({
+  name: STRING,
+  generateName: STRING,
+  namespace: STRING,
+  selfLink: STRING,
+  uid: STRING,
+  resourceVersion: STRING,
+  generation: STRING,
+  creationTimestamp: STRING,
+  deletionTimestamp: STRING,
+  deletionGracePeriodSeconds: STRING,
+  labels: STRING_MAP,
+  annotations: STRING_MAP,
+  ownerReferences: {
+    scalar: false,
+    list: mkList('map', ['uid'], () =>
+      struct({ apiVersion: STRING, kind: STRING, name: STRING, uid: STRING, controller: STRING, blockOwnerDeletion: STRING }),
+    ),
+    map: undefined,
+    default: undefined,
+  },
+  finalizers: { scalar: false, list: mkList('set', [], () => STRING), map: undefined, default: undefined },
+  managedFields: { scalar: false, list: mkList('atomic', [], () => UNTYPED_ATOMIC), map: undefined, default: undefined },
+});
+
+const RESOURCE_DEDUCED: Atom = struct({ apiVersion: STRING, kind: STRING, metadata: OBJECT_META }, DEDUCED);
+
+/** Picks the shape matching the value (upstream `deduceAtom`): 0 scalar, 1 list, 2 map. */
+export function shapeFor(a: Atom, v: unknown): 0 | 1 | 2 {
+  if (v !== null && v !== undefined) {
+    if (Array.isArray(v)) {
+      if (a.list) return 1;
+    } else if (typeof v === 'object') {
+      if (a.map) return 2;
+    } else if (a.scalar) return 0;
+  }
+  return a.map ? 2 : a.list ? 1 : 0;
+}
+
+/** Error for a value that does not fit its schema in a way the merge cannot work around. */
+export class TypedValueError extends Error {
+  readonly orchardSsaTypedValueError = true as const;
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
+    super(path === '' ? message : `${path}: ${message}`);
+    this.name = 'TypedValueError';
+  }
+}
+
+/** Type of a map key: the declared field, else the element type, else deduced. */
+export function mapField(m: MapAtom, name: string): Atom {
+  return m.field(name) ?? m.elem ?? DEDUCED;
+}
+
+/** The path element identifying a list item (upstream `listItemToPathElement`). */
+export function listItemElement(l: ListAtom, index: number, item: unknown, path: () => string): PathElement {
+  if (l.type === 'map') {
+    if (!isMap(item)) {
+      throw new TypedValueError(
+        path(),
+        item === null
+          ? 'associative list with keys may not have a null element'
+          : 'associative list with keys may not have non-map elements',
+      );
+    }
+    const fields: { name: string; value: unknown }[] = [];
+    for (const k of l.keys) {
+      if (Object.hasOwn(item, k)) fields.push({ name: k, value: (item as JsonMap)[k] });
+      else {
+        const def = l.elem().map?.field(k)?.default;
+        if (def === undefined)
+          throw new TypedValueError(path(), `associative list with keys has an element that omits key field "${k}" (and doesn't have default value)`);
+        fields.push({ name: k, value: def });
+      }
+    }
+    return PathElement.key(fields);
+  }
+  if (l.type === 'set') {
+    if (item === null) throw new TypedValueError(path(), "associative list without keys has an element that's an explicit null");
+    if (Array.isArray(item)) throw new TypedValueError(path(), 'not supported: associative list with lists as elements');
+    if (typeof item === 'object') throw new TypedValueError(path(), "associative list without keys has an element that's a map type");
+    return PathElement.value(item);
+  }
+  return PathElement.index(index);
+}

@@ -1,0 +1,141 @@
+import { FieldSet } from '../fieldpath/field-set.js';
+import { formatPath, PathElement } from '../fieldpath/path-element.js';
+import { deepEqual, type JsonMap, isMap } from '../fieldpath/value.js';
+import { type Atom, listItemElement, mapField, shapeFor } from './atom.js';
+
+/** What changed between two values of one type (upstream `typed.Comparison`). */
+export interface Comparison {
+  /** Leaves (scalars, atomic values) present on both sides with different values. */
+  readonly modified: FieldSet;
+  /** Paths only in the new value: leaves, and the struct fields / list items / map keys themselves. */
+  readonly added: FieldSet;
+  /** Paths only in the old value, likewise. */
+  readonly removed: FieldSet;
+}
+
+/**
+ * Compares `lhs` (old) with `rhs` (new) under the schema, as upstream's `TypedValue.Compare`:
+ * granular maps and non-atomic lists are walked (list items matched by key, set value or index),
+ * empty or null containers on both sides are compared as leaves to keep the empty/null
+ * distinction.
+ */
+export function compare(lhs: unknown, rhs: unknown, atom: Atom): Comparison {
+  const w = new CompareWalker();
+  w.walk(lhs, rhs, atom);
+  return { modified: w.modified, added: w.added, removed: w.removed };
+}
+
+/** True when nothing changed. */
+export function isSame(c: Comparison): boolean {
+  return c.modified.isEmpty() && c.added.isEmpty() && c.removed.isEmpty();
+}
+
+class CompareWalker {
+  readonly modified = FieldSet.builder();
+  readonly added = FieldSet.builder();
+  readonly removed = FieldSet.builder();
+  private readonly path: PathElement[] = [];
+
+  /** `undefined` = absent on that side (distinct from an explicit null). */
+  walk(l: unknown, r: unknown, a: Atom): void {
+    const ls = l === undefined ? -1 : shapeFor(a, l);
+    const rs = r === undefined ? -1 : shapeFor(a, r);
+    const shape = ls === -1 ? rs : rs === -1 || rs === ls ? ls : -2;
+    let leaf: boolean;
+    if (shape === -2) {
+      // The value changed shape (e.g. an untyped value going from a string to a map).
+      this.leaf(l, r);
+      leaf = true;
+    } else if (shape === 0) {
+      this.leaf(l, r);
+      leaf = true;
+    } else if (shape === 1) leaf = this.list(l, r, a);
+    else leaf = this.map(l, r, a);
+    if (!leaf && this.path.length > 0) {
+      if (l === undefined) this.added.insertPath(this.path);
+      else if (r === undefined) this.removed.insertPath(this.path);
+    }
+  }
+
+  private leaf(l: unknown, r: unknown): void {
+    if (this.path.length === 0) return;
+    if (l === undefined) this.added.insertPath(this.path);
+    else if (r === undefined) this.removed.insertPath(this.path);
+    else if (!deepEqual(l, r)) this.modified.insertPath(this.path);
+  }
+
+  /** Returns true when handled as a leaf. */
+  private list(l: unknown, r: unknown, a: Atom): boolean {
+    const la = Array.isArray(l) ? l : undefined;
+    const ra = Array.isArray(r) ? r : undefined;
+    const lt = a.list as NonNullable<Atom['list']>;
+    if (lt.type === 'atomic' || ((la === undefined || la.length === 0) && (ra === undefined || ra.length === 0))) {
+      this.leaf(l, r);
+      return true;
+    }
+    const elem = lt.elem();
+    const where = () => formatPath(this.path);
+    const rItems = new Map<string, unknown>();
+    const rOrder: PathElement[] = [];
+    if (ra !== undefined) {
+      for (let i = 0; i < ra.length; i++) {
+        const pe = listItemElement(lt, i, ra[i], where);
+        if (!rItems.has(pe.id)) rOrder.push(pe);
+        rItems.set(pe.id, ra[i]);
+      }
+    }
+    const seen = new Set<string>();
+    if (la !== undefined) {
+      for (let i = 0; i < la.length; i++) {
+        const pe = listItemElement(lt, i, la[i], where);
+        if (seen.has(pe.id)) continue;
+        seen.add(pe.id);
+        this.path.push(pe);
+        this.walk(la[i], rItems.get(pe.id), elem);
+        this.path.pop();
+      }
+    }
+    for (const pe of rOrder) {
+      if (seen.has(pe.id)) continue;
+      this.path.push(pe);
+      this.walk(undefined, rItems.get(pe.id), elem);
+      this.path.pop();
+    }
+    return false;
+  }
+
+  private map(l: unknown, r: unknown, a: Atom): boolean {
+    const lm = isMap(l) ? l : undefined;
+    const rm = isMap(r) ? r : undefined;
+    const m = a.map as NonNullable<Atom['map']>;
+    if (m.atomic || ((lm === undefined || isEmpty(lm)) && (rm === undefined || isEmpty(rm)))) {
+      this.leaf(l, r);
+      return true;
+    }
+    if (lm !== undefined) {
+      for (const k in lm) {
+        const lv = lm[k];
+        if (lv === undefined) continue;
+        this.path.push(PathElement.field(k));
+        this.walk(lv, rm !== undefined && Object.hasOwn(rm, k) ? rm[k] : undefined, mapField(m, k));
+        this.path.pop();
+      }
+    }
+    if (rm !== undefined) {
+      for (const k in rm) {
+        if (lm !== undefined && Object.hasOwn(lm, k) && lm[k] !== undefined) continue;
+        const rv = rm[k];
+        if (rv === undefined) continue;
+        this.path.push(PathElement.field(k));
+        this.walk(undefined, rv, mapField(m, k));
+        this.path.pop();
+      }
+    }
+    return false;
+  }
+}
+
+function isEmpty(o: JsonMap): boolean {
+  for (const _ in o) return false;
+  return true;
+}
