@@ -119,3 +119,14 @@ export {
   validateObjectMeta,
   validateObjectMetaUpdate,
 } from './validate-object-meta.js';
+export type { QuantityFormat, QuantityErrorCode } from './quantity.js';
+export {
+  Quantity,
+  QuantityError,
+  isQuantity,
+  isQuantityError,
+  parseQuantity,
+  tryParseQuantity,
+  quantitySplitRegexp,
+  quantityMaxDigits,
+} from './quantity.js';
