@@ -1,0 +1,140 @@
+/**
+ * JSON Patch (RFC 6902, `application/json-patch+json`) on fast-json-patch, with upstream's
+ * wording for failures and a bound on the number of operations.
+ */
+import { findDuplicateFieldsJson } from '@orchard/schema';
+import fjp from 'fast-json-patch';
+import { PatchError } from './errors.js';
+
+export interface JsonPatchOperation {
+  op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
+  path: string;
+  from?: string;
+  value?: unknown;
+}
+
+export interface JsonPatchOptions {
+  /** Most operations one patch may hold (default 10000, upstream's `maxJSONPatchOperations`). */
+  maxOperations?: number;
+}
+
+export const defaultJsonPatchOptions: Readonly<Required<JsonPatchOptions>> = Object.freeze({ maxOperations: 10_000 });
+
+const ops = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
+
+/**
+ * Checks the shape of a decoded JSON Patch document: an array of operation objects with a known
+ * `op`, string `path` (and `from` for move/copy) and a `value` where required. Throws
+ * `PatchError('Malformed')`.
+ */
+export function parseJsonPatch(patch: unknown, options: JsonPatchOptions = {}): JsonPatchOperation[] {
+  const max = options.maxOperations ?? defaultJsonPatchOptions.maxOperations;
+  if (!Array.isArray(patch)) {
+    throw new PatchError('Malformed', 'json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  }
+  if (patch.length > max) {
+    throw new PatchError(
+      'TooManyOperations',
+      `The allowed maximum operations in a JSON patch is ${max}, got ${patch.length}`,
+    );
+  }
+  patch.forEach((o, i) => {
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) {
+      throw new PatchError('Malformed', `json: cannot unmarshal ${Array.isArray(o) ? 'array' : typeof o} into Go value of type jsonpatch.Operation`, i);
+    }
+    const op = (o as Record<string, unknown>).op;
+    if (typeof op !== 'string' || !ops.has(op)) {
+      throw new PatchError('Unprocessable', `Unexpected kind: ${typeof op === 'string' ? op : 'unknown'}`, i);
+    }
+    const path = (o as Record<string, unknown>).path;
+    if (typeof path !== 'string') throw new PatchError('Unprocessable', `operation missing path field: ${op}`, i);
+    if ((op === 'move' || op === 'copy') && typeof (o as Record<string, unknown>).from !== 'string') {
+      throw new PatchError('Unprocessable', `operation missing from field: ${op}`, i);
+    }
+    if ((op === 'add' || op === 'replace' || op === 'test') && !('value' in (o as object))) {
+      throw new PatchError('Unprocessable', `operation missing value field: ${op}`, i);
+    }
+  });
+  return patch as JsonPatchOperation[];
+}
+
+/**
+ * Decodes the JSON text of a JSON Patch. Besides malformed JSON (`Malformed`), it rejects an
+ * operation with a repeated member (`{"op":"add", …, "op":"move"}`), which `JSON.parse` would
+ * silently collapse: RFC 6902 §4 allows exactly one `op` per operation.
+ */
+export function parseJsonPatchText(text: string): unknown {
+  let patch: unknown;
+  try {
+    patch = JSON.parse(text);
+  } catch (e) {
+    throw new PatchError('Malformed', `invalid JSON patch: ${(e as Error).message}`);
+  }
+  const dups = findDuplicateFieldsJson(text, patch);
+  if (dups.length > 0) {
+    const m = /^\[(\d+)\]\.(.*)$/.exec(dups[0]!);
+    throw new PatchError(
+      'Malformed',
+      m ? `invalid JSON patch: operation ${m[1]} has two ${JSON.stringify(m[2])} members` : `invalid JSON patch: duplicate field ${JSON.stringify(dups[0])}`,
+      m ? Number(m[1]) : undefined,
+    );
+  }
+  return patch;
+}
+
+/**
+ * Applies a JSON Patch to a COPY of `doc` and returns the result. All-or-nothing: on any failure
+ * `doc` is untouched and a `PatchError` says why (`TestFailed` for a failing `test`,
+ * `Unprocessable` for a path that does not resolve or an index out of bounds).
+ */
+export function applyJsonPatch<T = unknown>(doc: T, patch: unknown, options: JsonPatchOptions = {}): T {
+  const operations = parseJsonPatch(patch, options);
+  const copy = doc === undefined ? doc : (structuredClone(doc) as T);
+  try {
+    const result = fjp.applyPatch(copy, operations as fjp.Operation[], true, true, true);
+    return result.newDocument as T;
+  } catch (e) {
+    throw translate(e, operations);
+  }
+}
+
+function translate(e: unknown, operations: JsonPatchOperation[]): PatchError {
+  const err = e as { name?: string; index?: number; message?: string };
+  const index = typeof err.index === 'number' ? err.index : undefined;
+  const op = index === undefined ? undefined : operations[index];
+  const where = op?.path ?? '';
+  switch (err.name) {
+    case 'TEST_OPERATION_FAILED':
+      return new PatchError('TestFailed', `testing value ${where} failed: test failed`, index);
+    case 'OPERATION_PATH_UNRESOLVABLE':
+      return new PatchError(
+        'Unprocessable',
+        op?.op === 'remove'
+          ? `Unable to remove nonexistent key: ${lastSegment(where)}: missing value`
+          : `${op?.op ?? 'patch'} operation does not apply: doc is missing path: "${where}": missing value`,
+        index,
+      );
+    case 'OPERATION_FROM_UNRESOLVABLE':
+      return new PatchError('Unprocessable', `${op?.op ?? 'patch'} operation does not apply: doc is missing from path: "${op?.from ?? ''}": missing value`, index);
+    case 'OPERATION_VALUE_OUT_OF_BOUNDS':
+    case 'OPERATION_PATH_ILLEGAL_ARRAY_INDEX':
+      return new PatchError('Unprocessable', `${op?.op ?? 'patch'} operation does not apply: index out of bounds at path "${where}"`, index);
+    case 'OPERATION_PATH_CANNOT_ADD':
+      return new PatchError('Unprocessable', `${op?.op ?? 'patch'} operation does not apply: doc is missing path: "${where}": missing value`, index);
+    case 'OPERATION_VALUE_REQUIRED':
+    case 'OPERATION_FROM_REQUIRED':
+    case 'OPERATION_OP_INVALID':
+    case 'OPERATION_PATH_INVALID':
+    case 'OPERATION_VALUE_CANNOT_CONTAIN_UNDEFINED':
+    case 'OPERATION_NOT_AN_OBJECT':
+    case 'SEQUENCE_NOT_AN_ARRAY':
+      return new PatchError('Unprocessable', (err.message ?? 'invalid operation').split('\n')[0]!, index);
+    default:
+      return new PatchError('Unprocessable', (err.message ?? String(e)).split('\n')[0]!, index);
+  }
+}
+
+function lastSegment(p: string): string {
+  const i = p.lastIndexOf('/');
+  return p.slice(i + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+}

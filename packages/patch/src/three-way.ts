@@ -1,0 +1,162 @@
+/**
+ * Patch creation for client-side apply: the two-way diff of two objects as a strategic merge
+ * patch, and the three-way patch that takes `current` (live) to `modified` (the new manifest)
+ * while deleting only what `original` (the last applied manifest) had and `modified` dropped.
+ */
+import type { StructuralSchema } from '@orchard/schema';
+import { deepEqual } from './merge-patch.js';
+import { directives, fieldSchema, listStrategy } from './strategic.js';
+
+type Obj = Record<string, unknown>;
+
+function isObject(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function clone<T>(v: T): T {
+  return v === null || typeof v !== 'object' ? v : structuredClone(v);
+}
+
+export interface DiffOptions {
+  /** Do not emit deletions (nulls, `$patch: delete`, `$deleteFromPrimitiveList`). */
+  ignoreDeletions?: boolean;
+  /** Emit only deletions. */
+  ignoreChangesAndAdditions?: boolean;
+  /** Emit `$setElementOrder/<field>` for merged lists that change (default true). */
+  setElementOrder?: boolean;
+}
+
+/**
+ * The strategic merge patch taking `from` to `to`. Without a schema (custom resources) the
+ * result is a plain JSON merge patch: lists are replaced whole and no directive appears.
+ */
+export function createTwoWayMergePatch(from: Obj, to: Obj, schema?: StructuralSchema, options: DiffOptions = {}): Obj {
+  return diffMaps(from, to, schema, { setElementOrder: true, ...options });
+}
+
+/**
+ * The patch client-side apply sends: changes and additions from `current` to `modified`, plus
+ * deletions of what `original` had and `modified` no longer has. Fields only the server set
+ * (present in `current`, absent from both `original` and `modified`) are left alone.
+ */
+export function createThreeWayMergePatch(original: Obj | undefined, modified: Obj, current: Obj, schema?: StructuralSchema): Obj {
+  const delta = diffMaps(current, modified, schema, { ignoreDeletions: true, setElementOrder: true });
+  const deletions = diffMaps(original ?? {}, modified, schema, { ignoreChangesAndAdditions: true, setElementOrder: true });
+  return combine(deletions, delta, schema);
+}
+
+function diffMaps(from: Obj, to: Obj, schema: StructuralSchema | undefined, o: DiffOptions): Obj {
+  const patch: Obj = {};
+  const noSchema = schema === undefined;
+  for (const [k, tv] of Object.entries(to)) {
+    const fv = from[k];
+    const sub = fieldSchema(schema, k);
+    if (fv === undefined) {
+      if (!o.ignoreChangesAndAdditions) patch[k] = clone(tv);
+      continue;
+    }
+    if (isObject(fv) && isObject(tv)) {
+      const d = diffMaps(fv, tv, sub, o);
+      if (Object.keys(d).length > 0) patch[k] = d;
+      continue;
+    }
+    if (Array.isArray(fv) && Array.isArray(tv) && !noSchema) {
+      diffLists(patch, k, fv, tv, sub, o);
+      continue;
+    }
+    if (!deepEqual(fv, tv) && !o.ignoreChangesAndAdditions) patch[k] = clone(tv);
+  }
+  if (!o.ignoreDeletions) {
+    for (const k of Object.keys(from)) if (!(k in to)) patch[k] = null;
+  }
+  if (schema?.patchStrategy?.split(',').includes('retainKeys') && Object.keys(patch).length > 0 && !o.ignoreChangesAndAdditions) {
+    patch[directives.retainKeys] = Object.keys(to).sort();
+  }
+  return patch;
+}
+
+function diffLists(patch: Obj, field: string, from: unknown[], to: unknown[], schema: StructuralSchema | undefined, o: DiffOptions): void {
+  const { merge, mergeKey } = listStrategy(schema);
+  if (!merge) {
+    if (!deepEqual(from, to) && !o.ignoreChangesAndAdditions) patch[field] = clone(to);
+    return;
+  }
+  const scalar = mergeKey === undefined || [...from, ...to].every((x) => !isObject(x));
+  let changed = false;
+  if (scalar) {
+    const added = to.filter((x) => !from.some((y) => deepEqual(x, y)));
+    const removed = from.filter((x) => !to.some((y) => deepEqual(x, y)));
+    if (added.length > 0 && !o.ignoreChangesAndAdditions) {
+      patch[field] = clone(added);
+      changed = true;
+    }
+    if (removed.length > 0 && !o.ignoreDeletions) {
+      patch[`${directives.deleteFromPrimitiveList}${field}`] = clone(removed);
+      changed = true;
+    }
+    const orderChanged = !changed && !o.ignoreChangesAndAdditions && !deepEqual(from, to);
+    if ((changed || orderChanged) && o.setElementOrder) patch[`${directives.setElementOrder}${field}`] = clone(to);
+    return;
+  }
+  const key = mergeKey!;
+  const items = schema?.items;
+  const find = (list: unknown[], k: unknown) => list.find((x) => isObject(x) && deepEqual(x[key], k)) as Obj | undefined;
+  const elems: Obj[] = [];
+  for (const t of to) {
+    if (!isObject(t)) continue;
+    const f = find(from, t[key]);
+    if (!f) {
+      if (!o.ignoreChangesAndAdditions) elems.push(clone(t));
+      continue;
+    }
+    const d = diffMaps(f, t, items, o);
+    if (Object.keys(d).length > 0) elems.push({ [key]: clone(t[key]), ...d });
+  }
+  if (!o.ignoreDeletions) {
+    for (const f of from) {
+      if (isObject(f) && !find(to, f[key])) elems.push({ [key]: clone(f[key]), [directives.patch]: 'delete' });
+    }
+  }
+  const fromKeys = from.filter(isObject).map((x) => x[key]);
+  const toKeys = to.filter(isObject).map((x) => x[key]);
+  const commonFrom = fromKeys.filter((k) => toKeys.some((t) => deepEqual(t, k)));
+  const commonTo = toKeys.filter((k) => fromKeys.some((f) => deepEqual(f, k)));
+  const reordered = !o.ignoreChangesAndAdditions && !deepEqual(commonFrom, commonTo);
+  if (elems.length > 0) patch[field] = elems;
+  if ((elems.length > 0 || reordered) && o.setElementOrder) {
+    patch[`${directives.setElementOrder}${field}`] = to.filter(isObject).map((x) => ({ [key]: clone(x[key]) }));
+  }
+}
+
+/** Combines a deletions patch and a delta patch into one (the delta wins on conflicts). */
+function combine(a: Obj, b: Obj, schema: StructuralSchema | undefined): Obj {
+  const out: Obj = { ...a };
+  for (const [k, bv] of Object.entries(b)) {
+    const av = out[k];
+    if (isObject(av) && isObject(bv)) {
+      out[k] = combine(av, bv, fieldSchema(schema, k));
+    } else if (Array.isArray(av) && Array.isArray(bv)) {
+      if (k.startsWith(directives.setElementOrder) || k === directives.retainKeys) {
+        out[k] = bv;
+        continue;
+      }
+      const { mergeKey } = listStrategy(fieldSchema(schema, k));
+      if (mergeKey !== undefined && [...av, ...bv].every(isObject)) {
+        const merged = [...av] as Obj[];
+        for (const e of bv as Obj[]) {
+          const i = merged.findIndex((x) => deepEqual(x[mergeKey], e[mergeKey]));
+          if (i >= 0) merged[i] = combine(merged[i]!, e, fieldSchema(schema, k)?.items);
+          else merged.push(e);
+        }
+        out[k] = merged;
+      } else {
+        const merged = [...av];
+        for (const e of bv) if (!merged.some((x) => deepEqual(x, e))) merged.push(e);
+        out[k] = merged;
+      }
+    } else {
+      out[k] = bv;
+    }
+  }
+  return out;
+}
