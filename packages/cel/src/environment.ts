@@ -5,6 +5,7 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import type { StructuralSchema } from '@orchard/schema';
+import { patchAst, patchParsed } from './ast-patches.js';
 import { type CostEstimate, estimateCost } from './cost-estimator.js';
 import type { CostTracker } from './cost-tracker.js';
 import { budgetExceeded } from './cost-tracker.js';
@@ -19,9 +20,7 @@ import {
 } from './engine.js';
 import { CelError, fromEngineError, isCelError } from './errors.js';
 import { registerLibraries } from './library/index.js';
-import { regexMatches } from './library/regex.js';
 import { PerCallLimit } from './limits.js';
-import { celEquals, concatMarked, containsMarked, listSemantics } from './list-semantics.js';
 import { type CelType, celTypeOf } from './types.js';
 
 /** Feature gates that change the environment (same names and defaults as upstream). */
@@ -124,38 +123,6 @@ export interface Program {
   evaluateWithCost(activation?: Record<string, unknown>, options?: EvaluateOptions): EvaluationResult;
 }
 
-type Binary = (l: unknown, r: unknown, ast: unknown, ev: unknown) => unknown;
-
-/**
- * Rewires checked nodes: `==`, `!=` and `+` get set/map list semantics when an operand carries a
- * list mark; `string.matches` runs on RE2.
- */
-function patchAst(root: EngineNode): void {
-  walkAst(root, (n) => {
-    if (n.op === 'rcall' && (n.args as [string])[0] === 'matches' && typeof n.handle === 'function') {
-      // the engine's string.matches uses JavaScript RegExp (backtracking); RE2 replaces it
-      n.handle = ((args: unknown[], ev: unknown) =>
-        regexMatches.call(ev, args[0] as string, args[1] as string)) as EngineNode['handle'];
-      return;
-    }
-    if ((n.op !== '==' && n.op !== '!=' && n.op !== '+') || typeof n.handle !== 'function') return;
-    const inner = n.handle as Binary;
-    const op = n.op;
-    n.handle = ((l: unknown, r: unknown, ast: unknown, ev: unknown) => {
-      if (typeof l === 'object' && l !== null && typeof r === 'object' && r !== null) {
-        if (op === '+') {
-          if (Array.isArray(l) && Array.isArray(r) && (listSemantics(l) || listSemantics(r)))
-            return concatMarked(l, r);
-        } else if (containsMarked(l) || containsMarked(r)) {
-          const eq = celEquals(l, r);
-          return op === '==' ? eq : !eq;
-        }
-      }
-      return inner(l, r, ast, ev);
-    }) as EngineNode['handle'];
-  });
-}
-
 class CompiledProgram implements Program {
   constructor(
     readonly expression: string,
@@ -219,6 +186,7 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
   } catch (e) {
     throw fromEngineError(e, expr, 'parse');
   }
+  patchParsed(parsed.ast as unknown as EngineNode);
   const checked = parsed.check();
   if (!checked.valid)
     throw fromEngineError(checked.error, expr, checked.error?.name === 'ParseError' ? 'parse' : 'type-check');
@@ -229,7 +197,7 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
     });
   }
   const root = parsed.ast as unknown as EngineNode;
-  patchAst(root);
+  patchAst(root, expr);
   let estimate: CostEstimate;
   try {
     estimate = estimateCost(root, env.variables);

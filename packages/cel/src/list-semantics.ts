@@ -57,7 +57,6 @@ export function celEquals(a: unknown, b: unknown): boolean {
     // biome-ignore lint/suspicious/noDoubleEquals: CEL compares int and double numerically
     return a == b;
   }
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (a instanceof UnsignedInt || b instanceof UnsignedInt) {
     const x = a instanceof UnsignedInt ? a.value : a;
     const y = b instanceof UnsignedInt ? b.value : b;
@@ -69,6 +68,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
     // biome-ignore lint/suspicious/noDoubleEquals: uint compares numerically with int and double
     return x == y;
   }
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (a instanceof Uint8Array && b instanceof Uint8Array)
     return a.length === b.length && a.every((x, i) => x === b[i]);
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
