@@ -217,7 +217,6 @@ export function patchAst(root: EngineNode, source: string): void {
   });
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the engine's checker and evaluator are used structurally
 type Any = any;
 
 function idRooted(node: EngineNode): boolean {

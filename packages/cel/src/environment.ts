@@ -16,7 +16,6 @@ import {
   type EngineNode,
   type Evaluator,
   registerProbe,
-  walkAst,
 } from './engine.js';
 import { CelError, fromEngineError, isCelError } from './errors.js';
 import { registerLibraries } from './library/index.js';

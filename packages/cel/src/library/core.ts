@@ -11,7 +11,6 @@ import { celEquals } from '../list-semantics.js';
 import { compareValues, evalError } from './values.js';
 
 // The engine's macro hooks receive its checker, evaluator and scope objects.
-// biome-ignore lint/suspicious/noExplicitAny: engine internals are read structurally
 type Any = any;
 
 function identName(node: Any, what: string): string {

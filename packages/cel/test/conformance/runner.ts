@@ -37,7 +37,6 @@ export interface CaseResult {
   detail?: string;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the generated protobuf shapes are read structurally
 type Any = any;
 
 const PROTO =
@@ -358,7 +357,10 @@ export function summarize(results: readonly CaseResult[]): SectionSummary[] {
   const by = new Map<string, SectionSummary>();
   for (const r of results) {
     let s = by.get(r.section);
-    if (s === undefined) by.set(r.section, (s = { section: r.section, pass: 0, fail: 0, notApplicable: 0 }));
+    if (s === undefined) {
+      s = { section: r.section, pass: 0, fail: 0, notApplicable: 0 };
+      by.set(r.section, s);
+    }
     if (r.outcome === 'pass') s.pass++;
     else if (r.outcome === 'fail') s.fail++;
     else s.notApplicable++;
