@@ -130,3 +130,16 @@ export {
   quantitySplitRegexp,
   quantityMaxDigits,
 } from './quantity.js';
+export type { Rfc3339Parts } from './time.js';
+export {
+  rfc3339Layout,
+  formatRfc3339,
+  nowRfc3339,
+  formatMicroTime,
+  nowMicroTime,
+  parseRfc3339,
+  parseRfc3339Parts,
+  isRfc3339,
+  TimeParseError,
+  isTimeParseError,
+} from './time.js';

@@ -229,6 +229,8 @@ function decimalSuffix(e: number, format: QuantityFormat): string {
   return e === 0 ? '' : `e${e}`;
 }
 
+let makeQuantity: (a: Amount, format: QuantityFormat, s?: string) => Quantity;
+
 /** An immutable resource quantity. Create with `parseQuantity` or the `Quantity.from*` factories. */
 export class Quantity {
   readonly orchardQuantity = true as const;
@@ -243,9 +245,8 @@ export class Quantity {
     this.#s = s;
   }
 
-  /** @internal */
-  static of(a: Amount, format: QuantityFormat, s?: string): Quantity {
-    return new Quantity(a, format, s);
+  static {
+    makeQuantity = (a, format, s) => new Quantity(a, format, s);
   }
 
   /** `value` in `format` (upstream NewQuantity). */
@@ -441,7 +442,7 @@ export function isQuantity(x: unknown): x is Quantity {
 /** Parses a quantity string. Throws `QuantityError` with upstream's messages. */
 export function parseQuantity(str: string): Quantity {
   if (str.length === 0) throw new QuantityError('FormatWrong');
-  if (str === '0') return Quantity.of({ unscaled: 0n, scale: 0, dec: false }, 'DecimalSI', '0');
+  if (str === '0') return makeQuantity({ unscaled: 0n, scale: 0, dec: false }, 'DecimalSI', '0');
   const { positive, value, num, denom, suffix } = scan(str);
   const sfx = interpretSuffix(suffix);
   if (!sfx) throw new QuantityError('Suffix');
@@ -475,7 +476,7 @@ export function parseQuantity(str: string): Quantity {
           format === 'BinarySI'
             ? exponent % 10 === 0 && (v & 7n) !== 0n
             : scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0';
-        return Quantity.of(bounded(a), format, keep ? str : undefined);
+        return makeQuantity(bounded(a), format, keep ? str : undefined);
       }
     }
   }
@@ -515,7 +516,7 @@ export function parseQuantity(str: string): Quantity {
   if (format === 'BinarySI' && unscaled !== 0n && cmpAmount(mag, { unscaled: 1n, scale: 0, dec: false }) < 0) {
     format = 'DecimalSI';
   }
-  return Quantity.of(bounded({ unscaled: positive ? unscaled : -unscaled, scale: sc, dec: true }), format);
+  return makeQuantity(bounded({ unscaled: positive ? unscaled : -unscaled, scale: sc, dec: true }), format);
 }
 
 /** Zero keeps no scale; a magnitude beyond `quantityMaxDigits` digits is refused. */
