@@ -7,7 +7,8 @@ import {
   type Offer,
   yamlCodec,
 } from '@orchard/codecs';
-import { errors, type Flavor } from '@orchard/meta';
+import { createProtobufCodec, protobufSupported } from '@orchard/codecs/protobuf';
+import { errors, type Flavor, type GroupVersionKind } from '@orchard/meta';
 import type { ResourceDefinition } from './registry/resource.js';
 
 export type { Codec };
@@ -41,8 +42,24 @@ export interface ResponseOffer extends Offer {
   readonly conversion?: ResponseConversion;
 }
 
-/** The default codecs: JSON and YAML. Protobuf/CBOR codecs are appended by the server options. */
-export const defaultCodecs: readonly Codec[] = Object.freeze([jsonCodec, yamlCodec]);
+/** The default codecs of a flavor: JSON, YAML, and Protobuf for the kinds that have a Protobuf form. */
+export function defaultCodecs(flavor: Flavor): Codec[] {
+  const protobuf = createProtobufCodec(flavor);
+  return [
+    jsonCodec,
+    yamlCodec,
+    { ...protobuf, supports: (gvk, ctx) => protobufSupported(gvk, ctx.flavor) },
+  ];
+}
+
+/**
+ * The offers usable for one resource: codecs that cannot represent the kind are left out, so a
+ * client listing Protobuf then JSON gets JSON for a custom resource.
+ */
+export function offersFor(offers: readonly ResponseOffer[], flavor: Flavor, gvk: GroupVersionKind | undefined): ResponseOffer[] {
+  if (!gvk) return offers.filter((o) => !o.codec.supports);
+  return offers.filter((o) => o.conversion || !o.codec.supports || o.codec.supports(gvk, { flavor }));
+}
 
 export function buildOffers(codecs: readonly Codec[], conversions: readonly ResponseConversion[], flavor: Flavor): ResponseOffer[] {
   const offers: ResponseOffer[] = codecs.map((codec) => ({ mediaType: codec.mediaType, codec }));

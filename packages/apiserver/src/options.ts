@@ -2,7 +2,7 @@ import type { Codec } from '@orchard/codecs';
 import type { Flavor } from '@orchard/meta';
 import { orchFlavor } from '@orchard/meta';
 import type { Store } from '@orchard/store';
-import { defaultCodecs, type ResponseConversion } from './codecs.js';
+import type { ResponseConversion } from './codecs.js';
 import type { ResourceDefinition, UserInfo } from './registry/resource.js';
 
 /** PEM material for HTTPS and client-certificate authentication. */
@@ -44,8 +44,8 @@ export interface ApiServerOptions {
   readonly resources: readonly ResourceDefinition[];
   /** Serve the built-in types (namespaces, configmaps, secrets, serviceaccounts, events, leases). Default: true. */
   readonly builtinResources: boolean;
-  /** Wire codecs, in preference order. Default: JSON, YAML (Protobuf/CBOR are added by their packages). */
-  readonly codecs: readonly Codec[];
+  /** Wire codecs, in preference order. Default (undefined): JSON, YAML and the flavor's Protobuf (`defaultCodecs(flavor)`). */
+  readonly codecs?: readonly Codec[];
   /** Response conversions chosen by Accept parameters (Table …). Default: none. */
   readonly responseConversions: readonly ResponseConversion[];
   /**
@@ -72,7 +72,6 @@ export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze
   insecureUser: Object.freeze({ username: 'admin', groups: Object.freeze(['system:masters', 'system:authenticated']) }),
   resources: Object.freeze([]),
   builtinResources: true,
-  codecs: defaultCodecs,
   responseConversions: Object.freeze([]),
   minRequestTimeoutSeconds: 1800,
   createDefaultNamespaces: true,

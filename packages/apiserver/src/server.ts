@@ -4,7 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { type Codec, contentTypeOf, negotiate, type Offer } from '@orchard/codecs';
 import { ApiError, errors, newUid } from '@orchard/meta';
 import { createMemoryStore, isStoreError, type Store } from '@orchard/store';
-import { buildOffers, type ResponseConversion } from './codecs.js';
+import { buildOffers, defaultCodecs, type ResponseConversion } from './codecs.js';
 import type { RequestContext } from './context.js';
 import { aggregated, coreVersions, group, groupList, resourceList } from './discovery/discovery.js';
 import { toApiError } from './errors.js';
@@ -64,7 +64,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   const store = options.store ?? createMemoryStore();
   const objects = new ObjectStore(store);
   const registry = createResourceRegistry([...(options.builtinResources ? builtinResources(flavor) : []), ...options.resources]);
-  const codecs: Codec[] = [...options.codecs];
+  const codecs: Codec[] = [...(options.codecs ?? defaultCodecs(flavor))];
   const conversions: ResponseConversion[] = [...options.responseConversions];
   const closingController = new AbortController();
   const health = createHealthChecks();
@@ -119,7 +119,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     serve(req, res).catch((e) => {
       log.error('request handler failed', e);
-      if (!res.headersSent) writeError({ res }, toApiError(e, undefined, log.error));
+      if (!res.headersSent) writeError({ res, flavor }, toApiError(e, undefined, log.error));
       else res.destroy();
     });
   };
@@ -167,7 +167,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
         res.end();
         return;
       }
-      writeError(ctx ? { res, accept, ctx } : { res, accept }, err, state.offers);
+      writeError({ res, accept, flavor, offers: state.offers }, err);
     }
   }
 

@@ -1,4 +1,4 @@
-import type { Flavor } from '@orchard/meta';
+import type { Flavor, GroupVersionKind } from '@orchard/meta';
 
 /**
  * A wire encoding of API objects (JSON, YAML, Protobuf, CBOR …). The server keeps a list of codecs;
@@ -17,6 +17,12 @@ export interface Codec {
    * Rejects with `CodecError` code `Malformed` when the bytes are not a valid document.
    */
   decode(body: Uint8Array, context: CodecContext): unknown;
+  /**
+   * Whether objects of this kind (and its list) have a form in this encoding. Absent = every kind
+   * (JSON, YAML). The server offers the codec for a resource only where this holds; Protobuf
+   * answers false for custom resources (spec doc 1 §2.5).
+   */
+  supports?(gvk: GroupVersionKind, context: CodecContext): boolean;
   /** Encodes one value (object, list, Status, Table …). */
   encode(value: unknown, context: CodecContext): Uint8Array;
   /**

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
-import { jsonCodec } from '@orchard/codecs';
-import type { ApiError } from '@orchard/meta';
-import { negotiateResponse, type ResponseEncoding } from '../codecs.js';
+import { type Codec, jsonCodec } from '@orchard/codecs';
+import type { ApiError, Flavor } from '@orchard/meta';
+import { negotiateResponse, offersFor, type ResponseEncoding, type ResponseOffer } from '../codecs.js';
 import type { RequestContext } from '../context.js';
 
 /** RFC 7234 §5.5 warning header values (`299 - "text"`), as upstream writes them. */
@@ -39,7 +39,8 @@ function warningHeaders(ctx: RequestContext): Record<string, string[]> {
 
 /** Negotiates the encoding of an object or list response (406 when nothing in Accept fits). */
 export function responseEncoding(ctx: RequestContext, streaming = false): ResponseEncoding {
-  return negotiateResponse(ctx.req.headers.accept, ctx.server.offers, streaming);
+  const gvk = ctx.def ? { group: ctx.def.group, version: ctx.version, kind: ctx.def.kind } : undefined;
+  return negotiateResponse(ctx.req.headers.accept, offersFor(ctx.server.offers, ctx.server.flavor, gvk), streaming);
 }
 
 /**
@@ -65,26 +66,25 @@ export function writeJson(res: ServerResponse, code: number, value: unknown, con
  * (YAML, Protobuf for clients asking for it), otherwise JSON: an error never turns into a 406.
  */
 export function writeError(
-  target: { res: ServerResponse; accept?: string | undefined; ctx?: RequestContext },
+  target: { res: ServerResponse; accept?: string | undefined; flavor?: Flavor; offers?: readonly ResponseOffer[] },
   err: ApiError,
-  fallbackOffers?: RequestContext['server']['offers'],
 ): void {
   const status = err.toStatus();
   const headers: Record<string, string | string[]> = { ...err.headers };
   if (err.code === 413) headers.Connection = 'close';
-  let codec = jsonCodec;
+  let codec: Codec = jsonCodec;
   let contentType = 'application/json';
-  const offers = target.ctx?.server.offers ?? fallbackOffers;
-  if (offers && err.code !== 406) {
+  const { flavor, offers } = target;
+  if (flavor && offers && err.code !== 406) {
     try {
-      const enc = negotiateResponse(target.accept, offers.filter((o) => !o.conversion), false);
+      const usable = offersFor(offers, flavor, { group: '', version: 'v1', kind: 'Status' }).filter((o) => !o.conversion);
+      const enc = negotiateResponse(target.accept, usable, false);
       codec = enc.codec;
       contentType = enc.contentType;
     } catch {
       // Nothing acceptable: the Status goes out as JSON.
     }
   }
-  const flavor = target.ctx?.server.flavor;
-  const body = flavor ? codec.encode(status, { flavor }) : jsonCodec.encode(status, undefined as never);
+  const body = flavor ? codec.encode(status, { flavor }) : new TextEncoder().encode(JSON.stringify(status));
   send(target.res, err.code, contentType, body, headers);
 }

@@ -1,0 +1,50 @@
+import type { Flavor } from '@orchard/meta';
+import { builtinSchema, type StructuralSchema } from '@orchard/schema';
+import type { ResourceDefinition } from '../registry/resource.js';
+
+/** What a custom resource type carries beyond its `ResourceDefinition`. */
+export interface CustomResourceInfo {
+  /** Served versions → schema of that version. */
+  readonly schemas: ReadonlyMap<string, StructuralSchema>;
+  readonly storageVersion: string;
+  /** The CRD's `additionalPrinterColumns` per version (for Table output). */
+  readonly printerColumns: ReadonlyMap<string, readonly PrinterColumn[]>;
+  /** Whether the schema at the root (or the CRD) preserves unknown fields. */
+  readonly crdName: string;
+}
+
+export interface PrinterColumn {
+  name: string;
+  type: string;
+  jsonPath: string;
+  format?: string;
+  description?: string;
+  priority?: number;
+}
+
+const customResources = new WeakMap<ResourceDefinition, CustomResourceInfo>();
+
+/** Marks a definition as a custom resource served from a CRD. */
+export function registerCustomResource(def: ResourceDefinition, info: CustomResourceInfo): void {
+  customResources.set(def, info);
+}
+
+export function customResourceInfo(def: ResourceDefinition): CustomResourceInfo | undefined {
+  return customResources.get(def);
+}
+
+/** Custom resources take no strategic merge patch and report type errors as 422 (their validator's). */
+export function isCustomResource(def: ResourceDefinition): boolean {
+  return customResources.has(def);
+}
+
+/**
+ * The structural schema of a resource at a version: the CRD's schema for custom resources, the
+ * definition's own schema, else Orchard's built-in schema of the kind; undefined = schemaless
+ * (nothing is pruned or validated beyond the type's own rules).
+ */
+export function schemaFor(def: ResourceDefinition, version: string, flavor: Flavor): StructuralSchema | undefined {
+  const cr = customResources.get(def);
+  if (cr) return cr.schemas.get(version);
+  return def.schema ?? builtinSchema(flavor, def.group, version, def.kind);
+}
