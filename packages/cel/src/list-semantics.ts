@@ -7,6 +7,7 @@
  */
 
 import { Optional } from '@marcbachmann/cel-js';
+import { isQuantity } from '@orchard/meta';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 
 export const LIST_TYPE = Symbol('orchard.cel.listType');
@@ -69,6 +70,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
     return x == y;
   }
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (isQuantity(a) && isQuantity(b)) return a.cmp(b) === 0;
   if (a instanceof Uint8Array && b instanceof Uint8Array)
     return a.length === b.length && a.every((x, i) => x === b[i]);
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
