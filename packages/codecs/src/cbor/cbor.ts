@@ -1,0 +1,208 @@
+/**
+ * CBOR (RFC 8949) for API objects, as upstream serves it (spec doc 1 §4.3, gate
+ * `CBORServingAndStorage`, enforced by the server): one data item prefixed with the
+ * self-described CBOR tag (`d9 d9 f7`); watches as `application/cbor-seq`, one item per event.
+ * Values are the JSON form: text strings, numbers, booleans, null, arrays, string-keyed maps.
+ * Encoding and value construction are cbor-x; `scanCborItem` checks every body first.
+ */
+import type { WatchEvent } from '@orchard/meta';
+import { Decoder, Encoder } from 'cbor-x';
+import { CodecError } from '../codec.js';
+import { WireDecodeError } from '../protobuf/errors.js';
+import { toBase64 } from '../protobuf/wire-values.js';
+import { CborScanError, maxCborNestingDepth, scanCborItem } from './scan.js';
+
+export const cborMediaType = 'application/cbor';
+export const cborSeqMediaType = 'application/cbor-seq';
+export const applyPatchCborMediaType = 'application/apply-patch+cbor';
+
+/** The self-described CBOR tag 55799 as it starts every body: `d9 d9 f7`. */
+export const cborSelfDescribedTag: readonly number[] = Object.freeze([0xd9, 0xd9, 0xf7]);
+const tagBytes = Uint8Array.from(cborSelfDescribedTag);
+
+const encoder = new Encoder({
+  useRecords: false,
+  mapsAsObjects: true,
+  variableMapSize: true,
+  tagUint8Array: false,
+});
+const decoder = new Decoder({ useRecords: false, mapsAsObjects: true });
+
+export interface CborDecodeOptions {
+  /** Reject a body that does not start with the self-described tag (default false: the tag is optional on input). */
+  readonly requireSelfDescribedTag?: boolean;
+  /** Deepest nesting accepted (default `maxCborNestingDepth` = 1000). */
+  readonly maxDepth?: number;
+  /** The media type named in errors (default `application/cbor`). */
+  readonly mediaType?: string;
+}
+
+/**
+ * The JSON form of `value` for encoding: drops `undefined` object members (as JSON.stringify
+ * does), turns `undefined` array entries into null, rejects non-finite numbers, functions,
+ * symbols, bigints and nesting deeper than the limit. Copies only what changes.
+ */
+function jsonForm(value: unknown, depth: number): unknown {
+  if (depth > maxCborNestingDepth)
+    throw new CodecError('NotEncodable', cborMediaType, 'nesting too deep for CBOR');
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      if (!Number.isFinite(value))
+        throw new CodecError('NotEncodable', cborMediaType, 'NaN and Infinity have no CBOR form here');
+      return value;
+    case 'object': {
+      if (value === null) return null;
+      if (Array.isArray(value)) {
+        let out: unknown[] | undefined;
+        for (let i = 0; i < value.length; i++) {
+          const v = value[i];
+          const j = v === undefined ? null : jsonForm(v, depth + 1);
+          if (j !== v && !out) out = value.slice(0, i);
+          if (out) out.push(j);
+        }
+        return out ?? value;
+      }
+      const toJSON = (value as { toJSON?: unknown }).toJSON;
+      if (typeof toJSON === 'function') return jsonForm((toJSON as () => unknown).call(value), depth);
+      let out: Record<string, unknown> | undefined;
+      const entries = Object.entries(value as Record<string, unknown>);
+      for (let i = 0; i < entries.length; i++) {
+        const [k, v] = entries[i] as [string, unknown];
+        const j = v === undefined ? undefined : jsonForm(v, depth + 1);
+        if ((j !== v || v === undefined) && !out) out = Object.fromEntries(entries.slice(0, i));
+        if (out && j !== undefined) out[k] = j;
+      }
+      return out ?? value;
+    }
+    default:
+      throw new CodecError('NotEncodable', cborMediaType, `a ${typeof value} has no CBOR form here`);
+  }
+}
+
+/** Encodes one JSON-form value as a CBOR body: the self-described tag, then one data item. */
+export function encodeCbor(value: unknown): Uint8Array {
+  let item: Uint8Array;
+  try {
+    item = encoder.encode(jsonForm(value, 0));
+  } catch (e) {
+    if (e instanceof CodecError) throw e;
+    throw new CodecError('NotEncodable', cborMediaType, `cannot encode as CBOR: ${(e as Error).message}`);
+  }
+  const out = new Uint8Array(3 + item.length);
+  out.set(tagBytes, 0);
+  out.set(item, 3);
+  return out;
+}
+
+/** cbor-x gives byte strings as Uint8Array and big integers as bigint; the JSON form has neither. */
+function fromDecoded(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return typeof v === 'bigint' ? Number(v) : v;
+  if (v instanceof Uint8Array) return toBase64(v);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) v[i] = fromDecoded(v[i]);
+    return v;
+  }
+  const o = v as Record<string, unknown>;
+  for (const k of Object.keys(o)) o[k] = fromDecoded(o[k]);
+  return o;
+}
+
+function scanFailure(e: unknown, mediaType: string): WireDecodeError {
+  if (e instanceof CborScanError) return new WireDecodeError(e.failure, mediaType, e.message);
+  return new WireDecodeError(
+    'Malformed',
+    mediaType,
+    `invalid CBOR: ${e instanceof Error ? e.message : String(e)}`,
+  );
+}
+
+function hasTag(bytes: Uint8Array, at = 0): boolean {
+  return bytes[at] === 0xd9 && bytes[at + 1] === 0xd9 && bytes[at + 2] === 0xf7;
+}
+
+function decodeItem(bytes: Uint8Array, mediaType: string): unknown {
+  try {
+    return fromDecoded(decoder.decode(bytes));
+  } catch (e) {
+    throw scanFailure(e, mediaType);
+  }
+}
+
+/**
+ * Decodes a CBOR body holding exactly one data item into its JSON form. Byte strings become
+ * base64 text (the JSON form of `[]byte`). Throws `WireDecodeError`: `BadPrefix` (tag required
+ * and absent), `Truncated`, or `Malformed` (trailing data, duplicate keys, non-string keys,
+ * invalid UTF-8, undefined, NaN, unsupported tags, nesting too deep).
+ */
+export function decodeCbor(bytes: Uint8Array, options: CborDecodeOptions = {}): unknown {
+  const mediaType = options.mediaType ?? cborMediaType;
+  if (options.requireSelfDescribedTag && !hasTag(bytes))
+    throw new WireDecodeError(
+      'BadPrefix',
+      mediaType,
+      'the body does not start with the self-described CBOR tag d9 d9 f7',
+    );
+  if (bytes.length === 0) throw new WireDecodeError('Truncated', mediaType, 'empty CBOR body');
+  let end: number;
+  try {
+    end = scanCborItem(bytes, 0, options.maxDepth ?? maxCborNestingDepth);
+  } catch (e) {
+    throw scanFailure(e, mediaType);
+  }
+  if (end !== bytes.length)
+    throw new WireDecodeError('Malformed', mediaType, 'trailing bytes after the CBOR data item');
+  return decodeItem(bytes, mediaType);
+}
+
+/** One watch event as one `application/cbor-seq` item (tag + `{type, object}`). */
+export function encodeCborWatchEvent(event: WatchEvent | { type: string; object: unknown }): Uint8Array {
+  return encodeCbor({ type: event.type, object: event.object });
+}
+
+/**
+ * Splits an `application/cbor-seq` stream into items. Feed chunks as they arrive; `push`
+ * returns the decoded items completed so far. A malformed item throws `WireDecodeError`;
+ * a partial item waits for more bytes, up to `maxItemBytes`.
+ */
+export class CborSeqReader {
+  private buf: Uint8Array = new Uint8Array(0);
+
+  constructor(private readonly maxItemBytes = 16 * 1024 * 1024) {}
+
+  push(chunk: Uint8Array): unknown[] {
+    const joined = new Uint8Array(this.buf.length + chunk.length);
+    joined.set(this.buf, 0);
+    joined.set(chunk, this.buf.length);
+    const items: unknown[] = [];
+    let at = 0;
+    while (at < joined.length) {
+      let end: number;
+      try {
+        end = scanCborItem(joined, at);
+      } catch (e) {
+        if (e instanceof CborScanError && e.failure === 'Truncated') {
+          if (joined.length - at > this.maxItemBytes)
+            throw new WireDecodeError(
+              'Malformed',
+              cborSeqMediaType,
+              'a CBOR sequence item exceeds the size limit',
+            );
+          break;
+        }
+        throw scanFailure(e, cborSeqMediaType);
+      }
+      items.push(decodeItem(joined.subarray(at, end), cborSeqMediaType));
+      at = end;
+    }
+    this.buf = joined.slice(at);
+    return items;
+  }
+
+  /** Bytes of an incomplete item (non-zero at end of stream = truncated). */
+  get pending(): number {
+    return this.buf.length;
+  }
+}
