@@ -6,7 +6,15 @@ import type { StatusCause } from './status.js';
 
 /** A cause with a field path and upstream's error body as message. */
 export interface FieldCause extends StatusCause {
-  reason: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueTooLong' | 'FieldValueNotSupported' | 'FieldValueDuplicate' | 'FieldValueTooMany' | 'FieldValueNotFound';
+  reason:
+    | 'FieldValueRequired'
+    | 'FieldValueInvalid'
+    | 'FieldValueForbidden'
+    | 'FieldValueTooLong'
+    | 'FieldValueNotSupported'
+    | 'FieldValueDuplicate'
+    | 'FieldValueTooMany'
+    | 'FieldValueNotFound';
   field: string;
   message: string;
 }
@@ -15,7 +23,8 @@ export interface FieldCause extends StatusCause {
 export function formatBadValue(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
+    return String(value);
   if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
     return `[]string{${value.map((v) => JSON.stringify(v)).join(', ')}}`;
   }

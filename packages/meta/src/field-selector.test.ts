@@ -47,7 +47,9 @@ describe('parseFieldSelector: canonical form', () => {
     expect(parseFieldSelector(out).toString()).toBe(out);
   });
   it('unescapes values', () => {
-    expect(parseFieldSelector('x=a\\,b\\=c\\\\d').requirements()).toEqual([{ field: 'x', operator: '=', value: 'a,b=c\\d' }]);
+    expect(parseFieldSelector('x=a\\,b\\=c\\\\d').requirements()).toEqual([
+      { field: 'x', operator: '=', value: 'a,b=c\\d' },
+    ]);
   });
 });
 
@@ -64,7 +66,12 @@ describe('parseFieldSelector: errors', () => {
 });
 
 describe('ParsedFieldSelector.matches', () => {
-  const fields = { 'metadata.name': 'web', 'metadata.namespace': 'prod', 'status.phase': 'Active', 'x.y': 'a,b' };
+  const fields = {
+    'metadata.name': 'web',
+    'metadata.namespace': 'prod',
+    'status.phase': 'Active',
+    'x.y': 'a,b',
+  };
   const table: Array<[string, boolean]> = [
     ['', true],
     ['metadata.name=web', true],
@@ -96,13 +103,19 @@ describe('requiresExactMatch', () => {
     ['a=1', 'metadata.name', undefined],
     ['metadata.name=', 'metadata.name', ''],
   ];
-  it.each(table)('%j / %s → %j', (sel, f, want) => expect(parseFieldSelector(sel).requiresExactMatch(f)).toBe(want));
+  it.each(table)('%j / %s → %j', (sel, f, want) =>
+    expect(parseFieldSelector(sel).requiresExactMatch(f)).toBe(want),
+  );
 });
 
 describe('validateFieldSelector', () => {
   it('accepts the default fields and rejects others', () => {
-    expect(() => validateFieldSelector(parseFieldSelector('metadata.name=a,metadata.namespace=b'))).not.toThrow();
-    expect(errorOf(() => validateFieldSelector(parseFieldSelector('spec.x=1')))).toBe('field label not supported: spec.x');
+    expect(() =>
+      validateFieldSelector(parseFieldSelector('metadata.name=a,metadata.namespace=b')),
+    ).not.toThrow();
+    expect(errorOf(() => validateFieldSelector(parseFieldSelector('spec.x=1')))).toBe(
+      'field label not supported: spec.x',
+    );
   });
   it('takes the supported set as a parameter', () => {
     const secretFields = [...defaultSelectableFields, 'type'];
@@ -112,13 +125,18 @@ describe('validateFieldSelector', () => {
     );
     const events = (f: string) => f.startsWith('involvedObject.') || defaultSelectableFields.includes(f);
     expect(() => validateFieldSelector(parseFieldSelector('involvedObject.name=x'), events)).not.toThrow();
-    expect(errorOf(() => validateFieldSelector(parseFieldSelector('reason=x'), events))).toBe('field label not supported: reason');
+    expect(errorOf(() => validateFieldSelector(parseFieldSelector('reason=x'), events))).toBe(
+      'field label not supported: reason',
+    );
   });
 });
 
 describe('objectFields', () => {
   it('gives metadata.name and metadata.namespace plus extras', () => {
-    expect(objectFields({ metadata: { name: 'a', namespace: 'ns' } })).toEqual({ 'metadata.name': 'a', 'metadata.namespace': 'ns' });
+    expect(objectFields({ metadata: { name: 'a', namespace: 'ns' } })).toEqual({
+      'metadata.name': 'a',
+      'metadata.namespace': 'ns',
+    });
     expect(objectFields({ metadata: { name: 'n1' } }, { 'status.phase': 'Active' })).toEqual({
       'metadata.name': 'n1',
       'metadata.namespace': '',
@@ -129,7 +147,9 @@ describe('objectFields', () => {
   it('works with a parsed selector end to end', () => {
     const sel = parseFieldSelector('metadata.namespace=,type=Opaque');
     expect(sel.matches(objectFields({ metadata: { name: 'a' } }, { type: 'Opaque' }))).toBe(true);
-    expect(sel.matches(objectFields({ metadata: { name: 'a', namespace: 'x' } }, { type: 'Opaque' }))).toBe(false);
+    expect(sel.matches(objectFields({ metadata: { name: 'a', namespace: 'x' } }, { type: 'Opaque' }))).toBe(
+      false,
+    );
   });
 });
 

@@ -33,7 +33,10 @@ export interface ParsedFieldSelector {
 }
 
 /** The fields every resource supports. */
-export const defaultSelectableFields: readonly string[] = Object.freeze(['metadata.name', 'metadata.namespace']);
+export const defaultSelectableFields: readonly string[] = Object.freeze([
+  'metadata.name',
+  'metadata.namespace',
+]);
 
 /** Escapes `\`, `,` and `=` in a value (upstream `fields.EscapeValue`). */
 export function escapeFieldValue(value: string): string {
@@ -166,7 +169,13 @@ export function validateFieldSelector(
   sel: ParsedFieldSelector,
   supported: Iterable<string> | ((field: string) => boolean) = defaultSelectableFields,
 ): void {
-  const ok = typeof supported === 'function' ? supported : ((set) => (f: string) => set.has(f))(new Set(supported));
+  const ok =
+    typeof supported === 'function'
+      ? supported
+      : (
+          (set) => (f: string) =>
+            set.has(f)
+        )(new Set(supported));
   for (const r of sel.requirements()) {
     if (!ok(r.field)) throw errors.badRequest(`field label not supported: ${r.field}`);
   }
@@ -176,7 +185,10 @@ export function validateFieldSelector(
  * The default field set of an object: `metadata.name` and `metadata.namespace` (`""` when absent),
  * merged with a resource type's own fields (`extra`, e.g. `{ type: secret.type }`).
  */
-export function objectFields(obj: ApiObject, extra?: Readonly<Record<string, string>>): Record<string, string> {
+export function objectFields(
+  obj: ApiObject,
+  extra?: Readonly<Record<string, string>>,
+): Record<string, string> {
   const fields: Record<string, string> = {
     'metadata.name': obj.metadata?.name ?? '',
     'metadata.namespace': obj.metadata?.namespace ?? '',

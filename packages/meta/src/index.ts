@@ -2,144 +2,150 @@
  * @orchard/meta — the object model, errors, selectors and flavors shared by every Orchard package.
  * Pure: no Node built-ins, runs in browsers and edge runtimes.
  */
-export type { Flavor, FlavorName } from './flavor.js';
-export { orchFlavor, kubernetesFlavor, flavorByName } from './flavor.js';
-export type { GroupVersionKind, GroupVersionResource, GroupVersion } from './gvk.js';
-export { parseApiVersion, formatApiVersion, formatGvk, formatGroupResource } from './gvk.js';
+
+export type { FieldCause } from './field-errors.js';
+export { aggregateMessage, fieldErrors, formatBadValue, formatFieldCause } from './field-errors.js';
 export type {
-  ManagedFieldsEntry,
-  OwnerReference,
-  ObjectMeta,
-  TypeMeta,
-  ApiObject,
-  StoredObject,
-  ListMeta,
-  ApiList,
-  WatchEventType,
-  WatchEvent,
-  DeleteOptions,
-} from './object.js';
+  FieldRequirement,
+  FieldSelectorOperator,
+  Fields,
+  ParsedFieldSelector,
+} from './field-selector.js';
 export {
-  ManagedFieldsEntrySchema,
-  OwnerReferenceSchema,
-  ObjectMetaSchema,
-  TypeMetaSchema,
-  ApiObjectSchema,
-  ListMetaSchema,
-  DeleteOptionsSchema,
-  listKindOf,
-  initialEventsEndAnnotation,
-  deepCopy,
-} from './object.js';
+  defaultSelectableFields,
+  escapeFieldValue,
+  everythingFieldSelector,
+  fieldSelectorFromSet,
+  formatFieldSelector,
+  objectFields,
+  parseFieldSelector,
+  unescapeFieldValue,
+  validateFieldSelector,
+} from './field-selector.js';
+export type { Flavor, FlavorName } from './flavor.js';
+export { flavorByName, kubernetesFlavor, orchFlavor } from './flavor.js';
+export type { GroupVersion, GroupVersionKind, GroupVersionResource } from './gvk.js';
+export { formatApiVersion, formatGroupResource, formatGvk, parseApiVersion } from './gvk.js';
 export type {
-  Status,
-  StatusReason,
-  StatusCause,
-  StatusDetails,
-  CauseType,
-  QualifiedResource,
-} from './status.js';
-export { ApiError, isApiError, errors, successStatus } from './status.js';
+  LabelRequirement,
+  LabelSelector,
+  LabelSelectorOperator,
+  LabelSelectorRequirement,
+  LabelSelectorRequirementOperator,
+  Labels,
+  ParsedLabelSelector,
+} from './label-selector.js';
+export {
+  createLabelRequirement,
+  everythingLabelSelector,
+  formatLabelRequirement,
+  formatLabelSelector,
+  labelSelectorFromObject,
+  labelSelectorFromSet,
+  labelSelectorToObject,
+  nothingLabelSelector,
+  parseLabelSelector,
+  validateLabelSelector,
+} from './label-selector.js';
 export type { NameValidator } from './names.js';
 export {
   dns1123LabelMaxLength,
   dns1123SubdomainMaxLength,
-  qualifiedNameMaxLength,
-  labelValueMaxLength,
-  maxLenError,
   emptyError,
-  regexError,
+  generateName,
+  generateNameAlphabet,
+  generateNameMaxLength,
+  generateNameRandomLength,
   isDns1123Label,
   isDns1123Subdomain,
   isQualifiedName,
   isValidLabelValue,
   isValidPathSegmentName,
   isValidPathSegmentPrefix,
-  nameIsDnsSubdomain,
+  labelValueMaxLength,
+  maxLenError,
   nameIsDnsLabel,
+  nameIsDnsSubdomain,
   nameIsPathSegment,
-  validateNamespaceName,
-  generateNameAlphabet,
-  generateNameRandomLength,
-  generateNameMaxLength,
-  randomString,
-  generateName,
   newUid,
+  qualifiedNameMaxLength,
+  randomString,
+  regexError,
+  validateNamespaceName,
 } from './names.js';
-export type { FieldCause } from './field-errors.js';
-export { fieldErrors, formatBadValue, formatFieldCause, aggregateMessage } from './field-errors.js';
 export type {
-  LabelSelectorOperator,
-  Labels,
-  LabelRequirement,
-  ParsedLabelSelector,
-  LabelSelector,
-  LabelSelectorRequirement,
-  LabelSelectorRequirementOperator,
-} from './label-selector.js';
+  ApiList,
+  ApiObject,
+  DeleteOptions,
+  ListMeta,
+  ManagedFieldsEntry,
+  ObjectMeta,
+  OwnerReference,
+  StoredObject,
+  TypeMeta,
+  WatchEvent,
+  WatchEventType,
+} from './object.js';
 export {
-  parseLabelSelector,
-  formatLabelSelector,
-  formatLabelRequirement,
-  createLabelRequirement,
-  everythingLabelSelector,
-  nothingLabelSelector,
-  labelSelectorFromSet,
-  labelSelectorFromObject,
-  labelSelectorToObject,
-  validateLabelSelector,
-} from './label-selector.js';
-export type { FieldSelectorOperator, FieldRequirement, Fields, ParsedFieldSelector } from './field-selector.js';
+  ApiObjectSchema,
+  DeleteOptionsSchema,
+  deepCopy,
+  initialEventsEndAnnotation,
+  ListMetaSchema,
+  listKindOf,
+  ManagedFieldsEntrySchema,
+  ObjectMetaSchema,
+  OwnerReferenceSchema,
+  TypeMetaSchema,
+} from './object.js';
+export type { QuantityErrorCode, QuantityFormat } from './quantity.js';
 export {
-  defaultSelectableFields,
-  escapeFieldValue,
-  unescapeFieldValue,
-  everythingFieldSelector,
-  parseFieldSelector,
-  fieldSelectorFromSet,
-  formatFieldSelector,
-  validateFieldSelector,
-  objectFields,
-} from './field-selector.js';
-export type { ValidateObjectMetaOptions } from './validate-object-meta.js';
-export {
-  totalAnnotationSizeLimitBytes,
-  fieldManagerMaxLength,
-  maxSubresourceNameLength,
-  fieldImmutableErrorMsg,
-  isNegativeErrorMsg,
-  finalizerOrphanDependents,
-  finalizerDeleteDependents,
-  validateLabels,
-  validateAnnotations,
-  validateFinalizers,
-  validateOwnerReferences,
-  validateFieldManager,
-  validateManagedFields,
-  validateObjectMeta,
-  validateObjectMetaUpdate,
-} from './validate-object-meta.js';
-export type { QuantityFormat, QuantityErrorCode } from './quantity.js';
-export {
-  Quantity,
-  QuantityError,
   isQuantity,
   isQuantityError,
   parseQuantity,
-  tryParseQuantity,
-  quantitySplitRegexp,
+  Quantity,
+  QuantityError,
   quantityMaxDigits,
+  quantitySplitRegexp,
+  tryParseQuantity,
 } from './quantity.js';
+export type {
+  CauseType,
+  QualifiedResource,
+  Status,
+  StatusCause,
+  StatusDetails,
+  StatusReason,
+} from './status.js';
+export { ApiError, errors, isApiError, successStatus } from './status.js';
 export type { Rfc3339Parts } from './time.js';
 export {
-  rfc3339Layout,
-  formatRfc3339,
-  nowRfc3339,
   formatMicroTime,
+  formatRfc3339,
+  isRfc3339,
+  isTimeParseError,
   nowMicroTime,
+  nowRfc3339,
   parseRfc3339,
   parseRfc3339Parts,
-  isRfc3339,
+  rfc3339Layout,
   TimeParseError,
-  isTimeParseError,
 } from './time.js';
+export type { ValidateObjectMetaOptions } from './validate-object-meta.js';
+export {
+  fieldImmutableErrorMsg,
+  fieldManagerMaxLength,
+  finalizerDeleteDependents,
+  finalizerOrphanDependents,
+  isNegativeErrorMsg,
+  maxSubresourceNameLength,
+  totalAnnotationSizeLimitBytes,
+  validateAnnotations,
+  validateFieldManager,
+  validateFinalizers,
+  validateLabels,
+  validateManagedFields,
+  validateObjectMeta,
+  validateObjectMetaUpdate,
+  validateOwnerReferences,
+} from './validate-object-meta.js';

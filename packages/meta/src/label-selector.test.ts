@@ -69,7 +69,10 @@ describe('parseLabelSelector: valid input and canonical form', () => {
 
 describe('parseLabelSelector: errors', () => {
   const table: Array<[string, string]> = [
-    ['x=a||y=b', "unable to parse requirement: values[0][x]: Invalid value: \"a||y\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"],
+    [
+      'x=a||y=b',
+      "unable to parse requirement: values[0][x]: Invalid value: \"a||y\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+    ],
     ['x==a==b', "found '==', expected: ',' or 'end of string'"],
     ['x=a b', "found 'b', expected: ',' or 'end of string'"],
     [',', "found ',', expected: !, identifier, or 'end of string'"],
@@ -85,10 +88,22 @@ describe('parseLabelSelector: errors', () => {
     ['x=(', "unable to parse requirement: found '(', expected: identifier"],
     ['!', "unable to parse requirement: found '', expected: identifier"],
     ['!x=a', "found '=', expected: ',' or 'end of string'"],
-    ['x>a', "unable to parse requirement: values[0]: Invalid value: \"a\": for 'Gt', 'Lt' operators, the value must be an integer"],
-    ['x<-1', "unable to parse requirement: values[0][x]: Invalid value: \"-1\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"],
-    ['x>', "unable to parse requirement: values[0]: Invalid value: \"\": for 'Gt', 'Lt' operators, the value must be an integer"],
-    ['x>9223372036854775808', "unable to parse requirement: values[0]: Invalid value: \"9223372036854775808\": for 'Gt', 'Lt' operators, the value must be an integer"],
+    [
+      'x>a',
+      "unable to parse requirement: values[0]: Invalid value: \"a\": for 'Gt', 'Lt' operators, the value must be an integer",
+    ],
+    [
+      'x<-1',
+      "unable to parse requirement: values[0][x]: Invalid value: \"-1\": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",
+    ],
+    [
+      'x>',
+      "unable to parse requirement: values[0]: Invalid value: \"\": for 'Gt', 'Lt' operators, the value must be an integer",
+    ],
+    [
+      'x>9223372036854775808',
+      "unable to parse requirement: values[0]: Invalid value: \"9223372036854775808\": for 'Gt', 'Lt' operators, the value must be an integer",
+    ],
     [
       'a/b/c=x',
       "unable to parse requirement: <nil>: Invalid value: \"a/b/c\": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
@@ -97,7 +112,10 @@ describe('parseLabelSelector: errors', () => {
       '-x',
       "unable to parse requirement: <nil>: Invalid value: \"-x\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
     ],
-    ['x=' + 'a'.repeat(64), `unable to parse requirement: values[0][x]: Invalid value: "${'a'.repeat(64)}": must be no more than 63 characters`],
+    [
+      'x=' + 'a'.repeat(64),
+      `unable to parse requirement: values[0][x]: Invalid value: "${'a'.repeat(64)}": must be no more than 63 characters`,
+    ],
   ];
   it.each(table)('%j → %j', (input, message) => expect(parseError(input)).toBe(message));
 });
@@ -181,9 +199,21 @@ describe('selector accessors', () => {
 describe('createLabelRequirement', () => {
   const table: Array<[string, Parameters<typeof createLabelRequirement>, string | null]> = [
     ['valid in', ['k', 'in', ['a']], null],
-    ['empty in', ['k', 'in', []], "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty"],
-    ['two values for =', ['k', '=', ['a', 'b']], 'values: Invalid value: []string{"a", "b"}: exact-match compatibility requires one single value'],
-    ['values for exists', ['k', 'exists', ['a']], 'values: Invalid value: []string{"a"}: values set must be empty for exists and does not exist'],
+    [
+      'empty in',
+      ['k', 'in', []],
+      "values: Invalid value: []string{}: for 'in', 'notin' operators, values set can't be empty",
+    ],
+    [
+      'two values for =',
+      ['k', '=', ['a', 'b']],
+      'values: Invalid value: []string{"a", "b"}: exact-match compatibility requires one single value',
+    ],
+    [
+      'values for exists',
+      ['k', 'exists', ['a']],
+      'values: Invalid value: []string{"a"}: values set must be empty for exists and does not exist',
+    ],
     [
       'bad key and bad value',
       ['k k', '=', ['v v']],
@@ -225,7 +255,11 @@ describe('structured LabelSelector', () => {
       },
       'w,x in (a,b),y notin (c),!z',
     ],
-    ['both', { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }] }, 'app=web,env in (prod)'],
+    [
+      'both',
+      { matchLabels: { app: 'web' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['prod'] }] },
+      'app=web,env in (prod)',
+    ],
   ];
   it.each(table)('%s', (_n, ps, str) => {
     const sel = labelSelectorFromObject(ps);
@@ -233,19 +267,24 @@ describe('structured LabelSelector', () => {
     expect(labelSelectorFromObject(labelSelectorToObject(sel)).toString()).toBe(str);
   });
   it('matches like the string form', () => {
-    const sel = labelSelectorFromObject({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['dev'] }] });
+    const sel = labelSelectorFromObject({
+      matchLabels: { app: 'web' },
+      matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['dev'] }],
+    });
     expect(sel.matches({ app: 'web' })).toBe(true);
     expect(sel.matches({ app: 'web', env: 'dev' })).toBe(false);
     expect(sel.matches({ app: 'db' })).toBe(false);
   });
   it('rejects unknown operators and invalid values', () => {
-    expect(() => labelSelectorFromObject({ matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] })).toThrow(
-      '"Gt" is not a valid label selector operator',
+    expect(() =>
+      labelSelectorFromObject({ matchExpressions: [{ key: 'a', operator: 'Gt', values: ['1'] }] }),
+    ).toThrow('"Gt" is not a valid label selector operator');
+    expect(() =>
+      labelSelectorFromObject({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] }),
+    ).toThrow("for 'in', 'notin' operators, values set can't be empty");
+    expect(() => labelSelectorFromObject({ matchLabels: { a: 'b c' } })).toThrow(
+      'values[0][a]: Invalid value: "b c"',
     );
-    expect(() => labelSelectorFromObject({ matchExpressions: [{ key: 'a', operator: 'In', values: [] }] })).toThrow(
-      "for 'in', 'notin' operators, values set can't be empty",
-    );
-    expect(() => labelSelectorFromObject({ matchLabels: { a: 'b c' } })).toThrow('values[0][a]: Invalid value: "b c"');
   });
   it('toObject refuses operators the structured form lacks', () => {
     expect(() => labelSelectorToObject(parseLabelSelector('a!=b'))).toThrow('invalid operator: !=');

@@ -8,7 +8,7 @@
  * Keys are qualified names, values label values. Parse errors are `ApiError` 400 BadRequest with
  * upstream's messages.
  */
-import { aggregateMessage, fieldErrors, formatFieldCause, type FieldCause } from './field-errors.js';
+import { aggregateMessage, type FieldCause, fieldErrors, formatFieldCause } from './field-errors.js';
 import { isQualifiedName, isValidLabelValue } from './names.js';
 import { errors } from './status.js';
 
@@ -184,7 +184,12 @@ export function formatLabelSelector(sel: ParsedLabelSelector): string {
 }
 
 /** Validates a requirement as upstream's `NewRequirement`; returns its field causes (empty = valid). */
-function requirementCauses(key: string, op: LabelSelectorOperator, values: readonly string[], path: string): FieldCause[] {
+function requirementCauses(
+  key: string,
+  op: LabelSelectorOperator,
+  values: readonly string[],
+  path: string,
+): FieldCause[] {
   const causes: FieldCause[] = [];
   const child = (c: string) => (path ? `${path}.${c}` : c);
   const keyErrs = isQualifiedName(key);
@@ -194,36 +199,60 @@ function requirementCauses(key: string, op: LabelSelectorOperator, values: reado
     case 'in':
     case 'notin':
       if (values.length === 0) {
-        causes.push(fieldErrors.invalid(vpath, values, "for 'in', 'notin' operators, values set can't be empty"));
+        causes.push(
+          fieldErrors.invalid(vpath, values, "for 'in', 'notin' operators, values set can't be empty"),
+        );
       }
       break;
     case '=':
     case '==':
     case '!=':
       if (values.length !== 1) {
-        causes.push(fieldErrors.invalid(vpath, values, 'exact-match compatibility requires one single value'));
+        causes.push(
+          fieldErrors.invalid(vpath, values, 'exact-match compatibility requires one single value'),
+        );
       }
       break;
     case 'exists':
     case '!':
       if (values.length !== 0) {
-        causes.push(fieldErrors.invalid(vpath, values, 'values set must be empty for exists and does not exist'));
+        causes.push(
+          fieldErrors.invalid(vpath, values, 'values set must be empty for exists and does not exist'),
+        );
       }
       break;
     case 'gt':
     case 'lt':
       if (values.length !== 1) {
-        causes.push(fieldErrors.invalid(vpath, values, "for 'Gt', 'Lt' operators, exactly one value is required"));
+        causes.push(
+          fieldErrors.invalid(vpath, values, "for 'Gt', 'Lt' operators, exactly one value is required"),
+        );
       }
       values.forEach((v, i) => {
         if (parseInt64(v) === undefined) {
-          causes.push(fieldErrors.invalid(`${vpath}[${i}]`, v, "for 'Gt', 'Lt' operators, the value must be an integer"));
+          causes.push(
+            fieldErrors.invalid(
+              `${vpath}[${i}]`,
+              v,
+              "for 'Gt', 'Lt' operators, the value must be an integer",
+            ),
+          );
         }
       });
       break;
     default:
       causes.push(
-        fieldErrors.notSupported(child('operator'), op, ['!', '=', '==', 'in', '!=', 'notin', 'exists', 'gt', 'lt']),
+        fieldErrors.notSupported(child('operator'), op, [
+          '!',
+          '=',
+          '==',
+          'in',
+          '!=',
+          'notin',
+          'exists',
+          'gt',
+          'lt',
+        ]),
       );
   }
   values.forEach((v, i) => {
@@ -249,21 +278,7 @@ export function createLabelRequirement(
 
 // ---- lexer ----
 
-type Tok =
-  | 'error'
-  | 'eos'
-  | ')'
-  | ','
-  | '!'
-  | '=='
-  | '='
-  | '>'
-  | 'ident'
-  | 'in'
-  | '<'
-  | '!='
-  | 'notin'
-  | '(';
+type Tok = 'error' | 'eos' | ')' | ',' | '!' | '==' | '=' | '>' | 'ident' | 'in' | '<' | '!=' | 'notin' | '(';
 
 interface Item {
   tok: Tok;
@@ -382,7 +397,8 @@ class Parser {
     if (t.tok !== 'ident') throw new ParseError(`found '${t.lit}', expected: identifier`);
     const key = t.lit;
     const keyErrs = isQualifiedName(key);
-    if (keyErrs.length) throw new ParseError(formatFieldCause(fieldErrors.invalid('', key, keyErrs.join('; '))));
+    if (keyErrs.length)
+      throw new ParseError(formatFieldCause(fieldErrors.invalid('', key, keyErrs.join('; '))));
     const la = this.#peek(true).tok;
     if (op === undefined && (la === 'eos' || la === ',')) op = 'exists';
     if (op === 'exists' || op === '!') return this.#build(key, op, []);
@@ -516,6 +532,7 @@ export function labelSelectorFromObject(ps: LabelSelector | null | undefined): P
  */
 export function labelSelectorToObject(sel: ParsedLabelSelector): LabelSelector {
   const out: LabelSelector = {};
+  const exprs: LabelSelectorRequirement[] = [];
   for (const r of sel.requirements()) {
     switch (r.operator) {
       case '=':
@@ -525,7 +542,7 @@ export function labelSelectorToObject(sel: ParsedLabelSelector): LabelSelector {
         break;
       case 'in':
       case 'notin':
-        (out.matchExpressions ??= []).push({
+        exprs.push({
           key: r.key,
           operator: r.operator === 'in' ? 'In' : 'NotIn',
           values: [...r.values],
@@ -533,12 +550,16 @@ export function labelSelectorToObject(sel: ParsedLabelSelector): LabelSelector {
         break;
       case 'exists':
       case '!':
-        (out.matchExpressions ??= []).push({ key: r.key, operator: r.operator === 'exists' ? 'Exists' : 'DoesNotExist' });
+        exprs.push({
+          key: r.key,
+          operator: r.operator === 'exists' ? 'Exists' : 'DoesNotExist',
+        });
         break;
       default:
         throw errors.badRequest(`invalid operator: ${r.operator}`);
     }
   }
+  if (exprs.length) out.matchExpressions = exprs;
   return out;
 }
 
@@ -560,12 +581,20 @@ export function validateLabelSelector(ps: LabelSelector | null | undefined, fiel
     switch (e.operator) {
       case 'In':
       case 'NotIn':
-        if (n === 0) causes.push(fieldErrors.required(`${p}.values`, "must be specified when `operator` is 'In' or 'NotIn'"));
+        if (n === 0)
+          causes.push(
+            fieldErrors.required(`${p}.values`, "must be specified when `operator` is 'In' or 'NotIn'"),
+          );
         break;
       case 'Exists':
       case 'DoesNotExist':
         if (n > 0) {
-          causes.push(fieldErrors.forbidden(`${p}.values`, "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
+          causes.push(
+            fieldErrors.forbidden(
+              `${p}.values`,
+              "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+            ),
+          );
         }
         break;
       default:

@@ -23,15 +23,47 @@ const labelValueMsg =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 
 describe('isDns1123Subdomain', () => {
-  const valid = ['a', 'ab', 'abc', 'a1', 'a-1', 'a--1--2--b', '0', '01', '1.a', 'a.b.c', 'example.com', 'a'.repeat(253)];
-  const invalid = ['', 'A', 'ABC', 'aBc', 'a_1', 'a..1', '-a', 'a-', '.a', 'a.', 'a@b', 'a,b', 'a b', '1 ', ' 1'];
+  const valid = [
+    'a',
+    'ab',
+    'abc',
+    'a1',
+    'a-1',
+    'a--1--2--b',
+    '0',
+    '01',
+    '1.a',
+    'a.b.c',
+    'example.com',
+    'a'.repeat(253),
+  ];
+  const invalid = [
+    '',
+    'A',
+    'ABC',
+    'aBc',
+    'a_1',
+    'a..1',
+    '-a',
+    'a-',
+    '.a',
+    'a.',
+    'a@b',
+    'a,b',
+    'a b',
+    '1 ',
+    ' 1',
+  ];
   it.each(valid)('accepts %j', (v) => expect(isDns1123Subdomain(v)).toEqual([]));
   it.each(invalid)('rejects %j with the upstream message', (v) =>
     expect(isDns1123Subdomain(v)).toEqual([subdomainMsg]),
   );
   it('reports length and pattern separately', () => {
     expect(isDns1123Subdomain('a'.repeat(254))).toEqual(['must be no more than 253 characters']);
-    expect(isDns1123Subdomain(`-${'a'.repeat(254)}`)).toEqual(['must be no more than 253 characters', subdomainMsg]);
+    expect(isDns1123Subdomain(`-${'a'.repeat(254)}`)).toEqual([
+      'must be no more than 253 characters',
+      subdomainMsg,
+    ]);
   });
 });
 
@@ -90,11 +122,30 @@ describe('isQualifiedName', () => {
 });
 
 describe('isValidLabelValue', () => {
-  const valid = ['', 'simple', 'now-with-dashes', '1-starts-with-num', 'end-with-num-1', '1234', 'a'.repeat(63), 'A_b.c-9'];
-  const invalid = ['nospecialchars%^=@', 'Tama-nui-te-rā.is.Māori.sun', '\\backslashes\\are\\bad', '-starts-with-dash', 'ends-with-dash-', '.starts.with.dot', 'ends.with.dot.', 'a b'];
+  const valid = [
+    '',
+    'simple',
+    'now-with-dashes',
+    '1-starts-with-num',
+    'end-with-num-1',
+    '1234',
+    'a'.repeat(63),
+    'A_b.c-9',
+  ];
+  const invalid = [
+    'nospecialchars%^=@',
+    'Tama-nui-te-rā.is.Māori.sun',
+    '\\backslashes\\are\\bad',
+    '-starts-with-dash',
+    'ends-with-dash-',
+    '.starts.with.dot',
+    'ends.with.dot.',
+    'a b',
+  ];
   it.each(valid)('accepts %j', (v) => expect(isValidLabelValue(v)).toEqual([]));
   it.each(invalid)('rejects %j', (v) => expect(isValidLabelValue(v)).toEqual([labelValueMsg]));
-  it('limits length to 63', () => expect(isValidLabelValue('a'.repeat(64))).toEqual(['must be no more than 63 characters']));
+  it('limits length to 63', () =>
+    expect(isValidLabelValue('a'.repeat(64))).toEqual(['must be no more than 63 characters']));
 });
 
 describe('path segment names', () => {

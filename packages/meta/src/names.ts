@@ -93,9 +93,12 @@ export function isQualifiedName(value: string): string[] {
     return errs;
   }
   if (name.length === 0) errs.push(`name part ${emptyError()}`);
-  else if (name.length > qualifiedNameMaxLength) errs.push(`name part ${maxLenError(qualifiedNameMaxLength)}`);
+  else if (name.length > qualifiedNameMaxLength)
+    errs.push(`name part ${maxLenError(qualifiedNameMaxLength)}`);
   if (!qualifiedNameRe.test(name)) {
-    errs.push(`name part ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')}`);
+    errs.push(
+      `name part ${regexError(qualifiedNameErrMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')}`,
+    );
   }
   return errs;
 }

@@ -44,7 +44,11 @@ export class QuantityError extends Error {
 }
 
 export function isQuantityError(e: unknown): e is QuantityError {
-  return typeof e === 'object' && e !== null && (e as { orchardQuantityError?: unknown }).orchardQuantityError === true;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    (e as { orchardQuantityError?: unknown }).orchardQuantityError === true
+  );
 }
 
 const int64Max = 2n ** 63n - 1n;
@@ -60,7 +64,18 @@ const nanoScale = -9;
  */
 export const quantityMaxDigits = 4096;
 
-const decimalSuffixes: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+const decimalSuffixes: Record<string, number> = {
+  n: -9,
+  u: -6,
+  m: -3,
+  '': 0,
+  k: 3,
+  M: 6,
+  G: 9,
+  T: 12,
+  P: 15,
+  E: 18,
+};
 const binarySuffixes: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
 const decimalSuffixByExponent = new Map(Object.entries(decimalSuffixes).map(([s, e]) => [e, s]));
 const binarySuffixByExponent = new Map(Object.entries(binarySuffixes).map(([s, e]) => [e, s]));
@@ -72,8 +87,10 @@ interface Suffix {
 }
 
 function interpretSuffix(s: string): Suffix | undefined {
-  if (Object.hasOwn(decimalSuffixes, s)) return { base: 10, exponent: decimalSuffixes[s] as number, format: 'DecimalSI' };
-  if (Object.hasOwn(binarySuffixes, s)) return { base: 2, exponent: binarySuffixes[s] as number, format: 'BinarySI' };
+  if (Object.hasOwn(decimalSuffixes, s))
+    return { base: 10, exponent: decimalSuffixes[s] as number, format: 'DecimalSI' };
+  if (Object.hasOwn(binarySuffixes, s))
+    return { base: 2, exponent: binarySuffixes[s] as number, format: 'BinarySI' };
   if (s.length > 1 && (s[0] === 'e' || s[0] === 'E') && /^[+-]?[0-9]+$/.test(s.slice(1))) {
     const v = BigInt(s.slice(1));
     if (!fitsInt64(v)) return undefined;
@@ -201,7 +218,7 @@ function cmpAmount(a: Amount, b: Amount): -1 | 0 | 1 {
   // Same sign: different orders of magnitude decide without aligning huge scales.
   const ma = digitCount(a.unscaled) + a.scale;
   const mb = digitCount(b.unscaled) + b.scale;
-  if (ma !== mb) return (ma > mb) === (sa > 0) ? 1 : -1;
+  if (ma !== mb) return ma > mb === sa > 0 ? 1 : -1;
   const s = Math.min(a.scale, b.scale);
   const x = a.unscaled * pow10(a.scale - s);
   const y = b.unscaled * pow10(b.scale - s);
@@ -265,7 +282,9 @@ export class Quantity {
       throw new RangeError(`Quantity value must be a safe integer, got ${value}`);
     }
     if (!Number.isInteger(scale) || Math.abs(scale) > quantityMaxDigits) {
-      throw new RangeError(`Quantity scale must be an integer of magnitude at most ${quantityMaxDigits}, got ${scale}`);
+      throw new RangeError(
+        `Quantity scale must be an integer of magnitude at most ${quantityMaxDigits}, got ${scale}`,
+      );
     }
     const v = BigInt(value);
     return new Quantity({ unscaled: v, scale, dec: !fitsInt64(v) }, format);
@@ -375,7 +394,13 @@ export class Quantity {
     const a = this.#a;
     if (a.dec) {
       if (a.scale >= scale) {
-        return { quantity: new Quantity({ unscaled: a.unscaled * pow10(a.scale - scale), scale, dec: true }, this.format), exact: true };
+        return {
+          quantity: new Quantity(
+            { unscaled: a.unscaled * pow10(a.scale - scale), scale, dec: true },
+            this.format,
+          ),
+          exact: true,
+        };
       }
       const [v, exact] = divRoundAway(a.unscaled, scale - a.scale);
       return { quantity: new Quantity({ unscaled: v, scale, dec: true }, this.format), exact };
@@ -395,7 +420,9 @@ export class Quantity {
     const { unscaled, scale } = this.#a;
     if (scale >= 0) return (unscaled * pow10(scale)).toString();
     const neg = unscaled < 0n;
-    const digits = abs(unscaled).toString().padStart(-scale + 1, '0');
+    const digits = abs(unscaled)
+      .toString()
+      .padStart(-scale + 1, '0');
     const int = digits.slice(0, digits.length + scale);
     const frac = digits.slice(digits.length + scale).replace(/0+$/, '');
     return `${neg ? '-' : ''}${int}${frac ? `.${frac}` : ''}`;
@@ -513,7 +540,11 @@ export function parseQuantity(str: string): Quantity {
     sc = 0;
   }
   const mag: Amount = { unscaled, scale: sc, dec: true };
-  if (format === 'BinarySI' && unscaled !== 0n && cmpAmount(mag, { unscaled: 1n, scale: 0, dec: false }) < 0) {
+  if (
+    format === 'BinarySI' &&
+    unscaled !== 0n &&
+    cmpAmount(mag, { unscaled: 1n, scale: 0, dec: false }) < 0
+  ) {
     format = 'DecimalSI';
   }
   return makeQuantity(bounded({ unscaled: positive ? unscaled : -unscaled, scale: sc, dec: true }), format);

@@ -82,7 +82,9 @@ describe('parseRfc3339', () => {
     ['2024-05-01T12:00:00+24:00', 'time zone offset out of range'],
   ];
   it.each(invalid)('rejects %j (%s)', (s, why) => {
-    expect(() => parseRfc3339(s)).toThrow(`parsing time ${JSON.stringify(s)} as "2006-01-02T15:04:05Z07:00": ${why}`);
+    expect(() => parseRfc3339(s)).toThrow(
+      `parsing time ${JSON.stringify(s)} as "2006-01-02T15:04:05Z07:00": ${why}`,
+    );
     expect(isRfc3339(s)).toBe(false);
   });
   it('round-trips with formatRfc3339 and formatMicroTime', () => {

@@ -40,7 +40,8 @@ export function nowRfc3339(now: Date = new Date()): string {
  */
 export function formatMicroTime(d: Date, micros = 0): string {
   check(d);
-  if (!Number.isInteger(micros) || micros < 0 || micros > 999) throw new RangeError('micros must be an integer in [0, 999]');
+  if (!Number.isInteger(micros) || micros < 0 || micros > 999)
+    throw new RangeError('micros must be an integer in [0, 999]');
   return `${dateTime(d)}.${pad(d.getUTCMilliseconds() * 1000 + micros, 6)}Z`;
 }
 
@@ -64,10 +65,15 @@ export class TimeParseError extends Error {
 }
 
 export function isTimeParseError(e: unknown): e is TimeParseError {
-  return typeof e === 'object' && e !== null && (e as { orchardTimeParseError?: unknown }).orchardTimeParseError === true;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    (e as { orchardTimeParseError?: unknown }).orchardTimeParseError === true
+  );
 }
 
-const rfc3339Re = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
+const rfc3339Re =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?(?:(Z)|([+-])(\d{2}):(\d{2}))$/;
 
 /** The parts of an RFC 3339 timestamp; `nanos` keeps the full fraction (up to 9 digits). */
 export interface Rfc3339Parts {

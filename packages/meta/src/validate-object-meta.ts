@@ -4,7 +4,13 @@
  * `errors.invalid(group, kind, name, causes)`.
  */
 import { type FieldCause, fieldErrors } from './field-errors.js';
-import { type NameValidator, isQualifiedName, isValidLabelValue, nameIsDnsSubdomain, validateNamespaceName } from './names.js';
+import {
+  isQualifiedName,
+  isValidLabelValue,
+  type NameValidator,
+  nameIsDnsSubdomain,
+  validateNamespaceName,
+} from './names.js';
 import type { ManagedFieldsEntry, ObjectMeta, OwnerReference } from './object.js';
 
 /** Upper bound of the summed byte length of all annotation keys and values (256 KiB). */
@@ -56,7 +62,10 @@ function utf8Length(s: string): number {
 const sortedKeys = (m: Readonly<Record<string, string>> | null | undefined) => Object.keys(m ?? {}).sort();
 
 /** Label keys must be qualified names, values label values. */
-export function validateLabels(labels: Readonly<Record<string, string>> | null | undefined, fieldPath: string): FieldCause[] {
+export function validateLabels(
+  labels: Readonly<Record<string, string>> | null | undefined,
+  fieldPath: string,
+): FieldCause[] {
   const causes: FieldCause[] = [];
   for (const k of sortedKeys(labels)) {
     for (const m of isQualifiedName(k)) causes.push(fieldErrors.invalid(fieldPath, k, m));
@@ -77,12 +86,16 @@ export function validateAnnotations(
     for (const m of isQualifiedName(k.toLowerCase())) causes.push(fieldErrors.invalid(fieldPath, k, m));
     total += utf8Length(k) + utf8Length((annotations as Record<string, string>)[k] as string);
   }
-  if (total > totalAnnotationSizeLimitBytes) causes.push(fieldErrors.tooLong(fieldPath, totalAnnotationSizeLimitBytes));
+  if (total > totalAnnotationSizeLimitBytes)
+    causes.push(fieldErrors.tooLong(fieldPath, totalAnnotationSizeLimitBytes));
   return causes;
 }
 
 /** Finalizers are qualified names; `orphan` and `foregroundDeletion` exclude each other. */
-export function validateFinalizers(finalizers: readonly string[] | null | undefined, fieldPath: string): FieldCause[] {
+export function validateFinalizers(
+  finalizers: readonly string[] | null | undefined,
+  fieldPath: string,
+): FieldCause[] {
   const causes: FieldCause[] = [];
   const list = finalizers ?? [];
   for (const f of list) for (const m of isQualifiedName(f)) causes.push(fieldErrors.invalid(fieldPath, f, m));
@@ -120,12 +133,19 @@ export function validateOwnerReferences(
   let firstController = '';
   for (const ref of refs ?? []) {
     const gv = splitApiVersion(ref.apiVersion ?? '') ?? { group: '', version: '' };
-    if (!gv.version) causes.push(fieldErrors.invalid(`${fieldPath}.apiVersion`, ref.apiVersion ?? '', 'version must not be empty'));
-    if (!ref.kind) causes.push(fieldErrors.invalid(`${fieldPath}.kind`, ref.kind ?? '', 'kind must not be empty'));
-    if (!ref.name) causes.push(fieldErrors.invalid(`${fieldPath}.name`, ref.name ?? '', 'name must not be empty'));
-    if (!ref.uid) causes.push(fieldErrors.invalid(`${fieldPath}.uid`, ref.uid ?? '', 'uid must not be empty'));
+    if (!gv.version)
+      causes.push(
+        fieldErrors.invalid(`${fieldPath}.apiVersion`, ref.apiVersion ?? '', 'version must not be empty'),
+      );
+    if (!ref.kind)
+      causes.push(fieldErrors.invalid(`${fieldPath}.kind`, ref.kind ?? '', 'kind must not be empty'));
+    if (!ref.name)
+      causes.push(fieldErrors.invalid(`${fieldPath}.name`, ref.name ?? '', 'name must not be empty'));
+    if (!ref.uid)
+      causes.push(fieldErrors.invalid(`${fieldPath}.uid`, ref.uid ?? '', 'uid must not be empty'));
     const gvk = `${gv.group}/${gv.version}, Kind=${ref.kind ?? ''}`;
-    if (bannedOwners.includes(gvk)) causes.push(fieldErrors.invalid(fieldPath, ref, `${gvk} is disallowed from being an owner`));
+    if (bannedOwners.includes(gvk))
+      causes.push(fieldErrors.invalid(fieldPath, ref, `${gvk} is disallowed from being an owner`));
     if (ref.controller === true) {
       const current = `${ref.kind}/${ref.name}`;
       if (firstController) {
@@ -146,7 +166,8 @@ export function validateOwnerReferences(
 export function validateFieldManager(manager: string | undefined, fieldPath: string): FieldCause[] {
   const causes: FieldCause[] = [];
   if (manager === undefined) return causes;
-  if (utf8Length(manager) > fieldManagerMaxLength) causes.push(fieldErrors.tooLong(fieldPath, fieldManagerMaxLength));
+  if (utf8Length(manager) > fieldManagerMaxLength)
+    causes.push(fieldErrors.tooLong(fieldPath, fieldManagerMaxLength));
   let pos = 0;
   for (const ch of manager) {
     if (/[\p{C}\p{Zl}\p{Zp}]/u.test(ch) || (/\p{Zs}/u.test(ch) && ch !== ' ')) {
@@ -185,7 +206,10 @@ export function validateManagedFields(
  * (the server fills `name` from it before storing). Returns causes in upstream's order: generateName,
  * name, namespace, generation, labels, annotations, ownerReferences, finalizers, managedFields.
  */
-export function validateObjectMeta(meta: ObjectMeta | null | undefined, options: ValidateObjectMetaOptions): FieldCause[] {
+export function validateObjectMeta(
+  meta: ObjectMeta | null | undefined,
+  options: ValidateObjectMetaOptions,
+): FieldCause[] {
   const m = meta ?? {};
   const path = options.fieldPath ?? 'metadata';
   const nameFn = options.nameValidator ?? nameIsDnsSubdomain;
@@ -196,7 +220,8 @@ export function validateObjectMeta(meta: ObjectMeta | null | undefined, options:
     }
   }
   if (!m.name) {
-    if (!m.generateName) causes.push(fieldErrors.required(`${path}.name`, 'name or generateName is required'));
+    if (!m.generateName)
+      causes.push(fieldErrors.required(`${path}.name`, 'name or generateName is required'));
   } else {
     for (const msg of nameFn(m.name, false)) causes.push(fieldErrors.invalid(`${path}.name`, m.name, msg));
   }
@@ -249,12 +274,25 @@ export function validateObjectMetaUpdate(
     }
   }
   if (!next.resourceVersion) {
-    causes.push(fieldErrors.invalid(`${path}.resourceVersion`, next.resourceVersion ?? '', 'must be specified for an update'));
+    causes.push(
+      fieldErrors.invalid(
+        `${path}.resourceVersion`,
+        next.resourceVersion ?? '',
+        'must be specified for an update',
+      ),
+    );
   }
   if ((next.generation ?? 0) < (old.generation ?? 0)) {
     causes.push(fieldErrors.invalid(`${path}.generation`, next.generation ?? 0, 'must not be decremented'));
   }
-  for (const f of ['name', 'namespace', 'uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds'] as const) {
+  for (const f of [
+    'name',
+    'namespace',
+    'uid',
+    'creationTimestamp',
+    'deletionTimestamp',
+    'deletionGracePeriodSeconds',
+  ] as const) {
     const a = next[f];
     const b = old[f];
     // An empty string and an absent field are the same value in Go.
@@ -264,7 +302,9 @@ export function validateObjectMetaUpdate(
   }
   causes.push(...validateLabels(next.labels, `${path}.labels`));
   causes.push(...validateAnnotations(next.annotations, `${path}.annotations`));
-  causes.push(...validateOwnerReferences(next.ownerReferences, `${path}.ownerReferences`, options.bannedOwners));
+  causes.push(
+    ...validateOwnerReferences(next.ownerReferences, `${path}.ownerReferences`, options.bannedOwners),
+  );
   causes.push(...validateManagedFields(next.managedFields, `${path}.managedFields`));
   return causes;
 }
