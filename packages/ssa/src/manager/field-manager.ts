@@ -95,12 +95,13 @@ export function apply(live: ApiObject | undefined, intent: ApiObject, opts: Appl
   const before = encodeManagedFields(managed);
 
   const run = (force: boolean) => {
-    const m = cloneManaged(managed);
+    let m = cloneManaged(managed);
     if (m.fields.size === 0 && live !== undefined) {
       // Upstream skipNonAppliedManager: an object written without managedFields gets them now.
       const bfa = managerKey({ manager: BEFORE_FIRST_APPLY_MANAGER, operation: 'Update', apiVersion: opts.apiVersion });
       const r = guard(() => updateFields({}, liveBody, opts.apiVersion, m.fields, bfa, { atom, ...conv(opts) }));
       strip(r.managers, bfa);
+      m = { fields: r.managers, times: m.times };
       if (r.managers.has(bfa)) m.times.set(bfa, formatTime(opts.now));
     }
     const r = guard(() => applyFields(liveBody, intent, opts.apiVersion, m.fields, key, force, { atom, ...conv(opts) }));

@@ -6,7 +6,7 @@ import { apply, update } from '../manager/field-manager.js';
 /**
  * Table-driven scenarios for the field manager: a row starts from `live` (or nothing), runs its
  * writes in order, and states the result of the last one: the object (without managedFields),
- * the managedFields as `{"<manager>/<operation>[/<subresource>]": fieldsV1}`, or the conflict
+ * the managedFields as `{"<manager>/<operation>[/<subresource>][@<apiVersion when not the default>]": fieldsV1}`, or the conflict
  * message. Every write before the last must succeed.
  */
 export type Write =
@@ -56,7 +56,10 @@ export function runRow(row: Row, schema: StructuralSchema | undefined, kind = 'W
     }
   });
   const managedFields: Record<string, unknown> = {};
-  for (const e of entries) managedFields[[e.manager, e.operation, ...(e.subresource ? [e.subresource] : [])].join('/')] = e.fieldsV1;
+  for (const e of entries) {
+    const v = e.apiVersion !== apiVersion ? `@${e.apiVersion}` : '';
+    managedFields[[e.manager, e.operation, ...(e.subresource ? [e.subresource] : [])].join('/') + v] = e.fieldsV1;
+  }
   return { object: error ? undefined : stripMeta(live), managedFields, entries, error };
 }
 
