@@ -2,6 +2,7 @@ import { type CodecErrorCode, isCodecError } from '@orchard/codecs';
 import { ApiError, errors, isApiError, type QualifiedResource } from '@orchard/meta';
 import { isStoreError, type StoreError, type StoreErrorCode } from '@orchard/store';
 import { isUndecodableObjectError } from './storage/object-store.js';
+import { isPatchError, type PatchError, type PatchErrorCode } from '@orchard/patch';
 
 /** What an error is about, so store errors get upstream's messages (`configmaps "x" not found`). */
 export interface ErrorTarget extends QualifiedResource {
@@ -28,6 +29,26 @@ const codecErrorTable: Record<CodecErrorCode, (message: string) => ApiError> = {
   NotEncodable: (m) => new ApiError(406, 'NotAcceptable', m),
 };
 
+/**
+ * Patch errors: a patch document that cannot be decoded is a 400; a well-formed patch that cannot
+ * apply (failing `test`, missing path) is a 422, as upstream answers JSON Patch apply failures.
+ */
+const patchErrorTable: Record<PatchErrorCode, (e: PatchError, t: ErrorTarget) => ApiError> = {
+  Malformed: (e) => errors.badRequest(e.message),
+  TestFailed: (e, t) => unprocessablePatch(e, t),
+  Unprocessable: (e, t) => unprocessablePatch(e, t),
+  TooManyOperations: (e, t) => unprocessablePatch(e, t),
+};
+
+function unprocessablePatch(e: PatchError, t: ErrorTarget): ApiError {
+  return new ApiError(422, 'Invalid', e.message, {
+    ...(t.name ? { name: t.name } : {}),
+    group: t.group,
+    kind: t.resource,
+    causes: [{ reason: 'FieldValueInvalid', message: e.message }],
+  });
+}
+
 /** Logs server faults; replaced by the server's logger. */
 export type ErrorLogger = (message: string, error: unknown) => void;
 
@@ -39,6 +60,7 @@ export function toApiError(e: unknown, target: ErrorTarget = noTarget, log?: Err
   if (isApiError(e)) return e;
   if (isStoreError(e)) return storeErrorTable[e.code](e, target);
   if (isCodecError(e)) return codecErrorTable[e.code](e.message);
+  if (isPatchError(e)) return patchErrorTable[e.code](e, target);
   if (isUndecodableObjectError(e)) {
     log?.('undecodable stored object', e);
     return errors.internal(e.message);

@@ -2,6 +2,7 @@ import { codecForContentType } from '@orchard/codecs';
 import { type ApiObject, errors, type StoredObject } from '@orchard/meta';
 import type { RequestContext } from '../context.js';
 import type { ErrorTarget } from '../errors.js';
+import { decodeWithFieldValidation } from '../schema/field-validation.js';
 import { readBody } from '../request/body.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import type { ObjectKeyParts } from '../storage/object-store.js';
@@ -23,7 +24,7 @@ export async function decodeBody(ctx: RequestContext): Promise<{ value: unknown;
   const codec = codecForContentType(ctx.req.headers['content-type'], ctx.server.codecs);
   const bytes = await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes);
   if (bytes.byteLength === 0) throw errors.badRequest('the request body is empty');
-  return { value: codec.decode(bytes, { flavor: ctx.server.flavor }), bytes };
+  return { value: decodeWithFieldValidation(ctx, codec, bytes), bytes };
 }
 
 /**

@@ -1,34 +1,52 @@
-import { parseMediaType } from '@orchard/codecs';
-import { errors, type ApiObject } from '@orchard/meta';
+import { parseMediaType, parseYaml } from '@orchard/codecs';
+import { type ApiObject, errors } from '@orchard/meta';
+import { parseJsonPatchText } from '@orchard/patch';
+import { duplicateFieldMessage, findDuplicateFieldsJson, patchMediaTypes as types } from '@orchard/schema';
 import type { RequestContext } from '../context.js';
+import type { ResourceDefinition } from '../registry/resource.js';
 import { readBody } from '../request/body.js';
 import { writeObject } from '../response/write.js';
-import type { ResourceDefinition } from '../registry/resource.js';
+import { noteDuplicateFields } from '../schema/field-validation.js';
 import { errorTarget } from './common.js';
+import { acceptedPatchTypesFor } from './patch-step.js';
 import { updateObject } from './update.js';
-import { parseJson } from '@orchard/codecs';
-import { parseYaml } from '@orchard/codecs';
 
-/** The patch media types this server decodes; the patch engineer's handler extends the set. */
-export const patchMediaTypes = [
-  'application/json-patch+json',
-  'application/merge-patch+json',
-  'application/strategic-merge-patch+json',
-  'application/apply-patch+yaml',
-];
+/** Every patch media type this server knows (spec doc 1 §4.3). */
+export const patchMediaTypes = [types.json, types.merge, types.strategic, types.apply];
+
+const textDecoder = new TextDecoder();
+
+/** Decodes a patch body by its type; merge and strategic bodies have their duplicate fields noted. */
+function decodePatch(ctx: RequestContext, patchType: string, text: string): unknown {
+  if (patchType === types.json) return parseJsonPatchText(text);
+  if (patchType === types.apply) return parseYaml(text, patchType);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw errors.badRequest(`error decoding patch: ${(e as Error).message}`);
+  }
+  if (ctx.query.fieldValidation !== 'Ignore') {
+    noteDuplicateFields(ctx, findDuplicateFieldsJson(text, value).map(duplicateFieldMessage));
+  }
+  return value;
+}
 
 /**
- * patch: PATCH with the patch type in Content-Type (spec doc 1 §4.8). The body is parsed here
- * (JSON, or YAML for apply), then the `patch` write step turns (old, patch) into the new object.
+ * patch: PATCH with the patch type in Content-Type (spec doc 1 §4.8): JSON Patch, JSON merge
+ * patch, strategic merge patch (built-in kinds only; 415 for custom resources) and whatever else
+ * is registered in `patchAppliers`. A `metadata.resourceVersion` the patch leaves in the object is
+ * a precondition (409 when stale); the result goes through the whole write pipeline
+ * (schema, validation: 422 for an invalid result).
  */
 export async function handlePatch(ctx: RequestContext, def: ResourceDefinition): Promise<void> {
   const ct = ctx.req.headers['content-type'] ?? '';
   const mt = parseMediaType(ct);
   const patchType = mt ? `${mt.type}/${mt.subtype}` : '';
-  if (!patchMediaTypes.includes(patchType)) throw errors.unsupportedMediaType(ct, patchMediaTypes);
+  const accepted = acceptedPatchTypesFor(def);
+  if (!accepted.includes(patchType)) throw errors.unsupportedMediaType(ct, accepted);
   const bytes = await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes);
-  const text = new TextDecoder().decode(bytes);
-  const patch = patchType === 'application/apply-patch+yaml' ? parseYaml(text, patchType) : parseJson(text);
+  const patch = decodePatch(ctx, patchType, textDecoder.decode(bytes));
   const name = ctx.info.name;
   const out: ApiObject | undefined = await updateObject(ctx, def, 'patch', patch, patchType);
   if (!out) throw errors.notFound(errorTarget(def, name), name);

@@ -1,5 +1,7 @@
 import { type ApiObject, deepCopy, errors, formatApiVersion, generateName, isApiError, nameIsDnsSubdomain, newUid, type StatusCause } from '@orchard/meta';
 import { isStoreError } from '@orchard/store';
+import { schemaStep, schemaValidationStep } from '../schema/schema-steps.js';
+import { patchStep as patchObjectStep } from './patch-step.js';
 import { invalidCause, requiredCause } from '../registry/validation.js';
 import type { WriteRequest, WriteStep } from './write-pipeline.js';
 import { applyMinimalPatch } from './patch-minimal.js';
@@ -178,10 +180,12 @@ export const validationStep: WriteStep = {
 
 export const defaultWriteSteps: readonly WriteStep[] = Object.freeze([
   typeMetaStep,
-  patchStep,
+  patchObjectStep,
+  schemaStep,
   objectMetaStep,
   namespaceLifecycleStep,
   strategyPrepareStep,
+  schemaValidationStep,
   validationStep,
 ]);
 

@@ -43,7 +43,11 @@ export function isCustomResource(def: ResourceDefinition): boolean {
  * definition's own schema, else Orchard's built-in schema of the kind; undefined = schemaless
  * (nothing is pruned or validated beyond the type's own rules).
  */
-export function schemaFor(def: ResourceDefinition, version: string, flavor: Flavor): StructuralSchema | undefined {
+export function schemaFor(
+  def: ResourceDefinition,
+  version: string,
+  flavor: Flavor,
+): StructuralSchema | undefined {
   const cr = customResources.get(def);
   if (cr) return cr.schemas.get(version);
   return def.schema ?? builtinSchema(flavor, def.group, version, def.kind);

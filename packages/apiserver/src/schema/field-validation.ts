@@ -1,0 +1,79 @@
+import type { Codec } from '@orchard/codecs';
+import { errors } from '@orchard/meta';
+import {
+  duplicateFieldMessage,
+  findDuplicateFieldsJson,
+  parseYamlWithDuplicates,
+  unknownFieldMessage,
+  yamlDuplicateMessage,
+} from '@orchard/schema';
+import type { RequestContext } from '../context.js';
+
+/**
+ * Field validation of spec doc 1 §4.10: unknown and duplicate fields in POST/PUT/PATCH bodies,
+ * reported per `fieldValidation` (Ignore, Warn = default, Strict).
+ *
+ * Duplicates are only visible in the body text, so they are found while decoding
+ * (`decodeWithFieldValidation`) and remembered per request; unknown fields come from pruning in
+ * the `schema` write step, which then calls `reportFieldProblems`.
+ */
+const duplicatesByRequest = new WeakMap<RequestContext, string[]>();
+
+const textDecoder = new TextDecoder();
+
+/** Records duplicate-field messages found in a request body. */
+export function noteDuplicateFields(ctx: RequestContext, messages: readonly string[]): void {
+  if (messages.length === 0) return;
+  const list = duplicatesByRequest.get(ctx) ?? [];
+  list.push(...messages);
+  duplicatesByRequest.set(ctx, list);
+}
+
+export function duplicateFieldsOf(ctx: RequestContext): readonly string[] {
+  return duplicatesByRequest.get(ctx) ?? [];
+}
+
+/**
+ * Decodes a request body with `codec` and notes its duplicate fields. JSON goes through the codec
+ * (so its errors are unchanged) and then a duplicate check that is nearly free for bodies without
+ * duplicates; YAML is parsed allowing duplicate keys (the last wins, as with JSON) so that
+ * Ignore/Warn can accept them; anything it cannot parse falls back to the codec for the error.
+ */
+export function decodeWithFieldValidation(ctx: RequestContext, codec: Codec, bytes: Uint8Array): unknown {
+  const flavor = ctx.server.flavor;
+  const ignore = ctx.query.fieldValidation === 'Ignore';
+  if (codec.mediaType === 'application/json') {
+    const value = codec.decode(bytes, { flavor });
+    if (!ignore) {
+      const text = textDecoder.decode(bytes);
+      noteDuplicateFields(ctx, findDuplicateFieldsJson(text, value).map(duplicateFieldMessage));
+    }
+    return value;
+  }
+  if (codec.mediaType === 'application/yaml') {
+    const text = textDecoder.decode(bytes);
+    try {
+      const { value, duplicates } = parseYamlWithDuplicates(text);
+      if (duplicates.length > 0) {
+        noteDuplicateFields(ctx, ignore ? [] : duplicates.map(yamlDuplicateMessage));
+        return value;
+      }
+    } catch {
+      // malformed: the codec produces the error
+    }
+  }
+  return codec.decode(bytes, { flavor });
+}
+
+/**
+ * Reports unknown fields (paths removed by pruning) and the request's duplicate fields:
+ * Strict → 400 BadRequest listing all of them; Warn (default) → one `Warning` per field; Ignore → nothing.
+ */
+export function reportFieldProblems(ctx: RequestContext, unknownPaths: readonly string[]): void {
+  const level = ctx.query.fieldValidation ?? 'Warn';
+  if (level === 'Ignore') return;
+  const messages = [...unknownPaths.map(unknownFieldMessage), ...duplicateFieldsOf(ctx)];
+  if (messages.length === 0) return;
+  if (level === 'Strict') throw errors.badRequest(`strict decoding error: ${messages.join(', ')}`);
+  for (const m of messages) if (!ctx.warnings.includes(m)) ctx.warnings.push(m);
+}
