@@ -52,9 +52,11 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   } catch (e) {
     return fail((e as Error).message);
   }
-  if (values.storage !== 'memory') fail(`unsupported --storage ${String(values.storage)} (available: memory)`);
+  if (values.storage !== 'memory')
+    fail(`unsupported --storage ${String(values.storage)} (available: memory)`);
   const maxBody = values['max-body-bytes'] === undefined ? undefined : Number(values['max-body-bytes']);
-  if (maxBody !== undefined && (!Number.isInteger(maxBody) || maxBody <= 0)) fail(`invalid --max-body-bytes ${String(values['max-body-bytes'])}`);
+  if (maxBody !== undefined && (!Number.isInteger(maxBody) || maxBody <= 0))
+    fail(`invalid --max-body-bytes ${String(values['max-body-bytes'])}`);
   const kubeconfigOut = resolve(String(values['kubeconfig-out']));
   const launched = await launchApiServer({
     port,
@@ -66,7 +68,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       ...(maxBody === undefined ? {} : { maxRequestBodyBytes: maxBody }),
       logger: {
         info: (m) => process.stderr.write(`${m}\n`),
-        error: (m, e) => process.stderr.write(`error: ${m}: ${e instanceof Error ? (e.stack ?? e.message) : String(e ?? '')}\n`),
+        error: (m, e) =>
+          process.stderr.write(
+            `error: ${m}: ${e instanceof Error ? (e.stack ?? e.message) : String(e ?? '')}\n`,
+          ),
       },
     },
   });

@@ -45,23 +45,27 @@ export interface ResponseOffer extends Offer {
 /** The default codecs of a flavor: JSON, YAML, and Protobuf for the kinds that have a Protobuf form. */
 export function defaultCodecs(flavor: Flavor): Codec[] {
   const protobuf = createProtobufCodec(flavor);
-  return [
-    jsonCodec,
-    yamlCodec,
-    { ...protobuf, supports: (gvk, ctx) => protobufSupported(gvk, ctx.flavor) },
-  ];
+  return [jsonCodec, yamlCodec, { ...protobuf, supports: (gvk, ctx) => protobufSupported(gvk, ctx.flavor) }];
 }
 
 /**
  * The offers usable for one resource: codecs that cannot represent the kind are left out, so a
  * client listing Protobuf then JSON gets JSON for a custom resource.
  */
-export function offersFor(offers: readonly ResponseOffer[], flavor: Flavor, gvk: GroupVersionKind | undefined): ResponseOffer[] {
+export function offersFor(
+  offers: readonly ResponseOffer[],
+  flavor: Flavor,
+  gvk: GroupVersionKind | undefined,
+): ResponseOffer[] {
   if (!gvk) return offers.filter((o) => !o.codec.supports);
   return offers.filter((o) => o.conversion || !o.codec.supports || o.codec.supports(gvk, { flavor }));
 }
 
-export function buildOffers(codecs: readonly Codec[], conversions: readonly ResponseConversion[], flavor: Flavor): ResponseOffer[] {
+export function buildOffers(
+  codecs: readonly Codec[],
+  conversions: readonly ResponseConversion[],
+  flavor: Flavor,
+): ResponseOffer[] {
   const offers: ResponseOffer[] = codecs.map((codec) => ({ mediaType: codec.mediaType, codec }));
   for (const conversion of conversions) {
     const target = conversion.target(flavor);
@@ -81,14 +85,21 @@ export interface ResponseEncoding {
 }
 
 /** Negotiates the response encoding; 406 NotAcceptable with a Status when nothing fits. */
-export function negotiateResponse(accept: string | undefined, offers: readonly ResponseOffer[], streaming: boolean): ResponseEncoding {
+export function negotiateResponse(
+  accept: string | undefined,
+  offers: readonly ResponseOffer[],
+  streaming: boolean,
+): ResponseEncoding {
   const usable = streaming ? offers.filter((o) => o.codec.stream) : offers;
   const n = negotiate(accept, usable, { streaming });
   if (!n) {
     throw errors.notAcceptable([...new Set(usable.map((o) => contentTypeOf(o)))]);
   }
-  const contentType = streaming && n.offer.codec.stream ? n.offer.codec.stream.mediaType : n.offer.codec.mediaType;
-  const withParams = n.offer.target ? contentTypeOf({ mediaType: contentType, target: n.offer.target }) : contentType;
+  const contentType =
+    streaming && n.offer.codec.stream ? n.offer.codec.stream.mediaType : n.offer.codec.mediaType;
+  const withParams = n.offer.target
+    ? contentTypeOf({ mediaType: contentType, target: n.offer.target })
+    : contentType;
   return n.offer.conversion
     ? { codec: n.offer.codec, contentType: withParams, range: n.range, conversion: n.offer.conversion }
     : { codec: n.offer.codec, contentType: withParams, range: n.range };

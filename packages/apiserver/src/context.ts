@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Codec, NegotiatedRange } from './codecs.js';
-import type { RequestInfo } from './request/request-info.js';
-import type { RequestQuery } from './request/query.js';
 import type { ResourceDefinition, UserInfo } from './registry/resource.js';
+import type { RequestQuery } from './request/query.js';
+import type { RequestInfo } from './request/request-info.js';
 import type { ServerState } from './state.js';
 
 /** Everything a handler needs about one request. Created by the server, passed down the chain. */

@@ -11,12 +11,27 @@ describe('toApiError', () => {
     [new StoreError('NotFound', 'k'), 404, 'NotFound', 'configmaps "x" not found'],
     [new StoreError('AlreadyExists', 'k'), 409, 'AlreadyExists', 'configmaps "x" already exists'],
     [new StoreError('Conflict', 'k'), 409, 'Conflict', 'Operation cannot be fulfilled on configmaps "x"'],
-    [new StoreError('Compacted', 'required revision 3 has been compacted', undefined, 9), 410, 'Expired', 'too old resource version'],
+    [
+      new StoreError('Compacted', 'required revision 3 has been compacted', undefined, 9),
+      410,
+      'Expired',
+      'too old resource version',
+    ],
     [new StoreError('FutureRevision', '99', undefined, 5), 504, 'Timeout', 'Too large resource version'],
     [new StoreError('Unavailable', 'down'), 503, 'ServiceUnavailable', 'down'],
     [new CodecError('Malformed', 'application/json', 'bad json'), 400, 'BadRequest', 'bad json'],
-    [new CodecError('Unsupported', 'text/plain', 'unknown format'), 415, 'UnsupportedMediaType', 'unknown format'],
-    [new UndecodableObjectError('/core/configmaps/a/b', 'oops'), 500, 'InternalError', '/core/configmaps/a/b'],
+    [
+      new CodecError('Unsupported', 'text/plain', 'unknown format'),
+      415,
+      'UnsupportedMediaType',
+      'unknown format',
+    ],
+    [
+      new UndecodableObjectError('/core/configmaps/a/b', 'oops'),
+      500,
+      'InternalError',
+      '/core/configmaps/a/b',
+    ],
   ])('%s', (e, code, reason, message) => {
     const api = toApiError(e, target, () => {});
     expect(api.code).toBe(code);

@@ -41,11 +41,21 @@ export async function launchApiServer(options: LaunchOptions = {}): Promise<Laun
   });
   const { url, port } = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   const kubeconfig = buildKubeconfig(
-    tls ? { server: url, caPem: tls.ca.cert, clientCertPem: tls.admin.cert, clientKeyPem: tls.admin.key } : { server: url },
+    tls
+      ? { server: url, caPem: tls.ca.cert, clientCertPem: tls.admin.cert, clientKeyPem: tls.admin.key }
+      : { server: url },
   );
   if (options.kubeconfigOut) {
     await mkdir(dirname(options.kubeconfigOut), { recursive: true });
     await writeFile(options.kubeconfigOut, kubeconfig, { mode: 0o600 });
   }
-  return { server, url, port, kubeconfig, kubeconfigPath: options.kubeconfigOut, tls, stop: () => server.close() };
+  return {
+    server,
+    url,
+    port,
+    kubeconfig,
+    kubeconfigPath: options.kubeconfigOut,
+    tls,
+    stop: () => server.close(),
+  };
 }

@@ -69,7 +69,10 @@ const silentLogger: Logger = Object.freeze({
 export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze({
   flavor: orchFlavor,
   maxRequestBodyBytes: 3 * 1024 * 1024,
-  insecureUser: Object.freeze({ username: 'admin', groups: Object.freeze(['system:masters', 'system:authenticated']) }),
+  insecureUser: Object.freeze({
+    username: 'admin',
+    groups: Object.freeze(['system:masters', 'system:authenticated']),
+  }),
   resources: Object.freeze([]),
   builtinResources: true,
   responseConversions: Object.freeze([]),

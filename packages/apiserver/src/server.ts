@@ -1,4 +1,9 @@
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { type Codec, contentTypeOf, negotiate, type Offer } from '@orchard/codecs';
@@ -8,7 +13,11 @@ import { buildOffers, defaultCodecs, type ResponseConversion } from './codecs.js
 import type { RequestContext } from './context.js';
 import { aggregated, coreVersions, group, groupList, resourceList } from './discovery/discovery.js';
 import { toApiError } from './errors.js';
-import { type Authenticator, createClientCertAuthenticator, createFixedAuthenticator } from './filters/authentication.js';
+import {
+  type Authenticator,
+  createClientCertAuthenticator,
+  createFixedAuthenticator,
+} from './filters/authentication.js';
 import { handleCreate } from './handlers/create.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handleGet } from './handlers/get.js';
@@ -26,7 +35,7 @@ import { createResourceRegistry, type ResourceRegistry } from './registry/regist
 import type { ResourceDefinition, Verb } from './registry/resource.js';
 import { parseRequestQuery } from './request/query.js';
 import { resolveRequestInfo } from './request/request-info.js';
-import { send, writeError, writeJson, writeObject } from './response/write.js';
+import { send, writeError, writeJson } from './response/write.js';
 import type { ServerState } from './state.js';
 import { ObjectStore } from './storage/object-store.js';
 import { versionInfo } from './version.js';
@@ -63,7 +72,10 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   const ownsStore = options.store === undefined;
   const store = options.store ?? createMemoryStore();
   const objects = new ObjectStore(store);
-  const registry = createResourceRegistry([...(options.builtinResources ? builtinResources(flavor) : []), ...options.resources]);
+  const registry = createResourceRegistry([
+    ...(options.builtinResources ? builtinResources(flavor) : []),
+    ...options.resources,
+  ]);
   const codecs: Codec[] = [...(options.codecs ?? defaultCodecs(flavor))];
   const conversions: ResponseConversion[] = [...options.responseConversions];
   const closingController = new AbortController();
@@ -86,7 +98,9 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     closing: closingController.signal,
   };
   const authenticator: Authenticator =
-    options.anonymousIsAdmin ?? options.tls === undefined ? createFixedAuthenticator(options.insecureUser) : createClientCertAuthenticator();
+    (options.anonymousIsAdmin ?? options.tls === undefined)
+      ? createFixedAuthenticator(options.insecureUser)
+      : createClientCertAuthenticator();
 
   const ready = bootstrap();
   ready.catch((e) => log.error('start-up failed', e));
@@ -103,7 +117,9 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
               name,
               uid: newUid(),
               creationTimestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-              labels: { [`${flavor.name === 'kubernetes' ? 'kubernetes.io' : flavor.domain}/metadata.name`]: name },
+              labels: {
+                [`${flavor.name === 'kubernetes' ? 'kubernetes.io' : flavor.domain}/metadata.name`]: name,
+              },
             },
             spec: { finalizers: [flavor.namespaceFinalizer] },
             status: { phase: 'Active' },
@@ -145,7 +161,8 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       await ready;
       const def = registry.lookup(info.apiGroup, info.apiVersion, info.resource);
       const group = info.apiPrefix === 'api' ? '' : info.apiGroup;
-      if (!def || (info.apiPrefix === 'api' && info.apiGroup !== '') || def.group !== group) throw errors.pathNotFound();
+      if (!def || (info.apiPrefix === 'api' && info.apiGroup !== '') || def.group !== group)
+        throw errors.pathNotFound();
       ctx = {
         req,
         res,
@@ -161,7 +178,9 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       };
       await dispatch(ctx, def);
     } catch (e) {
-      const target = ctx?.def ? { group: ctx.def.group, resource: ctx.def.resource, name: ctx.info.name } : undefined;
+      const target = ctx?.def
+        ? { group: ctx.def.group, resource: ctx.def.resource, name: ctx.info.name }
+        : undefined;
       const err = toApiError(e, target, log.error);
       if (res.headersSent) {
         res.end();
@@ -175,10 +194,15 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     const { info } = ctx;
     const verb = info.verb as Verb;
     // Namespaced types are addressed inside a namespace, except list/watch across all namespaces.
-    if (def.namespaced && info.namespace === '' && !(info.name === '' && (verb === 'list' || verb === 'watch'))) {
+    if (
+      def.namespaced &&
+      info.namespace === '' &&
+      !(info.name === '' && (verb === 'list' || verb === 'watch'))
+    ) {
       throw errors.pathNotFound();
     }
-    if (!def.namespaced && info.namespace !== '' && info.resource !== 'namespaces') throw errors.pathNotFound();
+    if (!def.namespaced && info.namespace !== '' && info.resource !== 'namespaces')
+      throw errors.pathNotFound();
     let allowed: readonly Verb[] = def.verbs;
     if (info.subresource !== '') {
       const sub = def.subresources.find((s) => s.name === info.subresource);
@@ -223,7 +247,8 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     const head = method === 'HEAD';
     const health = /^\/(livez|readyz|healthz)(?:\/(.+))?$/.exec(path);
     if (health) {
-      if (method !== 'GET' && !head) throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+      if (method !== 'GET' && !head)
+        throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
       const r = await state.health.evaluate(health[1] as HealthEndpoint, health[2], url.searchParams);
       send(res, r.code, 'text/plain; charset=utf-8', r.body, {}, head);
       return;
@@ -231,7 +256,27 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     if (method !== 'GET' && !head) throw errors.pathNotFound();
     if (path === '/version') return writeJson(res, 200, versionInfo(), 'application/json', head);
     if (path === '/') {
-      return writeJson(res, 200, { paths: ['/api', '/api/v1', '/apis', ...registry.groups().filter((g) => g.name).flatMap((g) => [`/apis/${g.name}`, ...g.versions.map((v) => `/apis/${g.name}/${v}`)]), '/healthz', '/livez', '/readyz', '/version'] }, 'application/json', head);
+      return writeJson(
+        res,
+        200,
+        {
+          paths: [
+            '/api',
+            '/api/v1',
+            '/apis',
+            ...registry
+              .groups()
+              .filter((g) => g.name)
+              .flatMap((g) => [`/apis/${g.name}`, ...g.versions.map((v) => `/apis/${g.name}/${v}`)]),
+            '/healthz',
+            '/livez',
+            '/readyz',
+            '/version',
+          ],
+        },
+        'application/json',
+        head,
+      );
     }
     await ready;
     if (path === '/api' || path === '/apis') {
@@ -239,7 +284,11 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       const g = flavor.group('apidiscovery');
       const offers: (Offer & { v?: 'v2' | 'v2beta1' })[] = [
         { mediaType: 'application/json', target: { as: 'APIGroupDiscoveryList', g, v: 'v2' }, v: 'v2' },
-        { mediaType: 'application/json', target: { as: 'APIGroupDiscoveryList', g, v: 'v2beta1' }, v: 'v2beta1' },
+        {
+          mediaType: 'application/json',
+          target: { as: 'APIGroupDiscoveryList', g, v: 'v2beta1' },
+          v: 'v2beta1',
+        },
         { mediaType: 'application/json' },
       ];
       const n = negotiate(req.headers.accept, offers);
@@ -247,10 +296,22 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       if (n.offer.v) {
         const body = aggregated(registry, flavor, which, n.offer.v);
         // Upstream sends this exact parameter order; kubectl only needs the three parameters.
-        return writeJson(res, 200, body, `application/json;g=${g};v=${n.offer.v};as=APIGroupDiscoveryList`, head);
+        return writeJson(
+          res,
+          200,
+          body,
+          `application/json;g=${g};v=${n.offer.v};as=APIGroupDiscoveryList`,
+          head,
+        );
       }
       const host = req.headers.host ?? '127.0.0.1';
-      return writeJson(res, 200, which === 'api' ? coreVersions(registry, host) : groupList(registry), 'application/json', head);
+      return writeJson(
+        res,
+        200,
+        which === 'api' ? coreVersions(registry, host) : groupList(registry),
+        'application/json',
+        head,
+      );
     }
     if (apiPrefix === 'api' && apiVersion !== '' && apiGroup === '') {
       const list = resourceList(registry, '', apiVersion);
@@ -295,7 +356,9 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
             {
               cert: options.tls.cert,
               key: options.tls.key,
-              ...(options.tls.clientCa ? { ca: options.tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}),
+              ...(options.tls.clientCa
+                ? { ca: options.tls.clientCa, requestCert: true, rejectUnauthorized: false }
+                : {}),
             },
             handle,
           )

@@ -12,7 +12,9 @@ describe.each(['orch', 'kubernetes'] as const)('bad input (%s flavor)', (flavor)
 
   beforeAll(async () => {
     api = await startTestServer({ flavor });
-    const r = await api.request('POST', cms, { body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep' }, data: { a: '1' } } });
+    const r = await api.request('POST', cms, {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keep' }, data: { a: '1' } },
+    });
     expect(r.status).toBe(201);
     before = r.text;
   });
@@ -25,47 +27,276 @@ describe.each(['orch', 'kubernetes'] as const)('bad input (%s flavor)', (flavor)
     await api.stop();
   });
 
-  type Case = [name: string, method: string, path: string, body: string | Uint8Array | object | undefined, headers: Record<string, string>, code: number, reason: string, message?: RegExp];
+  type Case = [
+    name: string,
+    method: string,
+    path: string,
+    body: string | Uint8Array | object | undefined,
+    headers: Record<string, string>,
+    code: number,
+    reason: string,
+    message?: RegExp,
+  ];
   const cases: Case[] = [
-    ['malformed JSON', 'POST', cms, '{"metadata": {"name": "x"', { 'content-type': 'application/json' }, 400, 'BadRequest', /json parse error/],
-    ['malformed YAML', 'POST', cms, 'metadata:\n  name: x\n bad: [\n', { 'content-type': 'application/yaml' }, 400, 'BadRequest', /YAML/],
-    ['duplicate YAML keys under fieldValidation=Strict (Warn, the default, only warns: spec doc 1 §4.10)', 'POST', `${cms}?fieldValidation=Strict`, 'metadata:\n  name: x\nmetadata:\n  name: y\n', { 'content-type': 'application/yaml' }, 400, 'BadRequest'],
+    [
+      'malformed JSON',
+      'POST',
+      cms,
+      '{"metadata": {"name": "x"',
+      { 'content-type': 'application/json' },
+      400,
+      'BadRequest',
+      /json parse error/,
+    ],
+    [
+      'malformed YAML',
+      'POST',
+      cms,
+      'metadata:\n  name: x\n bad: [\n',
+      { 'content-type': 'application/yaml' },
+      400,
+      'BadRequest',
+      /YAML/,
+    ],
+    [
+      'duplicate YAML keys under fieldValidation=Strict (Warn, the default, only warns: spec doc 1 §4.10)',
+      'POST',
+      `${cms}?fieldValidation=Strict`,
+      'metadata:\n  name: x\nmetadata:\n  name: y\n',
+      { 'content-type': 'application/yaml' },
+      400,
+      'BadRequest',
+    ],
     ['a JSON array body', 'POST', cms, '[1,2]', { 'content-type': 'application/json' }, 400, 'BadRequest'],
     ['an empty body', 'POST', cms, '', { 'content-type': 'application/json' }, 400, 'BadRequest'],
-    ['invalid UTF-8', 'POST', cms, new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), { 'content-type': 'application/json' }, 400, 'BadRequest'],
-    ['wrong kind for the URL', 'POST', cms, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' } }, {}, 400, 'BadRequest', /kind in the data \(Secret\) does not match the expected kind \(ConfigMap\)/],
-    ['wrong apiVersion for the URL', 'POST', cms, { apiVersion: 'apps/v1', kind: 'ConfigMap', metadata: { name: 'x' } }, {}, 400, 'BadRequest', /API version in the data \(apps\/v1\)/],
-    ['namespace in body differs from URL', 'POST', cms, { metadata: { name: 'x', namespace: 'other' } }, {}, 400, 'BadRequest', /does not match the namespace sent on the request/],
-    ['name in body differs from URL (PUT)', 'PUT', `${cms}/keep`, { metadata: { name: 'other' } }, {}, 400, 'BadRequest', /does not match the name on the URL/],
-    ['invalid name', 'POST', cms, { metadata: { name: 'Not_Valid' } }, {}, 422, 'Invalid', /ConfigMap "Not_Valid" is invalid: metadata.name: Invalid value: "Not_Valid"/],
+    [
+      'invalid UTF-8',
+      'POST',
+      cms,
+      new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+      { 'content-type': 'application/json' },
+      400,
+      'BadRequest',
+    ],
+    [
+      'wrong kind for the URL',
+      'POST',
+      cms,
+      { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'x' } },
+      {},
+      400,
+      'BadRequest',
+      /kind in the data \(Secret\) does not match the expected kind \(ConfigMap\)/,
+    ],
+    [
+      'wrong apiVersion for the URL',
+      'POST',
+      cms,
+      { apiVersion: 'apps/v1', kind: 'ConfigMap', metadata: { name: 'x' } },
+      {},
+      400,
+      'BadRequest',
+      /API version in the data \(apps\/v1\)/,
+    ],
+    [
+      'namespace in body differs from URL',
+      'POST',
+      cms,
+      { metadata: { name: 'x', namespace: 'other' } },
+      {},
+      400,
+      'BadRequest',
+      /does not match the namespace sent on the request/,
+    ],
+    [
+      'name in body differs from URL (PUT)',
+      'PUT',
+      `${cms}/keep`,
+      { metadata: { name: 'other' } },
+      {},
+      400,
+      'BadRequest',
+      /does not match the name on the URL/,
+    ],
+    [
+      'invalid name',
+      'POST',
+      cms,
+      { metadata: { name: 'Not_Valid' } },
+      {},
+      422,
+      'Invalid',
+      /ConfigMap "Not_Valid" is invalid: metadata.name: Invalid value: "Not_Valid"/,
+    ],
     ['missing name', 'POST', cms, { metadata: {} }, {}, 422, 'Invalid', /name or generateName is required/],
-    ['invalid data key', 'POST', cms, { metadata: { name: 'x' }, data: { 'bad key': 'v' } }, {}, 422, 'Invalid', /data\[bad key\]/],
-    ['resourceVersion on create', 'POST', cms, { metadata: { name: 'x', resourceVersion: '5' } }, {}, 400, 'BadRequest', /resourceVersion should not be set/],
-    ['unknown resource', 'GET', '/api/v1/namespaces/default/widgets', undefined, {}, 404, 'NotFound', /could not find the requested resource/],
+    [
+      'invalid data key',
+      'POST',
+      cms,
+      { metadata: { name: 'x' }, data: { 'bad key': 'v' } },
+      {},
+      422,
+      'Invalid',
+      /data\[bad key\]/,
+    ],
+    [
+      'resourceVersion on create',
+      'POST',
+      cms,
+      { metadata: { name: 'x', resourceVersion: '5' } },
+      {},
+      400,
+      'BadRequest',
+      /resourceVersion should not be set/,
+    ],
+    [
+      'unknown resource',
+      'GET',
+      '/api/v1/namespaces/default/widgets',
+      undefined,
+      {},
+      404,
+      'NotFound',
+      /could not find the requested resource/,
+    ],
     ['unknown group', 'GET', '/apis/example.com/v1/widgets', undefined, {}, 404, 'NotFound'],
     ['unknown version', 'GET', '/api/v2/namespaces', undefined, {}, 404, 'NotFound'],
     ['unknown sub-resource', 'GET', `${cms}/keep/bogus`, undefined, {}, 404, 'NotFound'],
-    ['namespaced type without a namespace', 'POST', '/api/v1/configmaps', { metadata: { name: 'x' } }, {}, 404, 'NotFound'],
-    ['missing namespace', 'POST', '/api/v1/namespaces/nope/configmaps', { metadata: { name: 'x' } }, {}, 404, 'NotFound', /namespaces "nope" not found/],
-    ['object not found', 'GET', `${cms}/nope`, undefined, {}, 404, 'NotFound', /^configmaps "nope" not found$/],
-    ['delete of a missing object', 'DELETE', `${cms}/nope`, undefined, {}, 404, 'NotFound', /^configmaps "nope" not found$/],
-    ['already exists', 'POST', cms, { metadata: { name: 'keep' } }, {}, 409, 'AlreadyExists', /^configmaps "keep" already exists$/],
-    ['stale resourceVersion', 'PUT', `${cms}/keep`, { metadata: { name: 'keep', resourceVersion: '1' }, data: { a: '2' } }, {}, 409, 'Conflict'],
-    ['non-numeric resourceVersion', 'PUT', `${cms}/keep`, { metadata: { name: 'keep', resourceVersion: 'abc' } }, {}, 400, 'BadRequest'],
-    ['unsupported media type', 'POST', cms, 'name=x', { 'content-type': 'text/plain' }, 415, 'UnsupportedMediaType', /unknown format/],
-    ['unsupported patch type', 'PATCH', `${cms}/keep`, '{}', { 'content-type': 'application/xml' }, 415, 'UnsupportedMediaType'],
-    ['unacceptable Accept', 'GET', `${cms}/keep`, undefined, { accept: 'text/html' }, 406, 'NotAcceptable', /only the following media types are accepted/],
-    ['unacceptable Accept on a list', 'GET', cms, undefined, { accept: 'application/json;as=Table;g=meta.example;v=v1' }, 406, 'NotAcceptable'],
+    [
+      'namespaced type without a namespace',
+      'POST',
+      '/api/v1/configmaps',
+      { metadata: { name: 'x' } },
+      {},
+      404,
+      'NotFound',
+    ],
+    [
+      'missing namespace',
+      'POST',
+      '/api/v1/namespaces/nope/configmaps',
+      { metadata: { name: 'x' } },
+      {},
+      404,
+      'NotFound',
+      /namespaces "nope" not found/,
+    ],
+    [
+      'object not found',
+      'GET',
+      `${cms}/nope`,
+      undefined,
+      {},
+      404,
+      'NotFound',
+      /^configmaps "nope" not found$/,
+    ],
+    [
+      'delete of a missing object',
+      'DELETE',
+      `${cms}/nope`,
+      undefined,
+      {},
+      404,
+      'NotFound',
+      /^configmaps "nope" not found$/,
+    ],
+    [
+      'already exists',
+      'POST',
+      cms,
+      { metadata: { name: 'keep' } },
+      {},
+      409,
+      'AlreadyExists',
+      /^configmaps "keep" already exists$/,
+    ],
+    [
+      'stale resourceVersion',
+      'PUT',
+      `${cms}/keep`,
+      { metadata: { name: 'keep', resourceVersion: '1' }, data: { a: '2' } },
+      {},
+      409,
+      'Conflict',
+    ],
+    [
+      'non-numeric resourceVersion',
+      'PUT',
+      `${cms}/keep`,
+      { metadata: { name: 'keep', resourceVersion: 'abc' } },
+      {},
+      400,
+      'BadRequest',
+    ],
+    [
+      'unsupported media type',
+      'POST',
+      cms,
+      'name=x',
+      { 'content-type': 'text/plain' },
+      415,
+      'UnsupportedMediaType',
+      /unknown format/,
+    ],
+    [
+      'unsupported patch type',
+      'PATCH',
+      `${cms}/keep`,
+      '{}',
+      { 'content-type': 'application/xml' },
+      415,
+      'UnsupportedMediaType',
+    ],
+    [
+      'unacceptable Accept',
+      'GET',
+      `${cms}/keep`,
+      undefined,
+      { accept: 'text/html' },
+      406,
+      'NotAcceptable',
+      /only the following media types are accepted/,
+    ],
+    [
+      'unacceptable Accept on a list',
+      'GET',
+      cms,
+      undefined,
+      { accept: 'application/json;as=Table;g=meta.example;v=v1' },
+      406,
+      'NotAcceptable',
+    ],
     ['bad dryRun value', 'POST', `${cms}?dryRun=Some`, { metadata: { name: 'x' } }, {}, 400, 'BadRequest'],
     ['bad limit', 'GET', `${cms}?limit=abc`, undefined, {}, 400, 'BadRequest'],
     ['bad label selector', 'GET', `${cms}?labelSelector=a%20b`, undefined, {}, 400, 'BadRequest'],
-    ['unknown field selector', 'GET', `${cms}?fieldSelector=spec.x%3D1`, undefined, {}, 400, 'BadRequest', /not a known field selector/],
+    [
+      'unknown field selector',
+      'GET',
+      `${cms}?fieldSelector=spec.x%3D1`,
+      undefined,
+      {},
+      400,
+      'BadRequest',
+      /not a known field selector/,
+    ],
     ['bad continue token', 'GET', `${cms}?limit=1&continue=garbage`, undefined, {}, 400, 'BadRequest'],
-    ['method not allowed on a review', 'GET', '/apis/authentication.ORCH/v1/selfsubjectreviews', undefined, {}, 405, 'MethodNotAllowed'],
+    [
+      'method not allowed on a review',
+      'GET',
+      '/apis/authentication.ORCH/v1/selfsubjectreviews',
+      undefined,
+      {},
+      405,
+      'MethodNotAllowed',
+    ],
   ];
 
   it.each(cases)('%s (%s %s)', async (_name, method, path, body, headers, code, reason, message) => {
-    const r = await api.request(method, path.replace('ORCH', flavor === 'orch' ? 'orch.io' : 'k8s.io'), { body, headers });
+    const r = await api.request(method, path.replace('ORCH', flavor === 'orch' ? 'orch.io' : 'k8s.io'), {
+      body,
+      headers,
+    });
     expect(r.status).toBe(code);
     expect(r.headers['content-type']).toBe('application/json');
     expect(r.json).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code, reason });
@@ -76,7 +307,9 @@ describe.each(['orch', 'kubernetes'] as const)('bad input (%s flavor)', (flavor)
     // (A wrongly typed field would be a 400 decoding error instead, as upstream.)
     const r = await api.request('POST', cms, { body: { metadata: { name: 'Bad!' }, data: { 'bad key!': 'x' } } });
     expect(r.status).toBe(422);
-    const details = (r.json as { details: { kind: string; name: string; causes: { field: string; reason: string }[] } }).details;
+    const details = (
+      r.json as { details: { kind: string; name: string; causes: { field: string; reason: string }[] } }
+    ).details;
     expect(details.kind).toBe('ConfigMap');
     expect(details.name).toBe('Bad!');
     expect(details.causes.map((c) => c.field)).toEqual(['metadata.name', 'data[bad key!]']);
@@ -95,7 +328,9 @@ describe.each(['orch', 'kubernetes'] as const)('bad input (%s flavor)', (flavor)
   it('uses the configured body limit', async () => {
     const small = await startTestServer({ flavor, insecureHttp: true, server: { maxRequestBodyBytes: 100 } });
     try {
-      const r = await small.request('POST', cms, { body: { metadata: { name: 'x' }, data: { a: 'y'.repeat(200) } } });
+      const r = await small.request('POST', cms, {
+        body: { metadata: { name: 'x' }, data: { a: 'y'.repeat(200) } },
+      });
       expect(r.status).toBe(413);
       expect((r.json as { message: string }).message).toContain('100');
       const ok = await small.request('POST', cms, { body: { metadata: { name: 'x' } } });

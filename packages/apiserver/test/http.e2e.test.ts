@@ -24,23 +24,35 @@ describe('reference server over HTTPS (orch flavor)', () => {
     expect(names.length).toBeGreaterThan(0);
     for (const n of names) expect(n).toMatch(/\.orch\.io$/);
     const agg = await api.request('GET', '/apis', {
-      headers: { accept: 'application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList,application/json' },
+      headers: {
+        accept: 'application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList,application/json',
+      },
     });
-    expect(agg.headers['content-type']).toBe('application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList');
+    expect(agg.headers['content-type']).toBe(
+      'application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList',
+    );
     const items = (agg.json as { items: { metadata: { name: string } }[] }).items;
     expect(items.map((i) => i.metadata.name)).toEqual(names);
     expect(JSON.stringify(agg.json)).not.toContain('k8s.io');
     const leases = await api.request('GET', '/apis/coordination.orch.io/v1');
-    expect(leases.json).toMatchObject({ kind: 'APIResourceList', groupVersion: 'coordination.orch.io/v1', resources: [{ name: 'leases', namespaced: true, kind: 'Lease' }] });
+    expect(leases.json).toMatchObject({
+      kind: 'APIResourceList',
+      groupVersion: 'coordination.orch.io/v1',
+      resources: [{ name: 'leases', namespaced: true, kind: 'Lease' }],
+    });
     expect((await api.request('GET', '/apis/coordination.k8s.io/v1')).status).toBe(404);
   });
 
   it('serves the aggregated core group with responseKind, scope, shortNames', async () => {
     const r = await api.request('GET', '/api', {
-      headers: { accept: 'application/json;g=apidiscovery.orch.io;v=v2beta1;as=APIGroupDiscoveryList,application/json' },
+      headers: {
+        accept: 'application/json;g=apidiscovery.orch.io;v=v2beta1;as=APIGroupDiscoveryList,application/json',
+      },
     });
     expect(r.headers['content-type']).toContain('v=v2beta1');
-    const resources = (r.json as { items: { versions: { resources: Record<string, unknown>[] }[] }[] }).items[0]?.versions[0]?.resources ?? [];
+    const resources =
+      (r.json as { items: { versions: { resources: Record<string, unknown>[] }[] }[] }).items[0]?.versions[0]
+        ?.resources ?? [];
     expect(resources.find((x) => x.resource === 'configmaps')).toMatchObject({
       responseKind: { group: '', version: 'v1', kind: 'ConfigMap' },
       scope: 'Namespaced',
@@ -48,7 +60,9 @@ describe('reference server over HTTPS (orch flavor)', () => {
       singularResource: 'configmap',
     });
     const legacy = await api.request('GET', '/api/v1');
-    expect((legacy.json as { resources: { name: string }[] }).resources.map((x) => x.name)).toContain('namespaces/status');
+    expect((legacy.json as { resources: { name: string }[] }).resources.map((x) => x.name)).toContain(
+      'namespaces/status',
+    );
   });
 
   it('has the default namespaces of the flavor', async () => {
@@ -59,7 +73,13 @@ describe('reference server over HTTPS (orch flavor)', () => {
   });
 
   it('creates, gets, lists, updates, patches and deletes a config map', async () => {
-    expect((await api.request('POST', '/api/v1/namespaces', { body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } } })).status).toBe(201);
+    expect(
+      (
+        await api.request('POST', '/api/v1/namespaces', {
+          body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'demo' } },
+        })
+      ).status,
+    ).toBe(201);
     const created = await api.request('POST', '/api/v1/namespaces/demo/configmaps', {
       body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'b' } },
     });
@@ -78,7 +98,12 @@ describe('reference server over HTTPS (orch flavor)', () => {
     expect((all.json as { items: unknown[] }).items).toContainEqual(created.json);
 
     const stale = await api.request('PUT', '/api/v1/namespaces/demo/configmaps/c', {
-      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', resourceVersion: '1' }, data: { a: 'x' } },
+      body: {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'c', resourceVersion: '1' },
+        data: { a: 'x' },
+      },
     });
     expect(stale.status).toBe(409);
     expect(stale.json).toMatchObject({ kind: 'Status', reason: 'Conflict' });
@@ -106,7 +131,11 @@ describe('reference server over HTTPS (orch flavor)', () => {
 
     const del = await api.request('DELETE', '/api/v1/namespaces/demo/configmaps/c');
     expect(del.status).toBe(200);
-    expect(del.json).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'c', kind: 'configmaps' } });
+    expect(del.json).toMatchObject({
+      kind: 'Status',
+      status: 'Success',
+      details: { name: 'c', kind: 'configmaps' },
+    });
     const gone = await api.request('GET', '/api/v1/namespaces/demo/configmaps/c');
     expect(gone.status).toBe(404);
     expect(gone.json).toMatchObject({ message: 'configmaps "c" not found', reason: 'NotFound', code: 404 });
@@ -124,36 +153,61 @@ describe('reference server over HTTPS (orch flavor)', () => {
 
   it('creates a lease with PUT (create-on-update) in the flavor group', async () => {
     const path = '/apis/coordination.orch.io/v1/namespaces/orch-node-lease/leases/node-1';
-    const r = await api.request('PUT', path, { body: { apiVersion: 'coordination.orch.io/v1', kind: 'Lease', metadata: { name: 'node-1' }, spec: { holderIdentity: 'node-1' } } });
+    const r = await api.request('PUT', path, {
+      body: {
+        apiVersion: 'coordination.orch.io/v1',
+        kind: 'Lease',
+        metadata: { name: 'node-1' },
+        spec: { holderIdentity: 'node-1' },
+      },
+    });
     expect(r.status).toBe(201);
-    const again = await api.request('PUT', path, { body: { ...(r.json as object), spec: { holderIdentity: 'node-1', leaseDurationSeconds: 40 } } });
+    const again = await api.request('PUT', path, {
+      body: { ...(r.json as object), spec: { holderIdentity: 'node-1', leaseDurationSeconds: 40 } },
+    });
     expect(again.status).toBe(200);
     // Config maps do not allow it.
-    const cm = await api.request('PUT', '/api/v1/namespaces/default/configmaps/nope', { body: { metadata: { name: 'nope' } } });
+    const cm = await api.request('PUT', '/api/v1/namespaces/default/configmaps/nope', {
+      body: { metadata: { name: 'nope' } },
+    });
     expect(cm.status).toBe(404);
   });
 
   it('honours dryRun=All', async () => {
-    const r = await api.request('POST', '/api/v1/namespaces/default/configmaps?dryRun=All', { body: { metadata: { name: 'dry' } } });
+    const r = await api.request('POST', '/api/v1/namespaces/default/configmaps?dryRun=All', {
+      body: { metadata: { name: 'dry' } },
+    });
     expect(r.status).toBe(201);
     expect((await api.request('GET', '/api/v1/namespaces/default/configmaps/dry')).status).toBe(404);
   });
 
   it('deletes a collection by label', async () => {
     for (const n of ['d1', 'd2', 'd3']) {
-      await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: { metadata: { name: n, labels: { batch: n === 'd3' ? 'keep' : 'drop' } } } });
+      await api.request('POST', '/api/v1/namespaces/default/configmaps', {
+        body: { metadata: { name: n, labels: { batch: n === 'd3' ? 'keep' : 'drop' } } },
+      });
     }
     const r = await api.request('DELETE', '/api/v1/namespaces/default/configmaps?labelSelector=batch%3Ddrop');
     expect(r.status).toBe(200);
-    expect((r.json as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name)).toEqual(['d1', 'd2']);
+    expect((r.json as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name)).toEqual(
+      ['d1', 'd2'],
+    );
     const left = await api.request('GET', '/api/v1/namespaces/default/configmaps?labelSelector=batch');
-    expect((left.json as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name)).toEqual(['d3']);
+    expect(
+      (left.json as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name),
+    ).toEqual(['d3']);
   });
 
   it('pages a list with limit and continue at one snapshot', async () => {
     await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'paged' } } });
-    for (let i = 0; i < 5; i++) await api.request('POST', '/api/v1/namespaces/paged/configmaps', { body: { metadata: { name: `p${i}` } } });
-    const first = (await api.request('GET', '/api/v1/namespaces/paged/configmaps?limit=2')).json as { metadata: { continue?: string; resourceVersion: string; remainingItemCount?: number }; items: unknown[] };
+    for (let i = 0; i < 5; i++)
+      await api.request('POST', '/api/v1/namespaces/paged/configmaps', {
+        body: { metadata: { name: `p${i}` } },
+      });
+    const first = (await api.request('GET', '/api/v1/namespaces/paged/configmaps?limit=2')).json as {
+      metadata: { continue?: string; resourceVersion: string; remainingItemCount?: number };
+      items: unknown[];
+    };
     expect(first.items).toHaveLength(2);
     expect(first.metadata.remainingItemCount).toBe(3);
     await api.request('POST', '/api/v1/namespaces/paged/configmaps', { body: { metadata: { name: 'p9' } } });
@@ -162,7 +216,10 @@ describe('reference server over HTTPS (orch flavor)', () => {
     for (let i = 0; i < 10; i++) {
       names.push(...(page.items as { metadata: { name: string } }[]).map((x) => x.metadata.name));
       if (!page.metadata.continue) break;
-      const next = await api.request('GET', `/api/v1/namespaces/paged/configmaps?limit=2&continue=${encodeURIComponent(page.metadata.continue)}`);
+      const next = await api.request(
+        'GET',
+        `/api/v1/namespaces/paged/configmaps?limit=2&continue=${encodeURIComponent(page.metadata.continue)}`,
+      );
       page = next.json as typeof first;
       expect(page.metadata.resourceVersion).toBe(first.metadata.resourceVersion);
     }
@@ -191,9 +248,15 @@ describe('reference server over HTTPS (orch flavor)', () => {
       body: { apiVersion: 'authentication.orch.io/v1', kind: 'SelfSubjectReview' },
     });
     expect(who.status).toBe(201);
-    expect(who.json).toMatchObject({ status: { userInfo: { username: 'admin', groups: ['system:masters', 'system:authenticated'] } } });
+    expect(who.json).toMatchObject({
+      status: { userInfo: { username: 'admin', groups: ['system:masters', 'system:authenticated'] } },
+    });
     const can = await api.request('POST', '/apis/authorization.orch.io/v1/selfsubjectaccessreviews', {
-      body: { apiVersion: 'authorization.orch.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'get', resource: 'pods' } } },
+      body: {
+        apiVersion: 'authorization.orch.io/v1',
+        kind: 'SelfSubjectAccessReview',
+        spec: { resourceAttributes: { verb: 'get', resource: 'pods' } },
+      },
     });
     expect(can.json).toMatchObject({ status: { allowed: true } });
   });

@@ -35,7 +35,8 @@ describe.skipIf(!kubectlAvailable())('kubectl against the reference server (kube
   it('kubectl get ns', async () => {
     const r = await k('get', 'ns');
     expect(r.code).toBe(0);
-    for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) expect(r.stdout).toContain(ns);
+    for (const ns of ['default', 'kube-system', 'kube-public', 'kube-node-lease'])
+      expect(r.stdout).toContain(ns);
   });
 
   it('create ns, create configmap (Protobuf body), get -o yaml, get -A, watch, delete', async () => {
@@ -56,17 +57,32 @@ describe.skipIf(!kubectlAvailable())('kubectl against the reference server (kube
     expect(all.stdout).toMatch(/demo\s+c\s+/);
 
     // `get -w` lists, then watches from the list's resourceVersion and prints later changes.
-    const child = spawn('/usr/bin/kubectl', [`--kubeconfig=${api.kubeconfigPath}`, `--cache-dir=${api.kubeconfigPath}.cache`, '-n', 'demo', 'get', 'cm', '-w'], {
-      env: { PATH: process.env.PATH ?? '/usr/bin', HOME: `${api.kubeconfigPath}.home` },
-    });
+    const child = spawn(
+      '/usr/bin/kubectl',
+      [
+        `--kubeconfig=${api.kubeconfigPath}`,
+        `--cache-dir=${api.kubeconfigPath}.cache`,
+        '-n',
+        'demo',
+        'get',
+        'cm',
+        '-w',
+      ],
+      {
+        env: { PATH: process.env.PATH ?? '/usr/bin', HOME: `${api.kubeconfigPath}.home` },
+      },
+    );
     let out = '';
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
     });
     try {
-      for (let i = 0; i < 200 && !/\bc\s+\d+[smhd]/.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 200 && !/\bc\s+\d+[smhd]/.test(out); i++)
+        await new Promise((r) => setTimeout(r, 50));
       expect(out).toMatch(/\bc\s+\d+[smhd]/);
-      const created = await api.request('POST', '/api/v1/namespaces/demo/configmaps', { body: { metadata: { name: 'later' }, data: { x: 'y' } } });
+      const created = await api.request('POST', '/api/v1/namespaces/demo/configmaps', {
+        body: { metadata: { name: 'later' }, data: { x: 'y' } },
+      });
       expect(created.status).toBe(201);
       for (let i = 0; i < 200 && !out.includes('later'); i++) await new Promise((r) => setTimeout(r, 50));
       expect(out).toContain('later');
@@ -74,7 +90,10 @@ describe.skipIf(!kubectlAvailable())('kubectl against the reference server (kube
       child.kill();
     }
 
-    expect(await k('-n', 'demo', 'delete', 'cm', 'c')).toMatchObject({ code: 0, stdout: 'configmap "c" deleted\n' });
+    expect(await k('-n', 'demo', 'delete', 'cm', 'c')).toMatchObject({
+      code: 0,
+      stdout: 'configmap "c" deleted\n',
+    });
     const gone = await k('-n', 'demo', 'get', 'cm', 'c');
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain('Error from server (NotFound): configmaps "c" not found');

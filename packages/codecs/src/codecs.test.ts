@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import { orchFlavor } from '@orchard/meta';
+import { describe, expect, it } from 'vitest';
 import { isCodecError } from './codec.js';
 import { jsonCodec } from './json.js';
 import { yamlCodec } from './yaml.js';
@@ -29,7 +29,9 @@ describe('jsonCodec', () => {
     expect(codeOf(() => jsonCodec.decode(new Uint8Array([0x7b, 0xff, 0x7d]), ctx))).toBe('Malformed');
   });
   it('frames watch events one per line', () => {
-    const line = dec(jsonCodec.stream?.encodeEvent({ type: 'ADDED', object: { a: 1 } }, ctx) ?? new Uint8Array());
+    const line = dec(
+      jsonCodec.stream?.encodeEvent({ type: 'ADDED', object: { a: 1 } }, ctx) ?? new Uint8Array(),
+    );
     expect(line).toBe('{"type":"ADDED","object":{"a":1}}\n');
   });
 });

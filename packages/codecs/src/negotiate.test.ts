@@ -16,8 +16,14 @@ const disco: Offer = {
 describe('parseMediaType', () => {
   it.each([
     ['application/json', { type: 'application', subtype: 'json', params: {} }],
-    ['Application/JSON; Charset=utf-8', { type: 'application', subtype: 'json', params: { charset: 'utf-8' } }],
-    ['application/json;as=Table;v=v1;g=meta.k8s.io', { type: 'application', subtype: 'json', params: { as: 'Table', v: 'v1', g: 'meta.k8s.io' } }],
+    [
+      'Application/JSON; Charset=utf-8',
+      { type: 'application', subtype: 'json', params: { charset: 'utf-8' } },
+    ],
+    [
+      'application/json;as=Table;v=v1;g=meta.k8s.io',
+      { type: 'application', subtype: 'json', params: { as: 'Table', v: 'v1', g: 'meta.k8s.io' } },
+    ],
     ['text/plain; x="a;b"', { type: 'text', subtype: 'plain', params: { x: 'a;b' } }],
   ])('%s', (input, expected) => {
     expect(parseMediaType(input)).toEqual(expected);
@@ -30,7 +36,11 @@ describe('parseMediaType', () => {
 describe('parseAccept', () => {
   it('orders by quality then position, skipping malformed ranges', () => {
     const r = parseAccept('text/plain;q=0.5, bogus, application/yaml, application/json;q=0.9');
-    expect(r.map((x) => `${x.type}/${x.subtype}`)).toEqual(['application/yaml', 'application/json', 'text/plain']);
+    expect(r.map((x) => `${x.type}/${x.subtype}`)).toEqual([
+      'application/yaml',
+      'application/json',
+      'text/plain',
+    ]);
   });
   it('treats a missing header as */*', () => {
     expect(parseAccept(undefined)).toEqual([{ type: '*', subtype: '*', params: {}, q: 1, index: 0 }]);
@@ -48,7 +58,11 @@ describe('negotiate', () => {
     ['application/json;q=0', [json, yaml], undefined],
     ['application/json;q=0, */*', [json, yaml], yaml],
     // kubectl's human-output Accept: Table if offered, else plain JSON.
-    ['application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json', [json], json],
+    [
+      'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json',
+      [json],
+      json,
+    ],
     ['application/json;as=Table;v=v1;g=meta.k8s.io,application/json', [table, json], table],
     ['application/json;as=Table;v=v1;g=meta.k8s.io', [json], undefined],
     // kubectl's discovery Accept.
@@ -57,7 +71,11 @@ describe('negotiate', () => {
       [disco, json],
       disco,
     ],
-    ['application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json', [disco, json], json],
+    [
+      'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json',
+      [disco, json],
+      json,
+    ],
     ['application/json, */*', [json, yaml], json],
     ['application/vnd.kubernetes.protobuf,application/json', [json, yaml], json],
     ['application/json;charset=utf-8', [json], json],
@@ -87,13 +105,16 @@ describe('codecForContentType', () => {
   ])('%s', (ct, codec) => {
     expect(codecForContentType(ct, codecs)).toBe(codec);
   });
-  it.each(['text/plain', 'application/vnd.kubernetes.protobuf', 'garbage'])('rejects %s as Unsupported', (ct) => {
-    let err: unknown;
-    try {
-      codecForContentType(ct, codecs);
-    } catch (e) {
-      err = e;
-    }
-    expect(isCodecError(err, 'Unsupported')).toBe(true);
-  });
+  it.each(['text/plain', 'application/vnd.kubernetes.protobuf', 'garbage'])(
+    'rejects %s as Unsupported',
+    (ct) => {
+      let err: unknown;
+      try {
+        codecForContentType(ct, codecs);
+      } catch (e) {
+        err = e;
+      }
+      expect(isCodecError(err, 'Unsupported')).toBe(true);
+    },
+  );
 });

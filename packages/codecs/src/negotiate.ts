@@ -93,5 +93,9 @@ export function codecForContentType(contentType: string | undefined | null, code
       if (c.mediaType === e || c.aliases?.includes(e)) return c;
     }
   }
-  throw new CodecError('Unsupported', header, `the body of the request was in an unknown format (${header}) - accepted media types include: ${codecs.map((c) => c.mediaType).join(', ')}`);
+  throw new CodecError(
+    'Unsupported',
+    header,
+    `the body of the request was in an unknown format (${header}) - accepted media types include: ${codecs.map((c) => c.mediaType).join(', ')}`,
+  );
 }

@@ -23,13 +23,21 @@ export function parseYaml(text: string, mediaType: string = mediaTypes.yaml): un
   }
   const nonEmpty = docs.filter((d) => d.contents !== null || d.errors.length > 0);
   if (nonEmpty.length > 1) {
-    throw new CodecError('Malformed', mediaType, 'error converting YAML to JSON: the body holds more than one YAML document');
+    throw new CodecError(
+      'Malformed',
+      mediaType,
+      'error converting YAML to JSON: the body holds more than one YAML document',
+    );
   }
   const doc = nonEmpty[0];
   if (!doc) return null;
   const firstError = doc.errors[0];
   if (firstError) {
-    throw new CodecError('Malformed', mediaType, `error converting YAML to JSON: ${firstError.message.split('\n')[0]}`);
+    throw new CodecError(
+      'Malformed',
+      mediaType,
+      `error converting YAML to JSON: ${firstError.message.split('\n')[0]}`,
+    );
   }
   try {
     return doc.toJS({ maxAliasCount: 100 });

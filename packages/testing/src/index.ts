@@ -5,7 +5,8 @@
  *   const res = await api.request('GET', '/api/v1/namespaces');
  *   await api.stop();
  */
-export type { TestServer, TestServerOptions, TestResponse, RequestOptions } from './test-server.js';
-export { startTestServer } from './test-server.js';
-export type { KubectlResult, KubectlOptions } from './kubectl.js';
+
+export type { KubectlOptions, KubectlResult } from './kubectl.js';
 export { kubectl, kubectlAvailable } from './kubectl.js';
+export type { RequestOptions, TestResponse, TestServer, TestServerOptions } from './test-server.js';
+export { startTestServer } from './test-server.js';

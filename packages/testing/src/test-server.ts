@@ -1,11 +1,11 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ApiServer, type ApiServerOptions, launchApiServer } from '@orchard/apiserver';
 import { type GeneratedTls, generateServerTls } from '@orchard/apiserver/tls';
-import { flavorByName, type Flavor, type FlavorName } from '@orchard/meta';
+import { type Flavor, type FlavorName, flavorByName } from '@orchard/meta';
 
 export interface TestServerOptions {
   /** `orch` (default) or `kubernetes`, or a Flavor object. */
@@ -57,7 +57,10 @@ function sharedTls(): Promise<GeneratedTls> {
 
 /** Starts the reference server in-process on a free loopback port. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const flavor = typeof options.flavor === 'string' ? flavorByName(options.flavor) : (options.flavor ?? flavorByName('orch'));
+  const flavor =
+    typeof options.flavor === 'string'
+      ? flavorByName(options.flavor)
+      : (options.flavor ?? flavorByName('orch'));
   const insecure = options.insecureHttp === true;
   const tls = insecure ? undefined : await sharedTls();
   const launched = await launchApiServer({
@@ -69,7 +72,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const dir = await mkdtemp(join(tmpdir(), 'orchard-test-'));
   const kubeconfigPath = join(dir, 'kubeconfig');
   await writeFile(kubeconfigPath, launched.kubeconfig, { mode: 0o600 });
-  const agent = tls ? new Agent({ ca: tls.ca.cert, cert: tls.admin.cert, key: tls.admin.key, keepAlive: true }) : undefined;
+  const agent = tls
+    ? new Agent({ ca: tls.ca.cert, cert: tls.admin.cert, key: tls.admin.key, keepAlive: true })
+    : undefined;
   const anonAgent = tls ? new Agent({ ca: tls.ca.cert, keepAlive: false }) : undefined;
 
   const request = (method: string, path: string, ro: RequestOptions = {}): Promise<TestResponse> =>
@@ -87,21 +92,25 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         headers['content-length'] = String(body.byteLength);
       }
       const send = tls ? httpsRequest : httpRequest;
-      const req = send(url, { method, headers, ...(tls ? { agent: ro.anonymous ? anonAgent : agent } : {}) }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let json: unknown;
-          try {
-            json = JSON.parse(text);
-          } catch {
-            json = undefined;
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-        });
-        res.on('error', reject);
-      });
+      const req = send(
+        url,
+        { method, headers, ...(tls ? { agent: ro.anonymous ? anonAgent : agent } : {}) },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let json: unknown;
+            try {
+              json = JSON.parse(text);
+            } catch {
+              json = undefined;
+            }
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+          });
+          res.on('error', reject);
+        },
+      );
       req.on('error', reject);
       req.end(body);
     });

@@ -1,6 +1,6 @@
 import type { Flavor } from '@orchard/meta';
-import type { ResourceDefinition } from '../registry/resource.js';
 import type { ResourceRegistry } from '../registry/registry.js';
+import type { ResourceDefinition } from '../registry/resource.js';
 
 /**
  * Discovery documents built from the registry: the legacy `/api`, `/apis`, `/api/v1`,
@@ -88,7 +88,12 @@ export function group(registry: ResourceRegistry, name: string) {
  * The aggregated form for `/api` (core only) or `/apis` (named groups), in discovery version
  * `v2` or `v2beta1` (same shape).
  */
-export function aggregated(registry: ResourceRegistry, flavor: Flavor, which: 'api' | 'apis', discoveryVersion: 'v2' | 'v2beta1') {
+export function aggregated(
+  registry: ResourceRegistry,
+  flavor: Flavor,
+  which: 'api' | 'apis',
+  discoveryVersion: 'v2' | 'v2beta1',
+) {
   const groups = registry.groups().filter((g) => (which === 'api' ? g.name === '' : g.name !== ''));
   const defs = registry.all();
   return {

@@ -1,18 +1,23 @@
 import type { ApiObject, StoredObject } from '@orchard/meta';
+import { errors } from '@orchard/meta';
 import { isStoreError } from '@orchard/store';
 import type { RequestContext } from '../context.js';
-import { writeObject } from '../response/write.js';
 import type { ResourceDefinition } from '../registry/resource.js';
+import { writeObject } from '../response/write.js';
 import { decodeBody, errorTarget, fieldManagerOf, objectKey } from './common.js';
 import type { WriteRequest } from './write-pipeline.js';
 import { typeMetaStep } from './write-steps.js';
-import { errors } from '@orchard/meta';
 
 /**
  * Runs the create pipeline on `body` and persists the result (unless dry-run). Shared by POST and
  * by PUT on a missing object of a type that allows create-on-update. Returns the created object.
  */
-export async function createObject(ctx: RequestContext, def: ResourceDefinition, body: unknown, urlName: string): Promise<StoredObject | ApiObject> {
+export async function createObject(
+  ctx: RequestContext,
+  def: ResourceDefinition,
+  body: unknown,
+  urlName: string,
+): Promise<StoredObject | ApiObject> {
   const w: WriteRequest = {
     ctx,
     def,
@@ -48,7 +53,11 @@ export async function handleCreate(ctx: RequestContext, def: ResourceDefinition)
   if (def.virtualCreate) {
     const w = { ctx, def, operation: 'create', body: value, obj: {} } as unknown as WriteRequest;
     typeMetaStep.run(w);
-    const out = await def.virtualCreate(w.obj, { flavor: ctx.server.flavor, user: ctx.user, namespace: ctx.info.namespace });
+    const out = await def.virtualCreate(w.obj, {
+      flavor: ctx.server.flavor,
+      user: ctx.user,
+      namespace: ctx.info.namespace,
+    });
     writeObject(ctx, 201, out);
     return;
   }

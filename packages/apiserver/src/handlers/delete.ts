@@ -1,10 +1,16 @@
-import { type DeleteOptions, DeleteOptionsSchema, errors, type StoredObject, successStatus } from '@orchard/meta';
 import { codecForContentType } from '@orchard/codecs';
+import {
+  type DeleteOptions,
+  DeleteOptionsSchema,
+  errors,
+  type StoredObject,
+  successStatus,
+} from '@orchard/meta';
 import type { RequestContext } from '../context.js';
+import type { ResourceDefinition } from '../registry/resource.js';
 import { readBody } from '../request/body.js';
 import { compileFilter } from '../request/selectors.js';
 import { writeObject } from '../response/write.js';
-import type { ResourceDefinition } from '../registry/resource.js';
 import { errorTarget, keyParts, objectKey } from './common.js';
 import { readPage } from './list.js';
 
@@ -16,27 +22,39 @@ export async function readDeleteOptions(ctx: RequestContext): Promise<DeleteOpti
     const codec = codecForContentType(ctx.req.headers['content-type'], ctx.server.codecs);
     const value = codec.decode(bytes, { flavor: ctx.server.flavor });
     const parsed = DeleteOptionsSchema.safeParse(value);
-    if (!parsed.success) throw errors.badRequest(`invalid DeleteOptions: ${parsed.error.issues[0]?.message ?? 'malformed'}`);
+    if (!parsed.success)
+      throw errors.badRequest(`invalid DeleteOptions: ${parsed.error.issues[0]?.message ?? 'malformed'}`);
     opts = parsed.data;
   }
   const q = ctx.query;
   if (q.gracePeriodSeconds !== undefined) opts.gracePeriodSeconds = q.gracePeriodSeconds;
-  if (q.propagationPolicy !== undefined) opts.propagationPolicy = q.propagationPolicy as DeleteOptions['propagationPolicy'];
+  if (q.propagationPolicy !== undefined)
+    opts.propagationPolicy = q.propagationPolicy as DeleteOptions['propagationPolicy'];
   if (q.orphanDependents !== undefined) opts.orphanDependents = q.orphanDependents;
   if (q.dryRun) opts.dryRun = ['All'];
-  for (const v of opts.dryRun ?? []) if (v !== 'All') throw errors.badRequest(`Invalid dryRun value: ${JSON.stringify(v)}`);
+  for (const v of opts.dryRun ?? [])
+    if (v !== 'All') throw errors.badRequest(`Invalid dryRun value: ${JSON.stringify(v)}`);
   return opts;
 }
 
 /** Deletes one object honouring preconditions and dry-run; returns the deleted object. */
-export async function deleteObject(ctx: RequestContext, def: ResourceDefinition, name: string, opts: DeleteOptions): Promise<StoredObject> {
+export async function deleteObject(
+  ctx: RequestContext,
+  def: ResourceDefinition,
+  name: string,
+  opts: DeleteOptions,
+): Promise<StoredObject> {
   const key = objectKey(ctx, def, name);
   const objects = ctx.server.objects;
   const target = errorTarget(def, name);
   const check = (cur: StoredObject) => {
     const p = opts.preconditions;
     if (p?.uid && p.uid !== cur.metadata.uid) {
-      throw errors.conflict(target, name, `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${cur.metadata.uid}`);
+      throw errors.conflict(
+        target,
+        name,
+        `Precondition failed: UID in precondition: ${p.uid}, UID in object meta: ${cur.metadata.uid}`,
+      );
     }
     if (p?.resourceVersion && p.resourceVersion !== cur.metadata.resourceVersion) {
       throw errors.conflict(
@@ -69,7 +87,9 @@ async function deleteNamespaceContents(ctx: RequestContext, namespace: string): 
     const { items } = await objects.list(prefix);
     for (const o of items) {
       try {
-        await objects.delete(objects.key({ group: def.group, resource: def.resource, namespace }, o.metadata.name));
+        await objects.delete(
+          objects.key({ group: def.group, resource: def.resource, namespace }, o.metadata.name),
+        );
       } catch {
         // Already gone: someone else deleted it meanwhile.
       }
@@ -86,7 +106,11 @@ export async function handleDelete(ctx: RequestContext, def: ResourceDefinition)
     writeObject(ctx, 200, deleted);
     return;
   }
-  writeObject(ctx, 200, successStatus({ name, group: def.group, kind: def.resource, uid: deleted.metadata.uid }));
+  writeObject(
+    ctx,
+    200,
+    successStatus({ name, group: def.group, kind: def.resource, uid: deleted.metadata.uid }),
+  );
 }
 
 /** deletecollection: deletes every object the selectors match; answers with the list of deleted objects. */
@@ -105,5 +129,10 @@ export async function handleDeleteCollection(ctx: RequestContext, def: ResourceD
     }
   }
   const apiVersion = def.group === '' ? ctx.version : `${def.group}/${ctx.version}`;
-  writeObject(ctx, 200, { kind: def.listKind, apiVersion, metadata: { resourceVersion: String(page.revision) }, items: deleted }, 'list');
+  writeObject(
+    ctx,
+    200,
+    { kind: def.listKind, apiVersion, metadata: { resourceVersion: String(page.revision) }, items: deleted },
+    'list',
+  );
 }

@@ -1,7 +1,7 @@
 import { errors } from '@orchard/meta';
 import type { RequestContext } from '../context.js';
-import { writeObject } from '../response/write.js';
 import type { ResourceDefinition } from '../registry/resource.js';
+import { writeObject } from '../response/write.js';
 import { errorTarget, objectKey, parseResourceVersion } from './common.js';
 
 /**

@@ -1,8 +1,8 @@
 import { errors, type StoredObject } from '@orchard/meta';
 import type { RequestContext } from '../context.js';
+import type { ResourceDefinition } from '../registry/resource.js';
 import { compileFilter, type ObjectFilter } from '../request/selectors.js';
 import { writeObject } from '../response/write.js';
-import type { ResourceDefinition } from '../registry/resource.js';
 import { keyParts, parseResourceVersion } from './common.js';
 
 /** A page of a list: the items, the snapshot revision, the next start key, and how many remain. */
@@ -18,13 +18,20 @@ export interface ListPage {
  * package replaces it with its signed, expiring tokens.
  */
 export function encodeContinue(revision: number, startKey: string): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.orchard/v1', rv: revision, start: startKey })).toString('base64url');
+  return Buffer.from(JSON.stringify({ v: 'meta.orchard/v1', rv: revision, start: startKey })).toString(
+    'base64url',
+  );
 }
 
 export function decodeContinue(token: string): { revision: number; startKey: string } {
   try {
-    const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { v?: unknown; rv?: unknown; start?: unknown };
-    if (t.v === 'meta.orchard/v1' && typeof t.rv === 'number' && typeof t.start === 'string') return { revision: t.rv, startKey: t.start };
+    const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
+      v?: unknown;
+      rv?: unknown;
+      start?: unknown;
+    };
+    if (t.v === 'meta.orchard/v1' && typeof t.rv === 'number' && typeof t.start === 'string')
+      return { revision: t.rv, startKey: t.start };
   } catch {
     // fall through
   }
@@ -44,8 +51,16 @@ export async function readPage(
   const objects = ctx.server.objects;
   const limit = options.limit ?? 0;
   if (limit === 0) {
-    const r = await objects.list(prefix, options.atRevision === undefined ? {} : { atRevision: options.atRevision });
-    return { items: filter.empty ? r.items : r.items.filter((o) => filter.matches(o)), revision: r.revision, continueKey: undefined, remaining: undefined };
+    const r = await objects.list(
+      prefix,
+      options.atRevision === undefined ? {} : { atRevision: options.atRevision },
+    );
+    return {
+      items: filter.empty ? r.items : r.items.filter((o) => filter.matches(o)),
+      revision: r.revision,
+      continueKey: undefined,
+      remaining: undefined,
+    };
   }
   const items: StoredObject[] = [];
   let revision = options.atRevision;
@@ -85,7 +100,8 @@ export async function handleList(ctx: RequestContext, def: ResourceDefinition): 
     startKey = c.startKey;
   } else if (rv !== undefined && rv !== '' && rv !== '0') {
     const wanted = parseResourceVersion(rv);
-    const exact = q.resourceVersionMatch === 'Exact' || (q.resourceVersionMatch === undefined && (q.limit ?? 0) > 0);
+    const exact =
+      q.resourceVersionMatch === 'Exact' || (q.resourceVersionMatch === undefined && (q.limit ?? 0) > 0);
     if (exact) atRevision = wanted;
     else {
       const current = await ctx.server.store.currentRevision();

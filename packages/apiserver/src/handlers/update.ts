@@ -1,7 +1,7 @@
 import { type ApiObject, errors, type StoredObject } from '@orchard/meta';
 import type { RequestContext } from '../context.js';
-import { writeObject } from '../response/write.js';
 import type { ResourceDefinition } from '../registry/resource.js';
+import { writeObject } from '../response/write.js';
 import { decodeBody, errorTarget, fieldManagerOf, objectKey, parseResourceVersion } from './common.js';
 import { createObject } from './create.js';
 import type { WriteOperation, WriteRequest } from './write-pipeline.js';
@@ -77,7 +77,8 @@ export async function handleUpdate(ctx: RequestContext, def: ResourceDefinition)
     return;
   }
   const name = ctx.info.name;
-  if (!def.allowCreateOnUpdate || ctx.info.subresource !== '') throw errors.notFound(errorTarget(def, name), name);
+  if (!def.allowCreateOnUpdate || ctx.info.subresource !== '')
+    throw errors.notFound(errorTarget(def, name), name);
   const rv = (value as ApiObject | null)?.metadata?.resourceVersion;
   if (rv) throw errors.notFound(errorTarget(def, name), name);
   const created = await createObject(ctx, def, value, name);

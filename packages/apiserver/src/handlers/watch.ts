@@ -1,10 +1,10 @@
 import { errors, initialEventsEndAnnotation, type StoredObject } from '@orchard/meta';
 import type { RequestContext } from '../context.js';
 import { toApiError } from '../errors.js';
+import type { ResourceDefinition } from '../registry/resource.js';
 import { compileFilter } from '../request/selectors.js';
 import { WatchStream } from '../response/watch.js';
 import { responseEncoding } from '../response/write.js';
-import type { ResourceDefinition } from '../registry/resource.js';
 import { keyParts, parseResourceVersion } from './common.js';
 
 /**
@@ -21,7 +21,9 @@ export async function handleWatch(ctx: RequestContext, def: ResourceDefinition):
   const filter = compileFilter(def, q.labelSelector, q.fieldSelector);
   const onlyName = ctx.info.name !== '' ? ctx.info.name : undefined;
   const matches = (o: StoredObject | undefined): boolean =>
-    o !== undefined && (onlyName === undefined || o.metadata.name === onlyName) && (filter.empty || filter.matches(o));
+    o !== undefined &&
+    (onlyName === undefined || o.metadata.name === onlyName) &&
+    (filter.empty || filter.matches(o));
   const objects = ctx.server.objects;
   const prefix = objects.prefix(keyParts(ctx, def));
   const enc = responseEncoding(ctx, true);
@@ -30,7 +32,12 @@ export async function handleWatch(ctx: RequestContext, def: ResourceDefinition):
   const sendInitial = q.sendInitialEvents ?? (rv === undefined || rv === '' || rv === '0');
   if (q.sendInitialEvents === true && q.resourceVersionMatch !== 'NotOlderThan') {
     throw errors.invalid('', 'ListOptions', '', [
-      { reason: 'FieldValueForbidden', field: 'sendInitialEvents', message: "Forbidden: sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan" },
+      {
+        reason: 'FieldValueForbidden',
+        field: 'sendInitialEvents',
+        message:
+          'Forbidden: sendInitialEvents is forbidden for watch unless resourceVersionMatch is set to NotOlderThan',
+      },
     ]);
   }
   let initial: StoredObject[] = [];
@@ -58,14 +65,22 @@ export async function handleWatch(ctx: RequestContext, def: ResourceDefinition):
       await stream.send('BOOKMARK', {
         kind: def.kind,
         apiVersion: def.group === '' ? ctx.version : `${def.group}/${ctx.version}`,
-        metadata: { resourceVersion: String(from), annotations: { [initialEventsEndAnnotation(ctx.server.flavor.domain)]: 'true' } },
+        metadata: {
+          resourceVersion: String(from),
+          annotations: { [initialEventsEndAnnotation(ctx.server.flavor.domain)]: 'true' },
+        },
       });
     }
     if (abort.signal.aborted) return;
     try {
       for await (const ev of objects.watch(prefix, from, abort.signal)) {
         const now = ev.type === 'DELETED' ? false : matches(ev.object);
-        const before = ev.type === 'ADDED' ? false : ev.type === 'DELETED' ? matches(ev.previous ?? ev.object) : matches(ev.previous);
+        const before =
+          ev.type === 'ADDED'
+            ? false
+            : ev.type === 'DELETED'
+              ? matches(ev.previous ?? ev.object)
+              : matches(ev.previous);
         if (now && before) await stream.send('MODIFIED', ev.object);
         else if (now) await stream.send('ADDED', ev.object);
         else if (before) await stream.send('DELETED', ev.object);

@@ -59,7 +59,8 @@ export class WritePipeline {
 
   private indexOf(name: string): number {
     const i = this.steps.findIndex((s) => s.name === name);
-    if (i < 0) throw new Error(`no write step named ${JSON.stringify(name)} (have: ${this.names().join(', ')})`);
+    if (i < 0)
+      throw new Error(`no write step named ${JSON.stringify(name)} (have: ${this.names().join(', ')})`);
     return i;
   }
 

@@ -1,10 +1,20 @@
-import { type ApiObject, deepCopy, errors, formatApiVersion, generateName, isApiError, nameIsDnsSubdomain, newUid, type StatusCause } from '@orchard/meta';
+import {
+  type ApiObject,
+  deepCopy,
+  errors,
+  formatApiVersion,
+  generateName,
+  isApiError,
+  nameIsDnsSubdomain,
+  newUid,
+  type StatusCause,
+} from '@orchard/meta';
 import { isStoreError } from '@orchard/store';
 import { schemaStep, schemaValidationStep } from '../schema/schema-steps.js';
 import { patchStep as patchObjectStep } from './patch-step.js';
 import { invalidCause, requiredCause } from '../registry/validation.js';
-import type { WriteRequest, WriteStep } from './write-pipeline.js';
 import { applyMinimalPatch } from './patch-minimal.js';
+import type { WriteStep } from './write-pipeline.js';
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -27,9 +37,12 @@ export const typeMetaStep: WriteStep = {
       );
     }
     if (obj.kind !== undefined && obj.kind !== w.def.kind) {
-      throw errors.badRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${w.def.kind})`);
+      throw errors.badRequest(
+        `the kind in the data (${String(obj.kind)}) does not match the expected kind (${w.def.kind})`,
+      );
     }
-    if (obj.metadata !== undefined && !isPlainObject(obj.metadata)) throw errors.badRequest('metadata must be an object');
+    if (obj.metadata !== undefined && !isPlainObject(obj.metadata))
+      throw errors.badRequest('metadata must be an object');
     const { apiVersion: _a, kind: _k, metadata, ...rest } = obj;
     w.obj = { apiVersion: expectedApiVersion, kind: w.def.kind, metadata: metadata ?? {}, ...rest };
   },
@@ -65,12 +78,16 @@ export const objectMetaStep: WriteStep = {
     w.obj.metadata = meta;
     if (w.def.namespaced) {
       if (meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== w.namespace) {
-        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+        throw errors.badRequest(
+          'the namespace of the provided object does not match the namespace sent on the request',
+        );
       }
       meta.namespace = w.namespace;
     } else {
       if (meta.namespace !== undefined && meta.namespace !== '') {
-        throw errors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+        throw errors.badRequest(
+          'the namespace of the provided object does not match the namespace sent on the request',
+        );
       }
       delete meta.namespace;
     }
@@ -82,7 +99,9 @@ export const objectMetaStep: WriteStep = {
         meta.name = generateName(meta.generateName);
       }
       if (w.name !== '' && meta.name !== undefined && meta.name !== w.name) {
-        throw errors.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${w.name})`);
+        throw errors.badRequest(
+          `the name of the object (${meta.name}) does not match the name on the URL (${w.name})`,
+        );
       }
       if ((meta.name === undefined || meta.name === '') && w.name !== '') meta.name = w.name;
       meta.uid = newUid();
@@ -95,17 +114,24 @@ export const objectMetaStep: WriteStep = {
     const old = w.old;
     if (!old) throw new Error('update without the current object');
     if (meta.name !== undefined && meta.name !== '' && meta.name !== w.name) {
-      throw errors.badRequest(`the name of the object (${meta.name}) does not match the name on the URL (${w.name})`);
+      throw errors.badRequest(
+        `the name of the object (${meta.name}) does not match the name on the URL (${w.name})`,
+      );
     }
     meta.name = w.name;
     if (meta.uid !== undefined && meta.uid !== '' && meta.uid !== old.metadata.uid) {
-      throw errors.conflict({ group: w.def.group, resource: w.def.resource }, w.name, `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${old.metadata.uid}`);
+      throw errors.conflict(
+        { group: w.def.group, resource: w.def.resource },
+        w.name,
+        `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${old.metadata.uid}`,
+      );
     }
     meta.uid = old.metadata.uid;
     meta.creationTimestamp = old.metadata.creationTimestamp ?? null;
     if (old.metadata.deletionTimestamp) meta.deletionTimestamp = old.metadata.deletionTimestamp;
     else delete meta.deletionTimestamp;
-    if (meta.generateName === undefined && old.metadata.generateName) meta.generateName = old.metadata.generateName;
+    if (meta.generateName === undefined && old.metadata.generateName)
+      meta.generateName = old.metadata.generateName;
     delete meta.selfLink;
   },
 };
@@ -119,7 +145,9 @@ export const namespaceLifecycleStep: WriteStep = {
     const nsDef = w.ctx.server.registry.get('', 'namespaces');
     if (!nsDef) return;
     const objects = w.ctx.server.objects;
-    const { object } = await objects.get(objects.key({ group: '', resource: 'namespaces', namespace: '' }, w.namespace));
+    const { object } = await objects.get(
+      objects.key({ group: '', resource: 'namespaces', namespace: '' }, w.namespace),
+    );
     if (!object) throw errors.notFound({ group: '', resource: 'namespaces' }, w.namespace);
     if (object.metadata.deletionTimestamp) {
       throw errors.forbidden(
@@ -153,10 +181,12 @@ export const validationStep: WriteStep = {
     if (meta.name === undefined || meta.name === '') {
       causes.push(requiredCause('metadata.name', 'name or generateName is required'));
     } else {
-      for (const msg of validateName(meta.name, false)) causes.push(invalidCause('metadata.name', meta.name, msg));
+      for (const msg of validateName(meta.name, false))
+        causes.push(invalidCause('metadata.name', meta.name, msg));
     }
     if (meta.generateName) {
-      for (const msg of validateName(meta.generateName, true)) causes.push(invalidCause('metadata.generateName', meta.generateName, msg));
+      for (const msg of validateName(meta.generateName, true))
+        causes.push(invalidCause('metadata.generateName', meta.generateName, msg));
     }
     for (const field of ['labels', 'annotations'] as const) {
       const m = meta[field];
@@ -166,15 +196,21 @@ export const validationStep: WriteStep = {
         continue;
       }
       for (const [k, v] of Object.entries(m)) {
-        if (typeof v !== 'string') causes.push(invalidCause(`metadata.${field}`, v, `value of ${JSON.stringify(k)} must be a string`));
+        if (typeof v !== 'string')
+          causes.push(invalidCause(`metadata.${field}`, v, `value of ${JSON.stringify(k)} must be a string`));
       }
     }
     const sctx = { flavor: w.ctx.server.flavor, dryRun: w.dryRun, subresource: w.ctx.info.subresource };
     if (w.operation === 'create') causes.push(...(w.def.strategy.validate?.(w.obj, sctx) ?? []));
     else if (w.old) {
-      causes.push(...(w.def.strategy.validateUpdate?.(w.obj, w.old, sctx) ?? w.def.strategy.validate?.(w.obj, sctx) ?? []));
+      causes.push(
+        ...(w.def.strategy.validateUpdate?.(w.obj, w.old, sctx) ??
+          w.def.strategy.validate?.(w.obj, sctx) ??
+          []),
+      );
     }
-    if (causes.length > 0) throw errors.invalid(w.def.group, w.def.kind, meta.name ?? meta.generateName ?? '', causes);
+    if (causes.length > 0)
+      throw errors.invalid(w.def.group, w.def.kind, meta.name ?? meta.generateName ?? '', causes);
   },
 };
 

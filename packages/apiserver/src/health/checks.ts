@@ -10,9 +10,13 @@ export function addStandardChecks(health: HealthChecks, store: Store, closing: A
       name: 'etcd',
       async check() {
         await store.currentRevision();
+        return undefined;
       },
     },
     ['livez', 'readyz', 'healthz'],
   );
-  health.add({ name: 'shutdown', check: () => (closing.aborted ? 'the server is shutting down' : undefined) }, ['readyz']);
+  health.add(
+    { name: 'shutdown', check: () => (closing.aborted ? 'the server is shutting down' : undefined) },
+    ['readyz'],
+  );
 }

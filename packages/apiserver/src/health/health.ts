@@ -6,7 +6,7 @@
 export interface HealthCheck {
   readonly name: string;
   /** Resolves when healthy; rejects (or resolves to an error string) when not. */
-  check(): Promise<void | string> | void | string;
+  check(): Promise<string | undefined> | string | undefined;
 }
 
 export type HealthEndpoint = 'livez' | 'readyz' | 'healthz';
@@ -18,7 +18,11 @@ export interface HealthChecks {
   completeHook(name: string): void;
   addHook(name: string): void;
   /** Answers a request to `/<endpoint>[/<check>]`. */
-  evaluate(endpoint: HealthEndpoint, single: string | undefined, query: URLSearchParams): Promise<{ code: number; body: string }>;
+  evaluate(
+    endpoint: HealthEndpoint,
+    single: string | undefined,
+    query: URLSearchParams,
+  ): Promise<{ code: number; body: string }>;
 }
 
 export function createHealthChecks(): HealthChecks {
@@ -52,13 +56,23 @@ export function createHealthChecks(): HealthChecks {
         const c = mine.find((x) => x.name === single);
         if (!c) return { code: 404, body: `404 page not found\n` };
         const failure = await run(c);
-        return failure === undefined ? { code: 200, body: 'ok' } : { code: 500, body: `internal server error: ${failure}\n` };
+        return failure === undefined
+          ? { code: 200, body: 'ok' }
+          : { code: 500, body: `internal server error: ${failure}\n` };
       }
-      const excluded = new Set(query.getAll('exclude').flatMap((e) => e.split(',')).map((e) => e.trim()).filter(Boolean));
+      const excluded = new Set(
+        query
+          .getAll('exclude')
+          .flatMap((e) => e.split(','))
+          .map((e) => e.trim())
+          .filter(Boolean),
+      );
       const verbose = query.has('verbose') && query.get('verbose') !== 'false';
       const lines: string[] = [];
       let failed = false;
-      const results = await Promise.all(mine.map(async (c) => ({ c, failure: excluded.has(c.name) ? undefined : await run(c) })));
+      const results = await Promise.all(
+        mine.map(async (c) => ({ c, failure: excluded.has(c.name) ? undefined : await run(c) })),
+      );
       for (const { c, failure } of results) {
         if (excluded.has(c.name)) {
           lines.push(`[+]${c.name} excluded: ok`);
@@ -69,7 +83,10 @@ export function createHealthChecks(): HealthChecks {
           lines.push(`[-]${c.name} failed: reason withheld`);
         }
       }
-      if (excluded.size > 0) lines.push(`warn: some health checks cannot be excluded: no matches for ${[...excluded].map((e) => `"${e}"`).join(',')}`);
+      if (excluded.size > 0)
+        lines.push(
+          `warn: some health checks cannot be excluded: no matches for ${[...excluded].map((e) => `"${e}"`).join(',')}`,
+        );
       if (failed) return { code: 500, body: `${lines.join('\n')}\n${endpoint} check failed\n` };
       if (!verbose) return { code: 200, body: 'ok' };
       return { code: 200, body: `${lines.join('\n')}\n${endpoint} check passed\n` };

@@ -54,11 +54,10 @@ export interface SubresourceDefinition {
  * A request for a resource that is not stored: a review (SelfSubjectReview, SelfSubjectAccessReview)
  * answers a POST with the body's `status` filled in. `user` is the authenticated caller.
  */
-export interface VirtualCreate {
-  (obj: ApiObject, ctx: { readonly flavor: Flavor; readonly user: UserInfo; readonly namespace: string }):
-    | ApiObject
-    | Promise<ApiObject>;
-}
+export type VirtualCreate = (
+  obj: ApiObject,
+  ctx: { readonly flavor: Flavor; readonly user: UserInfo; readonly namespace: string },
+) => ApiObject | Promise<ApiObject>;
 
 /** The caller's identity (spec doc 2 §2.1). */
 export interface UserInfo {
@@ -101,8 +100,30 @@ export interface ResourceDefinition {
 
 /** Fills the derivable fields of a definition. */
 export function defineResource(
-  def: Omit<ResourceDefinition, 'listKind' | 'shortNames' | 'categories' | 'verbs' | 'subresources' | 'strategy' | 'allowCreateOnUpdate' | 'singular'> &
-    Partial<Pick<ResourceDefinition, 'listKind' | 'shortNames' | 'categories' | 'verbs' | 'subresources' | 'strategy' | 'allowCreateOnUpdate' | 'singular'>>,
+  def: Omit<
+    ResourceDefinition,
+    | 'listKind'
+    | 'shortNames'
+    | 'categories'
+    | 'verbs'
+    | 'subresources'
+    | 'strategy'
+    | 'allowCreateOnUpdate'
+    | 'singular'
+  > &
+    Partial<
+      Pick<
+        ResourceDefinition,
+        | 'listKind'
+        | 'shortNames'
+        | 'categories'
+        | 'verbs'
+        | 'subresources'
+        | 'strategy'
+        | 'allowCreateOnUpdate'
+        | 'singular'
+      >
+    >,
 ): ResourceDefinition {
   return Object.freeze({
     listKind: `${def.kind}List`,

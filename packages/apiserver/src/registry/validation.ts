@@ -2,11 +2,19 @@ import type { StatusCause } from '@orchard/meta';
 
 /** A 422 cause in upstream's `field.Invalid` form: `Invalid value: "x": detail`. */
 export function invalidCause(field: string, value: unknown, detail: string): StatusCause {
-  return { reason: 'FieldValueInvalid', field, message: `Invalid value: ${JSON.stringify(value)}: ${detail}` };
+  return {
+    reason: 'FieldValueInvalid',
+    field,
+    message: `Invalid value: ${JSON.stringify(value)}: ${detail}`,
+  };
 }
 
 export function requiredCause(field: string, detail = ''): StatusCause {
-  return { reason: 'FieldValueRequired', field, message: detail ? `Required value: ${detail}` : 'Required value' };
+  return {
+    reason: 'FieldValueRequired',
+    field,
+    message: detail ? `Required value: ${detail}` : 'Required value',
+  };
 }
 
 /** Config map / secret data keys: `[-._a-zA-Z0-9]+`, at most 253 characters. */
@@ -23,7 +31,11 @@ export function validateDataKeys(obj: Record<string, unknown>, fields: readonly 
     for (const k of Object.keys(m)) {
       if (!re.test(k) || k.length > 253) {
         causes.push(
-          invalidCause(`${f}[${k}]`, k, "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')"),
+          invalidCause(
+            `${f}[${k}]`,
+            k,
+            "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+          ),
         );
       }
     }

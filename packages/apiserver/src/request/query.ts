@@ -49,20 +49,26 @@ function opt(q: URLSearchParams, name: string): string | undefined {
 export function parseRequestQuery(q: URLSearchParams): RequestQuery {
   const rvm = opt(q, 'resourceVersionMatch');
   if (rvm !== undefined && rvm !== 'Exact' && rvm !== 'NotOlderThan') {
-    throw errors.badRequest(`resourceVersionMatch: Unsupported value: "${rvm}": supported values: "Exact", "NotOlderThan"`);
+    throw errors.badRequest(
+      `resourceVersionMatch: Unsupported value: "${rvm}": supported values: "Exact", "NotOlderThan"`,
+    );
   }
   const dryRunValues = q.getAll('dryRun');
   for (const v of dryRunValues) {
-    if (v !== 'All') throw errors.badRequest(`Invalid dryRun value: ${JSON.stringify(v)}: supported values: "All"`);
+    if (v !== 'All')
+      throw errors.badRequest(`Invalid dryRun value: ${JSON.stringify(v)}: supported values: "All"`);
   }
   const fv = opt(q, 'fieldValidation');
   if (fv !== undefined && fv !== 'Ignore' && fv !== 'Warn' && fv !== 'Strict') {
-    throw errors.badRequest(`fieldValidation: Unsupported value: "${fv}": supported values: "Ignore", "Warn", "Strict"`);
+    throw errors.badRequest(
+      `fieldValidation: Unsupported value: "${fv}": supported values: "Ignore", "Warn", "Strict"`,
+    );
   }
   const limit = int(q, 'limit');
   if (limit !== undefined && limit < 0) throw errors.badRequest('limit: Invalid value: must be non-negative');
   const timeoutSeconds = int(q, 'timeoutSeconds');
-  if (timeoutSeconds !== undefined && timeoutSeconds < 0) throw errors.badRequest('timeoutSeconds: Invalid value: must be non-negative');
+  if (timeoutSeconds !== undefined && timeoutSeconds < 0)
+    throw errors.badRequest('timeoutSeconds: Invalid value: must be non-negative');
   const fieldManager = opt(q, 'fieldManager');
   if (fieldManager !== undefined && fieldManager.length > 128) {
     throw errors.badRequest('fieldManager: Too long: may not be longer than 128');

@@ -114,17 +114,25 @@ export function parseFieldSelectorString(s: string): Req[] {
     } else cur += c;
   }
   parts.push(cur);
-  const unescape = (v: string) => v.replace(/\\(.)/g, '$1');
+  const unescapeValue = (v: string) => v.replace(/\\(.)/g, '$1');
   for (const p of parts) {
     if (p.trim() === '') continue;
     const m = /^([^=!]+)(==|!=|=)(.*)$/s.exec(p);
     if (!m) throw errors.badRequest(`invalid selector: '${s}'; can't understand '${p}'`);
-    reqs.push({ key: (m[1] as string).trim(), op: m[2] === '!=' ? '!=' : '=', values: [unescape(m[3] as string)] });
+    reqs.push({
+      key: (m[1] as string).trim(),
+      op: m[2] === '!=' ? '!=' : '=',
+      values: [unescapeValue(m[3] as string)],
+    });
   }
   return reqs;
 }
 
-export function compileFilter(def: ResourceDefinition, labelSelector: string | undefined, fieldSelector: string | undefined): ObjectFilter {
+export function compileFilter(
+  def: ResourceDefinition,
+  labelSelector: string | undefined,
+  fieldSelector: string | undefined,
+): ObjectFilter {
   const labels = labelSelector ? parseLabelSelectorString(labelSelector) : [];
   const fields = fieldSelector ? parseFieldSelectorString(fieldSelector) : [];
   const known = (obj: ApiObject): Record<string, string> => ({
@@ -136,7 +144,9 @@ export function compileFilter(def: ResourceDefinition, labelSelector: string | u
   const sample = known({});
   for (const f of fields) {
     if (!(f.key in sample)) {
-      throw errors.badRequest(`"${f.key}" is not a known field selector: only "${Object.keys(sample).join('", "')}"`);
+      throw errors.badRequest(
+        `"${f.key}" is not a known field selector: only "${Object.keys(sample).join('", "')}"`,
+      );
     }
   }
   const nameReq = fields.find((f) => f.key === 'metadata.name' && f.op === '=');

@@ -33,7 +33,13 @@ export class WatchStream {
     const conv = this.enc.conversion;
     const obj =
       conv && type !== 'ERROR' && type !== 'BOOKMARK'
-        ? conv.convert(object, { flavor: this.ctx.server.flavor, def: this.ctx.def, range: this.enc.range, shape: 'watch', first: this.first })
+        ? conv.convert(object, {
+            flavor: this.ctx.server.flavor,
+            def: this.ctx.def,
+            range: this.enc.range,
+            shape: 'watch',
+            first: this.first,
+          })
         : object;
     this.first = false;
     const bytes = stream.encodeEvent({ type, object: obj }, { flavor: this.ctx.server.flavor });

@@ -40,14 +40,23 @@ function warningHeaders(ctx: RequestContext): Record<string, string[]> {
 /** Negotiates the encoding of an object or list response (406 when nothing in Accept fits). */
 export function responseEncoding(ctx: RequestContext, streaming = false): ResponseEncoding {
   const gvk = ctx.def ? { group: ctx.def.group, version: ctx.version, kind: ctx.def.kind } : undefined;
-  return negotiateResponse(ctx.req.headers.accept, offersFor(ctx.server.offers, ctx.server.flavor, gvk), streaming);
+  return negotiateResponse(
+    ctx.req.headers.accept,
+    offersFor(ctx.server.offers, ctx.server.flavor, gvk),
+    streaming,
+  );
 }
 
 /**
  * Writes an API object, list or Status with the negotiated codec (and conversion, e.g. Table).
  * `shape` tells a conversion what it gets.
  */
-export function writeObject(ctx: RequestContext, code: number, value: unknown, shape: 'object' | 'list' = 'object'): void {
+export function writeObject(
+  ctx: RequestContext,
+  code: number,
+  value: unknown,
+  shape: 'object' | 'list' = 'object',
+): void {
   const enc = responseEncoding(ctx);
   const converted = enc.conversion
     ? enc.conversion.convert(value, { flavor: ctx.server.flavor, def: ctx.def, range: enc.range, shape })
@@ -57,7 +66,13 @@ export function writeObject(ctx: RequestContext, code: number, value: unknown, s
 }
 
 /** Writes a value as JSON regardless of Accept (discovery, /version). */
-export function writeJson(res: ServerResponse, code: number, value: unknown, contentType = 'application/json', head = false): void {
+export function writeJson(
+  res: ServerResponse,
+  code: number,
+  value: unknown,
+  contentType = 'application/json',
+  head = false,
+): void {
   send(res, code, contentType, JSON.stringify(value), {}, head);
 }
 
@@ -66,7 +81,12 @@ export function writeJson(res: ServerResponse, code: number, value: unknown, con
  * (YAML, Protobuf for clients asking for it), otherwise JSON: an error never turns into a 406.
  */
 export function writeError(
-  target: { res: ServerResponse; accept?: string | undefined; flavor?: Flavor; offers?: readonly ResponseOffer[] },
+  target: {
+    res: ServerResponse;
+    accept?: string | undefined;
+    flavor?: Flavor;
+    offers?: readonly ResponseOffer[];
+  },
   err: ApiError,
 ): void {
   const status = err.toStatus();
@@ -77,7 +97,9 @@ export function writeError(
   const { flavor, offers } = target;
   if (flavor && offers && err.code !== 406) {
     try {
-      const usable = offersFor(offers, flavor, { group: '', version: 'v1', kind: 'Status' }).filter((o) => !o.conversion);
+      const usable = offersFor(offers, flavor, { group: '', version: 'v1', kind: 'Status' }).filter(
+        (o) => !o.conversion,
+      );
       const enc = negotiateResponse(target.accept, usable, false);
       codec = enc.codec;
       contentType = enc.contentType;

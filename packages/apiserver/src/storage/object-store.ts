@@ -28,7 +28,11 @@ export class UndecodableObjectError extends Error {
 }
 
 export function isUndecodableObjectError(e: unknown): e is UndecodableObjectError {
-  return typeof e === 'object' && e !== null && (e as { orchardUndecodableObject?: unknown }).orchardUndecodableObject === true;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    (e as { orchardUndecodableObject?: unknown }).orchardUndecodableObject === true
+  );
 }
 
 export interface ObjectWatchEvent {
@@ -57,7 +61,9 @@ export class ObjectStore {
   /** The key prefix of a collection: `/<group>/<resource>/` or `/<group>/<resource>/<ns>/`. */
   prefix(parts: ObjectKeyParts): string {
     const g = parts.group === '' ? 'core' : parts.group;
-    return parts.namespace === '' ? `/${g}/${parts.resource}/` : `/${g}/${parts.resource}/${parts.namespace}/`;
+    return parts.namespace === ''
+      ? `/${g}/${parts.resource}/`
+      : `/${g}/${parts.resource}/${parts.namespace}/`;
   }
 
   key(parts: ObjectKeyParts, name: string): string {
@@ -77,19 +83,30 @@ export class ObjectStore {
     } catch (e) {
       throw new UndecodableObjectError(kv.key, (e as Error).message);
     }
-    if (typeof obj !== 'object' || obj === null || typeof obj.metadata !== 'object' || obj.metadata === null) {
+    if (
+      typeof obj !== 'object' ||
+      obj === null ||
+      typeof obj.metadata !== 'object' ||
+      obj.metadata === null
+    ) {
       throw new UndecodableObjectError(kv.key, 'not an object with metadata');
     }
     obj.metadata.resourceVersion = String(kv.modRevision);
     return obj;
   }
 
-  async get(key: string, atRevision?: number): Promise<{ object: StoredObject | undefined; revision: number }> {
+  async get(
+    key: string,
+    atRevision?: number,
+  ): Promise<{ object: StoredObject | undefined; revision: number }> {
     const r = await this.store.get(key, atRevision === undefined ? {} : { atRevision });
     return { object: r.kv ? this.decode(r.kv) : undefined, revision: r.revision };
   }
 
-  async list(prefix: string, options: { atRevision?: number; limit?: number; startKey?: string } = {}): Promise<ObjectList> {
+  async list(
+    prefix: string,
+    options: { atRevision?: number; limit?: number; startKey?: string } = {},
+  ): Promise<ObjectList> {
     const r = await this.store.list(prefix, options);
     return {
       items: r.kvs.map((kv) => this.decode(kv)),
@@ -124,7 +141,11 @@ export class ObjectStore {
   }
 
   /** Deletes; `check` runs on the current object (preconditions) and may throw. Returns the deleted object. */
-  async delete(key: string, check?: (current: StoredObject) => void, expectedRevision?: number): Promise<StoredObject> {
+  async delete(
+    key: string,
+    check?: (current: StoredObject) => void,
+    expectedRevision?: number,
+  ): Promise<StoredObject> {
     const kv = await this.store.delete(key, {
       ...(check ? { check: (cur: KeyValue) => check(this.decode(cur)) } : {}),
       ...(expectedRevision === undefined ? {} : { expectedRevision }),
@@ -144,10 +165,14 @@ export class ObjectStore {
     if (ev.type === 'delete') {
       const object = this.decode(ev.kv);
       object.metadata.resourceVersion = String(ev.revision);
-      return previous ? { type: 'DELETED', object, previous, revision: ev.revision } : { type: 'DELETED', object, revision: ev.revision };
+      return previous
+        ? { type: 'DELETED', object, previous, revision: ev.revision }
+        : { type: 'DELETED', object, revision: ev.revision };
     }
     const object = this.decode(ev.kv);
     const type = ev.kv.createRevision === ev.kv.modRevision ? 'ADDED' : 'MODIFIED';
-    return previous ? { type, object, previous, revision: ev.revision } : { type, object, revision: ev.revision };
+    return previous
+      ? { type, object, previous, revision: ev.revision }
+      : { type, object, revision: ev.revision };
   }
 }

@@ -34,7 +34,9 @@ function serial(): string {
 
 async function keyPem(keys: webcrypto.CryptoKeyPair): Promise<string> {
   const der = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey as webcrypto.CryptoKey);
-  const b64 = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n');
+  const b64 = Buffer.from(der)
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n');
   return `-----BEGIN PRIVATE KEY-----\n${b64.trim()}\n-----END PRIVATE KEY-----\n`;
 }
 
@@ -59,7 +61,10 @@ export async function generateCa(commonName = 'orchard-ca'): Promise<Certificate
     keys,
     extensions: [
       new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature, true),
+      new x509.KeyUsagesExtension(
+        x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
+        true,
+      ),
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
@@ -76,11 +81,19 @@ async function issue(
   const notBefore = new Date(Date.now() - 60_000);
   const extensions: x509.Extension[] = [
     new x509.BasicConstraintsExtension(false, undefined, true),
-    new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-    new x509.ExtendedKeyUsageExtension([usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth]),
+    new x509.KeyUsagesExtension(
+      x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment,
+      true,
+    ),
+    new x509.ExtendedKeyUsageExtension([
+      usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth,
+    ]),
     await x509.AuthorityKeyIdentifierExtension.create(ca.keys.publicKey),
   ];
-  const names = [...(sans.dns ?? []).map((value) => ({ type: 'dns' as const, value })), ...(sans.ip ?? []).map((value) => ({ type: 'ip' as const, value }))];
+  const names = [
+    ...(sans.dns ?? []).map((value) => ({ type: 'dns' as const, value })),
+    ...(sans.ip ?? []).map((value) => ({ type: 'ip' as const, value })),
+  ];
   if (names.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(names));
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),
@@ -97,7 +110,10 @@ async function issue(
 }
 
 /** A serving certificate for `localhost`, `127.0.0.1` and `::1` (plus any extra names). */
-export function issueServingCert(ca: CertificateAuthority, extra: { dns?: readonly string[]; ip?: readonly string[] } = {}): Promise<KeyPairPem> {
+export function issueServingCert(
+  ca: CertificateAuthority,
+  extra: { dns?: readonly string[]; ip?: readonly string[] } = {},
+): Promise<KeyPairPem> {
   return issue(ca, 'CN=orchard-apiserver', 'server', {
     dns: ['localhost', ...(extra.dns ?? [])],
     ip: ['127.0.0.1', '::1', ...(extra.ip ?? [])],
@@ -105,7 +121,11 @@ export function issueServingCert(ca: CertificateAuthority, extra: { dns?: readon
 }
 
 /** A client certificate: CN = user name, one O per group (the x509 authenticator's mapping). */
-export function issueClientCert(ca: CertificateAuthority, user: string, groups: readonly string[] = []): Promise<KeyPairPem> {
+export function issueClientCert(
+  ca: CertificateAuthority,
+  user: string,
+  groups: readonly string[] = [],
+): Promise<KeyPairPem> {
   const dn = [`CN=${escapeDn(user)}`, ...groups.map((g) => `O=${escapeDn(g)}`)].join(', ');
   return issue(ca, dn, 'client');
 }
@@ -120,6 +140,9 @@ export interface GeneratedTls {
 
 export async function generateServerTls(): Promise<GeneratedTls> {
   const ca = await generateCa();
-  const [serving, admin] = await Promise.all([issueServingCert(ca), issueClientCert(ca, 'admin', ['system:masters'])]);
+  const [serving, admin] = await Promise.all([
+    issueServingCert(ca),
+    issueClientCert(ca, 'admin', ['system:masters']),
+  ]);
   return { ca, serving, admin };
 }

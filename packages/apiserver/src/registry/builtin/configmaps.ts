@@ -15,11 +15,23 @@ export const configmaps: ResourceDefinition = defineResource({
     },
     validateUpdate(obj, old) {
       const causes = validateDataKeys(obj, ['data', 'binaryData']);
-      if (old.immutable === true && (JSON.stringify(obj.data) !== JSON.stringify(old.data) || JSON.stringify(obj.binaryData) !== JSON.stringify(old.binaryData))) {
-        causes.push({ reason: 'FieldValueForbidden', field: 'data', message: 'Forbidden: field is immutable when `immutable` is set' });
+      if (
+        old.immutable === true &&
+        (JSON.stringify(obj.data) !== JSON.stringify(old.data) ||
+          JSON.stringify(obj.binaryData) !== JSON.stringify(old.binaryData))
+      ) {
+        causes.push({
+          reason: 'FieldValueForbidden',
+          field: 'data',
+          message: 'Forbidden: field is immutable when `immutable` is set',
+        });
       }
       if (old.immutable === true && obj.immutable !== true) {
-        causes.push({ reason: 'FieldValueForbidden', field: 'immutable', message: 'Forbidden: field is immutable when `immutable` is set' });
+        causes.push({
+          reason: 'FieldValueForbidden',
+          field: 'immutable',
+          message: 'Forbidden: field is immutable when `immutable` is set',
+        });
       }
       return causes;
     },

@@ -45,7 +45,10 @@ export function selfSubjectAccessReviews(flavor: Flavor): ResourceDefinition {
         kind: 'SelfSubjectAccessReview',
         apiVersion: `${flavor.group('authorization')}/v1`,
         metadata: { creationTimestamp: null, ...(obj.metadata ?? {}) },
-        status: { allowed: true, reason: 'no authorizer is configured: every authenticated request is allowed' },
+        status: {
+          allowed: true,
+          reason: 'no authorizer is configured: every authenticated request is allowed',
+        },
       };
     },
   });

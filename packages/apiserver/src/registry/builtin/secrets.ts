@@ -23,7 +23,8 @@ function validateSecret(obj: ApiObject) {
   const data = obj.data as Record<string, unknown> | undefined;
   if (data && typeof data === 'object') {
     for (const [k, v] of Object.entries(data)) {
-      if (typeof v !== 'string' || !base64.test(v)) causes.push(invalidCause(`data[${k}]`, '<secret contents redacted>', 'must be base64-encoded'));
+      if (typeof v !== 'string' || !base64.test(v))
+        causes.push(invalidCause(`data[${k}]`, '<secret contents redacted>', 'must be base64-encoded'));
     }
   }
   return causes;
@@ -42,7 +43,12 @@ export const secrets: ResourceDefinition = defineResource({
     validate: validateSecret,
     validateUpdate(obj, old) {
       const causes = validateSecret(obj);
-      if (obj.type !== old.type) causes.push({ reason: 'FieldValueInvalid', field: 'type', message: `Invalid value: ${JSON.stringify(obj.type)}: field is immutable` });
+      if (obj.type !== old.type)
+        causes.push({
+          reason: 'FieldValueInvalid',
+          field: 'type',
+          message: `Invalid value: ${JSON.stringify(obj.type)}: field is immutable`,
+        });
       return causes;
     },
     selectableFields(obj) {
