@@ -1,0 +1,186 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { Status } from '@orchard/meta';
+import { ClientError } from './errors.js';
+import type { Connection } from './kubeconfig.js';
+
+export type Query = Record<string, string | number | boolean | undefined>;
+
+export interface RequestOptions {
+  method?: string;
+  /** Absolute path (`/api/v1/namespaces/default/configmaps`). */
+  path: string;
+  query?: Query;
+  /** A JSON value (serialized) or raw bytes/string. */
+  body?: unknown;
+  contentType?: string;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Uint8Array;
+}
+
+export interface StreamResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The body as it arrives (chunked). Ends when the server ends the response or the signal aborts. */
+  body: AsyncIterable<Uint8Array>;
+}
+
+export interface RestClientOptions extends Partial<Connection> {
+  server: string;
+  userAgent?: string;
+}
+
+/**
+ * A minimal REST client over node:http(s): TLS CA and client certificates from a kubeconfig
+ * Connection, bearer or basic credentials, JSON bodies, Status errors as `ClientError`.
+ */
+export interface RestClient {
+  readonly connection: RestClientOptions;
+  /** Any request; never throws for HTTP error codes. */
+  raw(options: RequestOptions): Promise<RawResponse>;
+  /** A JSON request; rejects with `ClientError` (`Status`) for codes >= 400. */
+  json<T = unknown>(options: RequestOptions): Promise<T>;
+  /** Opens a streaming response (watch); rejects with `ClientError` for codes >= 400. */
+  stream(options: RequestOptions): Promise<StreamResponse>;
+}
+
+export function formatQuery(query: Query | undefined): string {
+  if (!query) return '';
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
+  }
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+async function readAll(res: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const c of res) chunks.push(c);
+  return Buffer.concat(chunks);
+}
+
+function statusError(status: number, headers: http.IncomingHttpHeaders, body: Uint8Array): ClientError {
+  const text = Buffer.from(body).toString('utf8');
+  let st: Status | undefined;
+  try {
+    const j = JSON.parse(text) as Status;
+    if (j && j.kind === 'Status') st = j;
+  } catch {
+    // not JSON
+  }
+  const ra = headers['retry-after'];
+  const retryAfterSeconds = typeof ra === 'string' && /^\d+$/.test(ra) ? Number(ra) : undefined;
+  return new ClientError('Status', status, st?.message ?? (text || `HTTP ${status}`), {
+    ...(st ? { body: st } : {}),
+    ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
+  });
+}
+
+export function createRestClient(options: RestClientOptions): RestClient {
+  const url = new URL(options.server);
+  const isHttps = url.protocol === 'https:';
+  const agent = isHttps
+    ? new https.Agent({
+        keepAlive: true,
+        ...(options.ca ? { ca: options.ca } : {}),
+        ...(options.cert ? { cert: options.cert } : {}),
+        ...(options.key ? { key: options.key } : {}),
+        ...(options.tlsServerName ? { servername: options.tlsServerName } : {}),
+        rejectUnauthorized: !options.insecureSkipTlsVerify,
+      })
+    : new http.Agent({ keepAlive: true });
+  const basePath = url.pathname.replace(/\/+$/, '');
+  const userAgent = options.userAgent ?? 'orchard-client/0.1';
+
+  function open(o: RequestOptions): Promise<http.IncomingMessage> {
+    let payload: Uint8Array | undefined;
+    let contentType = o.contentType;
+    if (o.body !== undefined) {
+      if (o.body instanceof Uint8Array) payload = o.body;
+      else if (typeof o.body === 'string') payload = Buffer.from(o.body);
+      else {
+        payload = Buffer.from(JSON.stringify(o.body));
+        contentType ??= 'application/json';
+      }
+    }
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      'User-Agent': userAgent,
+      ...o.headers,
+    };
+    if (contentType) headers['Content-Type'] = contentType;
+    if (payload) headers['Content-Length'] = String(payload.length);
+    if (options.token) headers.Authorization = `Bearer ${options.token}`;
+    else if (options.username !== undefined) {
+      headers.Authorization = `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
+    }
+    const mod = isHttps ? https : http;
+    return new Promise((resolve, reject) => {
+      const req = mod.request(
+        {
+          protocol: url.protocol,
+          hostname: url.hostname,
+          port: url.port,
+          method: o.method ?? 'GET',
+          path: basePath + o.path + formatQuery(o.query),
+          headers,
+          agent,
+          ...(o.signal ? { signal: o.signal } : {}),
+        },
+        resolve,
+      );
+      req.on('error', (e) => reject(new ClientError('Transport', 0, e.message, { cause: e })));
+      if (payload) req.end(payload);
+      else req.end();
+    });
+  }
+
+  return {
+    connection: options,
+    async raw(o) {
+      const res = await open(o);
+      const body = await readAll(res);
+      return { status: res.statusCode ?? 0, headers: res.headers, body };
+    },
+    async json<T>(o: RequestOptions): Promise<T> {
+      const res = await open(o);
+      const body = await readAll(res);
+      const status = res.statusCode ?? 0;
+      if (status >= 400) throw statusError(status, res.headers, body);
+      try {
+        return JSON.parse(Buffer.from(body).toString('utf8')) as T;
+      } catch (e) {
+        throw new ClientError('Decode', status, `response is not JSON: ${(e as Error).message}`, {
+          cause: e,
+        });
+      }
+    },
+    async stream(o) {
+      const res = await open(o);
+      const status = res.statusCode ?? 0;
+      if (status >= 400) throw statusError(status, res.headers, await readAll(res));
+      const body: AsyncIterable<Uint8Array> = {
+        async *[Symbol.asyncIterator]() {
+          try {
+            for await (const chunk of res) yield chunk as Uint8Array;
+          } catch (e) {
+            if (o.signal?.aborted) return;
+            throw new ClientError('Transport', status, `stream broken: ${(e as Error).message}`, {
+              cause: e,
+            });
+          } finally {
+            res.destroy();
+          }
+        },
+      };
+      return { status, headers: res.headers, body };
+    },
+  };
+}
