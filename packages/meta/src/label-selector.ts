@@ -191,10 +191,10 @@ function requirementCauses(
   path: string,
 ): FieldCause[] {
   const causes: FieldCause[] = [];
-  const child = (c: string) => (path ? `${path}.${c}` : c);
+  const prefix = path ? `${path}.` : '';
   const keyErrs = isQualifiedName(key);
-  if (keyErrs.length) causes.push(fieldErrors.invalid(child('key'), key, keyErrs.join('; ')));
-  const vpath = child('values');
+  if (keyErrs.length) causes.push(fieldErrors.invalid(`${prefix}key`, key, keyErrs.join('; ')));
+  const vpath = `${prefix}values`;
   switch (op) {
     case 'in':
     case 'notin':
@@ -242,7 +242,7 @@ function requirementCauses(
       break;
     default:
       causes.push(
-        fieldErrors.notSupported(child('operator'), op, [
+        fieldErrors.notSupported(`${prefix}operator`, op, [
           '!',
           '=',
           '==',
@@ -255,10 +255,11 @@ function requirementCauses(
         ]),
       );
   }
-  values.forEach((v, i) => {
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i] as string;
     const errs = isValidLabelValue(v);
     if (errs.length) causes.push(fieldErrors.invalid(`${vpath}[${i}][${key}]`, v, errs.join('; ')));
-  });
+  }
   return causes;
 }
 
@@ -301,14 +302,18 @@ const isWhitespace = (c: string) => c === ' ' || c === '\t' || c === '\r' || c =
 const isSpecial = (c: string) =>
   c === '=' || c === '!' || c === '(' || c === ')' || c === ',' || c === '>' || c === '<';
 
+/** The character at `i`, or NUL past the end (a NUL also ends the input, as upstream's reader). */
+function charAt(s: string, i: number): string {
+  return i < s.length ? (s[i] as string) : '\0';
+}
+
 function lex(s: string): Item[] {
   const items: Item[] = [];
   let pos = 0;
   // A NUL ends the input, as in upstream's byte reader.
-  const at = (i: number) => (i < s.length ? (s[i] as string) : '\0');
   for (;;) {
-    while (isWhitespace(at(pos))) pos++;
-    const ch = at(pos);
+    while (isWhitespace(charAt(s, pos))) pos++;
+    const ch = charAt(s, pos);
     if (ch === '\0') {
       items.push({ tok: 'eos', lit: '' });
       return items;
@@ -316,8 +321,8 @@ function lex(s: string): Item[] {
     if (isSpecial(ch)) {
       let buf = '';
       let last: Item | undefined;
-      while (isSpecial(at(pos))) {
-        buf += at(pos);
+      while (isSpecial(charAt(s, pos))) {
+        buf += charAt(s, pos);
         const t = symbolTokens[buf];
         if (t) {
           last = { tok: t, lit: buf };
@@ -332,7 +337,7 @@ function lex(s: string): Item[] {
       continue;
     }
     const start = pos;
-    while (at(pos) !== '\0' && !isWhitespace(at(pos)) && !isSpecial(at(pos))) pos++;
+    while (charAt(s, pos) !== '\0' && !isWhitespace(charAt(s, pos)) && !isSpecial(charAt(s, pos))) pos++;
     const word = s.slice(start, pos);
     items.push({ tok: word === 'in' ? 'in' : word === 'notin' ? 'notin' : 'ident', lit: word });
   }

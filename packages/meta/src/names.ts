@@ -75,7 +75,14 @@ export function isDns1123Subdomain(value: string): string[] {
 }
 
 /** A qualified name (label/annotation key, finalizer): `[prefix/]name`, prefix a DNS-1123 subdomain. */
+/** Valid qualified names in one test (lengths checked apart), so the common case allocates nothing. */
+const validQualifiedNameRe = new RegExp(`^(?:${dns1123SubdomainFmt}/)?${qualifiedNameFmt}$`);
+
 export function isQualifiedName(value: string): string[] {
+  if (validQualifiedNameRe.test(value)) {
+    const slash = value.indexOf('/');
+    if (slash <= dns1123SubdomainMaxLength && value.length - slash - 1 <= qualifiedNameMaxLength) return [];
+  }
   const errs: string[] = [];
   const parts = value.split('/');
   let name: string;
