@@ -16,6 +16,7 @@ import {
   type EngineNode,
   type Evaluator,
   registerProbe,
+  walkAst,
 } from './engine.js';
 import { CelError, fromEngineError, isCelError } from './errors.js';
 import { registerLibraries } from './library/index.js';
@@ -116,6 +117,8 @@ export interface Program {
   readonly outputType: CelType;
   /** The static worst-case cost estimate. */
   readonly estimatedCost: CostEstimate;
+  /** The declared variables the expression refers to (e.g. whether a rule uses `oldSelf`). */
+  readonly references: ReadonlySet<string>;
   /** Evaluates; throws a `CelError` (`evaluation` or `cost-budget-exceeded`). */
   evaluate(activation?: Record<string, unknown>, options?: EvaluateOptions): unknown;
   /** Like `evaluate`, also reporting the cost spent. */
@@ -127,6 +130,7 @@ class CompiledProgram implements Program {
     readonly expression: string,
     readonly outputType: CelType,
     readonly estimatedCost: CostEstimate,
+    readonly references: ReadonlySet<string>,
     private readonly fn: (ctx: Record<string, unknown>) => unknown,
     private readonly evaluator: Evaluator,
   ) {}
@@ -212,10 +216,15 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
       { expression: expr, detail: String(estimate.max) },
     );
   }
+  const references = new Set<string>();
+  walkAst(root, (n) => {
+    if (n.op === 'id' && env.variables.has(n.args as string)) references.add(n.args as string);
+  });
   return new CompiledProgram(
     expr,
     outputType,
     estimate,
+    references,
     parsed as unknown as (ctx: Record<string, unknown>) => unknown,
     internals.evaluator,
   );

@@ -46,3 +46,19 @@ export type { ListSemantics } from './list-semantics.js';
 export { celEquals, listSemantics, markList } from './list-semantics.js';
 export type { CelType } from './types.js';
 export { celTypeOf, fromCelValue, toCelValue, toCelValueUntyped } from './types.js';
+export type {
+  CompiledNode,
+  CompiledRule,
+  CompiledValidationRules,
+  CompileValidationRulesOptions,
+  ValidateOptions,
+  ValidationCause,
+  ValidationRuleError,
+  ValidationRuleReason,
+} from './validation.js';
+export {
+  compileValidationRules,
+  MaxMessageExpressionLength,
+  validateWithRules,
+  validationRuleReasons,
+} from './validation.js';

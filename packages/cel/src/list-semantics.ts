@@ -7,8 +7,8 @@
  */
 
 import { Optional } from '@marcbachmann/cel-js';
-import { isQuantity } from '@orchard/meta';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
+import { isQuantity } from '@orchard/meta';
 
 export const LIST_TYPE = Symbol('orchard.cel.listType');
 

@@ -22,7 +22,11 @@ export function registerQuantity(env: Environment): void {
   env.registerType(TYPE, Quantity);
   env.registerFunction(`quantity(string): ${TYPE}`, (s: string) => {
     const q = tryParseQuantity(s);
-    if (q === undefined) throw evalError(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': ${s}`, 'invalid_argument');
+    if (q === undefined)
+      throw evalError(
+        `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': ${s}`,
+        'invalid_argument',
+      );
     return q;
   });
   env.registerFunction('isQuantity(string): bool', (s: string) => tryParseQuantity(s) !== undefined);
@@ -34,10 +38,18 @@ export function registerQuantity(env: Environment): void {
   });
   env.registerFunction(`${TYPE}.asApproximateFloat(): double`, (q: Quantity) => q.asApproximateFloat64());
   env.registerFunction(`${TYPE}.sign(): int`, (q: Quantity) => BigInt(q.sign()));
-  env.registerFunction(`${TYPE}.add(${TYPE}): ${TYPE}`, (a: Quantity, b: Quantity) => wrapQuantityError(() => a.add(b)));
-  env.registerFunction(`${TYPE}.add(int): ${TYPE}`, (a: Quantity, b: bigint) => wrapQuantityError(() => a.add(Quantity.fromInt(b))));
-  env.registerFunction(`${TYPE}.sub(${TYPE}): ${TYPE}`, (a: Quantity, b: Quantity) => wrapQuantityError(() => a.sub(b)));
-  env.registerFunction(`${TYPE}.sub(int): ${TYPE}`, (a: Quantity, b: bigint) => wrapQuantityError(() => a.sub(Quantity.fromInt(b))));
+  env.registerFunction(`${TYPE}.add(${TYPE}): ${TYPE}`, (a: Quantity, b: Quantity) =>
+    wrapQuantityError(() => a.add(b)),
+  );
+  env.registerFunction(`${TYPE}.add(int): ${TYPE}`, (a: Quantity, b: bigint) =>
+    wrapQuantityError(() => a.add(Quantity.fromInt(b))),
+  );
+  env.registerFunction(`${TYPE}.sub(${TYPE}): ${TYPE}`, (a: Quantity, b: Quantity) =>
+    wrapQuantityError(() => a.sub(b)),
+  );
+  env.registerFunction(`${TYPE}.sub(int): ${TYPE}`, (a: Quantity, b: bigint) =>
+    wrapQuantityError(() => a.sub(Quantity.fromInt(b))),
+  );
   env.registerFunction(`${TYPE}.isLessThan(${TYPE}): bool`, (a: Quantity, b: Quantity) => a.cmp(b) < 0);
   env.registerFunction(`${TYPE}.isGreaterThan(${TYPE}): bool`, (a: Quantity, b: Quantity) => a.cmp(b) > 0);
   env.registerFunction(`${TYPE}.compareTo(${TYPE}): int`, (a: Quantity, b: Quantity) => BigInt(a.cmp(b)));

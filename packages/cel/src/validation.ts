@@ -1,0 +1,507 @@
+/**
+ * CRD validation rules (`x-…-validations`): `compileValidationRules(schema)` compiles every rule
+ * of every schema node once (when the CRD is created), rejecting rules that do not compile, whose
+ * estimated cost is too high, or whose `reason`/`fieldPath` are invalid; `validateWithRules(obj,
+ * oldObj, compiled)` evaluates them against an object with `self` (and `oldSelf` for transition
+ * rules, which run only on update when the old value exists, or always with `optionalOldSelf`) and
+ * returns every failure as a field cause, for one 422.
+ */
+import { Optional } from '@marcbachmann/cel-js';
+import { type FieldCause, type Flavor, fieldErrors, orchFlavor } from '@orchard/meta';
+import type { StructuralSchema, ValidationRule } from '@orchard/schema';
+import { maxSizeOf } from './cost-estimator.js';
+import { createCostTracker } from './cost-tracker.js';
+import { type CelEnv, type CelFeatureGates, compile, createEnv, type Program } from './environment.js';
+import { type CelErrorCode, isCelError } from './errors.js';
+import {
+  PerCallLimit,
+  RuntimeCELCostBudget,
+  StaticEstimatedCostLimit,
+  StaticEstimatedCRDCostLimit,
+} from './limits.js';
+import { celEquals } from './list-semantics.js';
+import { celTypeOf, toCelValue } from './types.js';
+
+/** The reasons a rule may declare (default `FieldValueInvalid`). */
+export const validationRuleReasons = [
+  'FieldValueInvalid',
+  'FieldValueForbidden',
+  'FieldValueRequired',
+  'FieldValueDuplicate',
+] as const;
+export type ValidationRuleReason = (typeof validationRuleReasons)[number];
+
+/** Longest message a `messageExpression` may produce before it is replaced by the static message. */
+export const MaxMessageExpressionLength = 5000;
+
+export interface CompileValidationRulesOptions {
+  /** Names the extension in error paths (`x-orch-validations` / `x-kubernetes-validations`). Default orch. */
+  flavor?: Flavor;
+  /** Path prefix of the schema in error paths. Default `openAPIV3Schema`. */
+  schemaPath?: string;
+  /** Per-rule estimated cost limit. Default `StaticEstimatedCostLimit`. */
+  estimatedCostLimit?: number;
+  /** Limit of the sum over rules of estimated cost × cardinality. Default `StaticEstimatedCRDCostLimit`. */
+  crdEstimatedCostLimit?: number;
+  featureGates?: Partial<CelFeatureGates>;
+}
+
+/** Why a rule was rejected (a cause of the CRD's 422). */
+export interface ValidationRuleError {
+  /** Path of the offending field, e.g. `openAPIV3Schema.properties[spec].x-orch-validations[0].rule`. */
+  field: string;
+  reason: 'FieldValueInvalid' | 'FieldValueRequired' | 'FieldValueForbidden';
+  message: string;
+  /** The CelError code behind it, when it comes from compiling. */
+  code?: CelErrorCode;
+}
+
+export interface CompiledRule {
+  readonly index: number;
+  readonly rule: ValidationRule;
+  readonly program: Program;
+  readonly messageProgram: Program | undefined;
+  /** Whether the rule refers to `oldSelf` (a transition rule). */
+  readonly isTransition: boolean;
+  /** Estimated cost × how many times the rule can run per object. */
+  readonly estimatedTotalCost: number;
+}
+
+export interface CompiledNode {
+  readonly schema: StructuralSchema;
+  readonly rules: readonly CompiledRule[];
+  readonly properties?: Readonly<Record<string, CompiledNode>>;
+  readonly additionalProperties?: CompiledNode;
+  readonly items?: CompiledNode;
+}
+
+export interface CompiledValidationRules {
+  /** The compiled tree (undefined when the schema has no rules anywhere). */
+  readonly root: CompiledNode | undefined;
+  /** Every rejected rule; non-empty means the CRD must be rejected. */
+  readonly errors: readonly ValidationRuleError[];
+  readonly totalEstimatedCost: number;
+}
+
+interface Walk {
+  path: string;
+  cardinality: number;
+  correlatable: boolean;
+}
+
+const envCache = new WeakMap<StructuralSchema, Map<string, CelEnv>>();
+
+function envFor(
+  schema: StructuralSchema,
+  optionalOldSelf: boolean,
+  gates: Partial<CelFeatureGates> | undefined,
+): CelEnv {
+  const key = `${optionalOldSelf}:${JSON.stringify(gates ?? {})}`;
+  let m = envCache.get(schema);
+  if (m === undefined) {
+    m = new Map();
+    envCache.set(schema, m);
+  }
+  let env = m.get(key);
+  if (env === undefined) {
+    env = createEnv({
+      variables: {
+        self: { schema },
+        oldSelf: optionalOldSelf ? { type: `optional<${celTypeOf(schema)}>` } : { schema },
+      },
+      ...(gates ? { featureGates: gates } : {}),
+    });
+    m.set(key, env);
+  }
+  return env;
+}
+
+const FIELD_PATH_SEGMENT = /^(?:\.([a-zA-Z_][a-zA-Z0-9_-]*)|\['((?:[^'\\]|\\.)*)'\])/;
+
+/** Resolves a rule's relative `fieldPath` (`.spec.x`, `['a.b']`) against `schema`; an error message or undefined. */
+function checkFieldPath(fieldPath: string, schema: StructuralSchema): string | undefined {
+  let rest = fieldPath;
+  let s: StructuralSchema | undefined = schema;
+  if (rest === '') return 'must not be empty';
+  while (rest.length > 0) {
+    const m = FIELD_PATH_SEGMENT.exec(rest);
+    if (!m) return `invalid field path: ${fieldPath}`;
+    const name = m[1] ?? (m[2] as string).replace(/\\(.)/g, '$1');
+    const next: StructuralSchema | undefined =
+      s?.properties?.[name] ??
+      (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    if (next === undefined && !s?.preserveUnknownFields)
+      return `fieldPath ${fieldPath} does not exist in the schema`;
+    s = next;
+    rest = rest.slice(m[0].length);
+  }
+  return undefined;
+}
+
+function compileNode(
+  schema: StructuralSchema,
+  w: Walk,
+  ext: string,
+  opts: Required<Pick<CompileValidationRulesOptions, 'estimatedCostLimit'>> & CompileValidationRulesOptions,
+  errors: ValidationRuleError[],
+  total: { cost: number },
+): CompiledNode | undefined {
+  const rules: CompiledRule[] = [];
+  (schema.validations ?? []).forEach((rule, index) => {
+    const at = `${w.path}.${ext}[${index}]`;
+    if (typeof rule.rule !== 'string' || rule.rule.trim() === '') {
+      errors.push({ field: `${at}.rule`, reason: 'FieldValueRequired', message: 'Required value' });
+      return;
+    }
+    if (rule.reason !== undefined && !(validationRuleReasons as readonly string[]).includes(rule.reason)) {
+      errors.push({
+        field: `${at}.reason`,
+        reason: 'FieldValueInvalid',
+        message: `Unsupported value: "${rule.reason}": supported values: ${validationRuleReasons.map((r) => `"${r}"`).join(', ')}`,
+      });
+    }
+    if (rule.fieldPath !== undefined) {
+      const bad = checkFieldPath(rule.fieldPath, schema);
+      if (bad)
+        errors.push({
+          field: `${at}.fieldPath`,
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: "${rule.fieldPath}": ${bad}`,
+        });
+    }
+    if (rule.message !== undefined && (rule.message.trim() === '' || /[\r\n]/.test(rule.message))) {
+      errors.push({
+        field: `${at}.message`,
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${JSON.stringify(rule.message)}: message must be non-empty and must not contain line breaks`,
+      });
+    }
+    const env = envFor(schema, rule.optionalOldSelf === true, opts.featureGates);
+    let program: Program;
+    try {
+      program = compile(rule.rule, env, { outputType: 'bool', estimatedCostLimit: opts.estimatedCostLimit });
+    } catch (e) {
+      if (!isCelError(e)) throw e;
+      const what =
+        e.code === 'estimated-cost-exceeded' ? 'Forbidden' : `Invalid value: ${JSON.stringify(rule.rule)}`;
+      errors.push({
+        field: `${at}.rule`,
+        reason: e.code === 'estimated-cost-exceeded' ? 'FieldValueForbidden' : 'FieldValueInvalid',
+        message: `${what}: ${e.code === 'estimated-cost-exceeded' ? '' : 'compilation failed: '}${e.message}`,
+        code: e.code,
+      });
+      return;
+    }
+    const isTransition = program.references.has('oldSelf');
+    if (isTransition && !w.correlatable) {
+      errors.push({
+        field: `${at}.rule`,
+        reason: 'FieldValueInvalid',
+        message: `Invalid value: ${JSON.stringify(rule.rule)}: oldSelf cannot be used on the uncorrelatable portion of the schema within ${w.path}`,
+      });
+      return;
+    }
+    if (rule.optionalOldSelf && !isTransition) {
+      errors.push({
+        field: `${at}.optionalOldSelf`,
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: may not be set if rule does not use oldSelf',
+      });
+    }
+    let messageProgram: Program | undefined;
+    if (rule.messageExpression !== undefined) {
+      try {
+        messageProgram = compile(rule.messageExpression, env, {
+          outputType: 'string',
+          estimatedCostLimit: opts.estimatedCostLimit,
+        });
+      } catch (e) {
+        if (!isCelError(e)) throw e;
+        errors.push({
+          field: `${at}.messageExpression`,
+          reason: e.code === 'estimated-cost-exceeded' ? 'FieldValueForbidden' : 'FieldValueInvalid',
+          message: `Invalid value: ${JSON.stringify(rule.messageExpression)}: messageExpression compilation failed: ${e.message}`,
+          code: e.code,
+        });
+      }
+    }
+    const cost = (program.estimatedCost.max + (messageProgram?.estimatedCost.max ?? 0)) * w.cardinality;
+    total.cost += cost;
+    rules.push({ index, rule, program, messageProgram, isTransition, estimatedTotalCost: cost });
+  });
+
+  const node: {
+    schema: StructuralSchema;
+    rules: CompiledRule[];
+    properties?: Record<string, CompiledNode>;
+    additionalProperties?: CompiledNode;
+    items?: CompiledNode;
+  } = {
+    schema,
+    rules,
+  };
+  let any = rules.length > 0;
+  if (schema.properties) {
+    const props: Record<string, CompiledNode> = {};
+    for (const [name, ps] of Object.entries(schema.properties)) {
+      const c = compileNode(ps, { ...w, path: `${w.path}.properties[${name}]` }, ext, opts, errors, total);
+      if (c) props[name] = c;
+    }
+    if (Object.keys(props).length > 0) {
+      node.properties = props;
+      any = true;
+    }
+  }
+  if (typeof schema.additionalProperties === 'object') {
+    const c = compileNode(
+      schema.additionalProperties,
+      {
+        path: `${w.path}.additionalProperties`,
+        cardinality: w.cardinality * maxSizeOf(schema),
+        correlatable: w.correlatable,
+      },
+      ext,
+      opts,
+      errors,
+      total,
+    );
+    if (c) {
+      node.additionalProperties = c;
+      any = true;
+    }
+  }
+  if (schema.items) {
+    const c = compileNode(
+      schema.items,
+      {
+        path: `${w.path}.items`,
+        cardinality: w.cardinality * maxSizeOf(schema),
+        correlatable: w.correlatable && schema.listType === 'map',
+      },
+      ext,
+      opts,
+      errors,
+      total,
+    );
+    if (c) {
+      node.items = c;
+      any = true;
+    }
+  }
+  return any ? node : undefined;
+}
+
+/** Compiles every validation rule of `schema` (once, when the CRD is created or updated). */
+export function compileValidationRules(
+  schema: StructuralSchema,
+  options: CompileValidationRulesOptions = {},
+): CompiledValidationRules {
+  const flavor = options.flavor ?? orchFlavor;
+  const ext = flavor.ext('validations');
+  const errors: ValidationRuleError[] = [];
+  const total = { cost: 0 };
+  const opts = { ...options, estimatedCostLimit: options.estimatedCostLimit ?? StaticEstimatedCostLimit };
+  const root = compileNode(
+    schema,
+    { path: options.schemaPath ?? 'openAPIV3Schema', cardinality: 1, correlatable: true },
+    ext,
+    opts,
+    errors,
+    total,
+  );
+  const crdLimit = options.crdEstimatedCostLimit ?? StaticEstimatedCRDCostLimit;
+  if (total.cost > crdLimit) {
+    errors.push({
+      field: options.schemaPath ?? 'openAPIV3Schema',
+      reason: 'FieldValueForbidden',
+      message: `Forbidden: ${ext} estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of ${(total.cost / crdLimit).toFixed(1)}x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+    });
+  }
+  return { root, errors, totalEstimatedCost: total.cost };
+}
+
+export interface ValidateOptions {
+  /** Total runtime cost budget across all rules for one object. Default `RuntimeCELCostBudget`. */
+  budget?: number;
+  /** Runtime cost limit of one rule. Default `PerCallLimit`. */
+  perCallLimit?: number;
+}
+
+/** A failed rule: a field cause (`reason`, `field`, `message`) as upstream reports it in the 422. */
+export type ValidationCause = FieldCause;
+
+function schemaTypeName(s: StructuralSchema): string {
+  return s.type ?? (s.intOrString ? 'string' : 'object');
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+class BudgetExhausted extends Error {}
+
+/** Appends a rule's relative fieldPath (`.a.b`, `['x.y']`) to a data path. */
+function joinFieldPath(path: string, rel: string): string {
+  const p = path + rel;
+  return p.startsWith('.') ? p.slice(1) : p;
+}
+
+/**
+ * Evaluates the compiled rules against `obj` (and `oldObj` on update; `undefined` on create).
+ * Returns every failure; stops (with a cause) when the runtime budget is exhausted.
+ */
+export function validateWithRules(
+  obj: unknown,
+  oldObj: unknown,
+  compiled: CompiledValidationRules,
+  options: ValidateOptions = {},
+): ValidationCause[] {
+  const causes: ValidationCause[] = [];
+  if (compiled.root === undefined) return causes;
+  const tracker = createCostTracker(options.budget ?? RuntimeCELCostBudget);
+  const perCall = options.perCallLimit ?? PerCallLimit;
+
+  const visit = (node: CompiledNode, value: unknown, old: unknown, hasOld: boolean, path: string): void => {
+    if (value === undefined || value === null) return;
+    if (node.rules.length > 0) {
+      const self = toCelValue(value, node.schema);
+      let oldSelf: unknown;
+      for (const r of node.rules) {
+        if (r.isTransition && !hasOld && !r.rule.optionalOldSelf) continue;
+        const activation: Record<string, unknown> = { self };
+        if (r.isTransition) {
+          oldSelf ??= hasOld ? toCelValue(old, node.schema) : null;
+          activation.oldSelf = r.rule.optionalOldSelf
+            ? hasOld
+              ? Optional.of(oldSelf)
+              : Optional.none()
+            : oldSelf;
+        }
+        const field = r.rule.fieldPath ? joinFieldPath(path, r.rule.fieldPath) : path;
+        let ok: unknown;
+        try {
+          ok = r.program.evaluate(activation, { costBudget: perCall, tracker });
+        } catch (e) {
+          if (isCelError(e) && e.code === 'cost-budget-exceeded') {
+            if (tracker.remaining() <= 0) {
+              causes.push(
+                fieldErrors.invalid(
+                  field,
+                  schemaTypeName(node.schema),
+                  'validation failed due to running out of cost budget, no further validation rules will be run',
+                ),
+              );
+              throw new BudgetExhausted();
+            }
+            causes.push(
+              fieldErrors.invalid(
+                field,
+                schemaTypeName(node.schema),
+                `call cost exceeds limit for rule: ${r.rule.rule}`,
+              ),
+            );
+            continue;
+          }
+          const msg = isCelError(e) ? e.summary : (e as Error).message;
+          causes.push(
+            fieldErrors.invalid(field, schemaTypeName(node.schema), `${msg} evaluating rule: ${r.rule.rule}`),
+          );
+          continue;
+        }
+        if (ok === true) continue;
+        let message = r.rule.message ?? `failed rule: ${r.rule.rule}`;
+        if (r.messageProgram) {
+          try {
+            const m = r.messageProgram.evaluate(activation, { costBudget: perCall, tracker });
+            if (
+              typeof m === 'string' &&
+              m.trim() !== '' &&
+              !/[\r\n]/.test(m) &&
+              m.length <= MaxMessageExpressionLength
+            )
+              message = m;
+          } catch (e) {
+            if (isCelError(e) && e.code === 'cost-budget-exceeded' && tracker.remaining() <= 0) {
+              causes.push(
+                fieldErrors.invalid(
+                  field,
+                  schemaTypeName(node.schema),
+                  'validation failed due to running out of cost budget, no further validation rules will be run',
+                ),
+              );
+              throw new BudgetExhausted();
+            }
+            // a failing messageExpression falls back to the static message
+          }
+        }
+        switch (r.rule.reason) {
+          case 'FieldValueForbidden':
+            causes.push(fieldErrors.forbidden(field, message));
+            break;
+          case 'FieldValueRequired':
+            causes.push(fieldErrors.required(field, message));
+            break;
+          case 'FieldValueDuplicate':
+            causes.push({ reason: 'FieldValueDuplicate', field, message: `Duplicate value: ${message}` });
+            break;
+          default:
+            causes.push(fieldErrors.invalid(field, schemaTypeName(node.schema), message));
+        }
+      }
+    }
+    if (node.properties && isObject(value)) {
+      for (const [name, child] of Object.entries(node.properties)) {
+        const oldHas = hasOld && isObject(old) && Object.hasOwn(old, name);
+        visit(
+          child,
+          value[name],
+          oldHas ? (old as Record<string, unknown>)[name] : undefined,
+          oldHas,
+          path === '' ? name : `${path}.${name}`,
+        );
+      }
+    }
+    if (node.additionalProperties && isObject(value)) {
+      const known = node.schema.properties ?? {};
+      for (const [k, v] of Object.entries(value)) {
+        if (k in known) continue;
+        const oldHas = hasOld && isObject(old) && Object.hasOwn(old, k);
+        visit(
+          node.additionalProperties,
+          v,
+          oldHas ? (old as Record<string, unknown>)[k] : undefined,
+          oldHas,
+          `${path}[${k}]`,
+        );
+      }
+    }
+    if (node.items && Array.isArray(value)) {
+      const s = node.schema;
+      const oldList = hasOld && Array.isArray(old) ? old : undefined;
+      value.forEach((item, i) => {
+        let oldItem: unknown;
+        let found = false;
+        if (oldList !== undefined && s.listType === 'map') {
+          const keys = s.listMapKeys ?? [];
+          const hit = oldList.find(
+            (o) =>
+              isObject(o) &&
+              isObject(item) &&
+              keys.every((k) => celEquals(toCelValue(o[k], undefined), toCelValue(item[k], undefined))),
+          );
+          if (hit !== undefined) {
+            oldItem = hit;
+            found = true;
+          }
+        }
+        visit(node.items as CompiledNode, item, oldItem, found, `${path}[${i}]`);
+      });
+    }
+  };
+  try {
+    visit(compiled.root, obj, oldObj, oldObj !== undefined && oldObj !== null, '');
+  } catch (e) {
+    if (!(e instanceof BudgetExhausted)) throw e;
+  }
+  return causes;
+}
