@@ -172,8 +172,8 @@ describe('rest client + list pager', () => {
     });
     const err = await createRestClient({ server: url })
       .json({ path: '/x' })
-      .catch((e) => e);
-    expect(isClientError(err, 'Status')).toBe(true);
+      .catch((e: unknown) => e);
+    if (!isClientError(err, 'Status')) throw new Error('expected a ClientError');
     expect(err.status).toBe(504);
     expect(err.reason).toBe('Timeout');
     expect(err.retryAfterSeconds).toBe(1);
