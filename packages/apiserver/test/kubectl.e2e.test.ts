@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
+import { kubectl, kubectlAvailable, kubectlBinary, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -58,7 +58,7 @@ describe.skipIf(!kubectlAvailable())('kubectl against the reference server (kube
 
     // `get -w` lists, then watches from the list's resourceVersion and prints later changes.
     const child = spawn(
-      '/usr/bin/kubectl',
+      kubectlBinary(),
       [
         `--kubeconfig=${api.kubeconfigPath}`,
         `--cache-dir=${api.kubeconfigPath}.cache`,

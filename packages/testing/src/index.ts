@@ -7,6 +7,6 @@
  */
 
 export type { KubectlOptions, KubectlResult } from './kubectl.js';
-export { kubectl, kubectlAvailable } from './kubectl.js';
+export { kubectl, kubectlAvailable, kubectlBinary } from './kubectl.js';
 export type { RequestOptions, TestResponse, TestServer, TestServerOptions } from './test-server.js';
 export { startTestServer } from './test-server.js';
