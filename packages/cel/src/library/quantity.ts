@@ -5,10 +5,16 @@
  * `isGreaterThan`, `compareTo`; `==` compares by value (`quantity('1') == quantity('1000m')`).
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import { Quantity, tryParseQuantity } from '@orchard/meta';
+import { Quantity, quantitySplitRegexp, tryParseQuantity } from '@orchard/meta';
 import { evalError } from './values.js';
 
 const TYPE = 'kubernetes.Quantity';
+const SPLIT = new RegExp(quantitySplitRegexp);
+
+/** Parses as the library does: the string must match the quantity grammar (so `Mi` alone is not a quantity). */
+function parse(s: string): Quantity | undefined {
+  return SPLIT.test(s) ? tryParseQuantity(s) : undefined;
+}
 
 function wrapQuantityError<T>(f: () => T): T {
   try {
@@ -21,7 +27,7 @@ function wrapQuantityError<T>(f: () => T): T {
 export function registerQuantity(env: Environment): void {
   env.registerType(TYPE, Quantity);
   env.registerFunction(`quantity(string): ${TYPE}`, (s: string) => {
-    const q = tryParseQuantity(s);
+    const q = parse(s);
     if (q === undefined)
       throw evalError(
         `quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$': ${s}`,
@@ -29,7 +35,7 @@ export function registerQuantity(env: Environment): void {
       );
     return q;
   });
-  env.registerFunction('isQuantity(string): bool', (s: string) => tryParseQuantity(s) !== undefined);
+  env.registerFunction('isQuantity(string): bool', (s: string) => parse(s) !== undefined);
   env.registerFunction(`${TYPE}.isInteger(): bool`, (q: Quantity) => q.isInteger());
   env.registerFunction(`${TYPE}.asInteger(): int`, (q: Quantity) => {
     const v = q.asInt64();
