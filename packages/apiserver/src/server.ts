@@ -39,6 +39,8 @@ import { send, writeError, writeJson } from './response/write.js';
 import type { ServerState } from './state.js';
 import { ObjectStore } from './storage/object-store.js';
 import { versionInfo } from './version.js';
+import { startCrdController } from './crd/controller.js';
+import { serveOpenApi } from './openapi/openapi.js';
 
 /** The reference API server: a request handler plus the pieces other packages plug into. */
 export interface ApiServer {
@@ -128,6 +130,9 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
           if (!isStoreError(e, 'AlreadyExists')) throw e;
         }
       }
+    }
+    if (registry.get(flavor.group('apiextensions'), 'customresourcedefinitions')) {
+      await startCrdController(state, closingController.signal);
     }
     health.completeHook('bootstrap-namespaces');
   }
@@ -255,6 +260,10 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     }
     if (method !== 'GET' && !head) throw errors.pathNotFound();
     if (path === '/version') return writeJson(res, 200, versionInfo(), 'application/json', head);
+    if (path.startsWith('/openapi/')) {
+      await ready;
+      if (serveOpenApi(state, req, res, path, url)) return;
+    }
     if (path === '/') {
       return writeJson(
         res,

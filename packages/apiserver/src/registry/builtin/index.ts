@@ -1,5 +1,6 @@
 import type { Flavor } from '@orchard/meta';
 import type { ResourceDefinition } from '../resource.js';
+import { customResourceDefinitions } from '../../crd/crd-resource.js';
 import { configmaps } from './configmaps.js';
 import { events } from './events.js';
 import { leases } from './leases.js';
@@ -7,6 +8,7 @@ import { namespaces } from './namespaces.js';
 import { selfSubjectAccessReviews, selfSubjectReviews } from './reviews.js';
 import { secrets } from './secrets.js';
 import { serviceaccounts } from './serviceaccounts.js';
+import { deployments, pods, services } from './workloads.js';
 
 /** The built-in resource types of the reference server, for a flavor. */
 export function builtinResources(flavor: Flavor): ResourceDefinition[] {
@@ -19,5 +21,9 @@ export function builtinResources(flavor: Flavor): ResourceDefinition[] {
     leases(flavor),
     selfSubjectReviews(flavor),
     selfSubjectAccessReviews(flavor),
+    pods,
+    services,
+    deployments,
+    customResourceDefinitions(flavor),
   ];
 }

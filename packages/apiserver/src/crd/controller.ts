@@ -1,0 +1,115 @@
+import type { Flavor, StoredObject } from '@orchard/meta';
+import { fromOpenApi, type StructuralSchema } from '@orchard/schema';
+import { defineResource, type ResourceDefinition, type SubresourceDefinition } from '../registry/resource.js';
+import { statusSubresourceStrategy } from '../registry/status-strategy.js';
+import { type PrinterColumn, registerCustomResource } from '../schema/schemas.js';
+import type { ServerState } from '../state.js';
+
+type Obj = Record<string, any>;
+
+/** Upstream's version priority: GA > beta > alpha, higher numbers first, then other names. */
+export function compareVersions(a: string, b: string): number {
+  const parse = (v: string) => {
+    const m = /^v(\d+)(?:(alpha|beta)(\d+))?$/.exec(v);
+    if (!m) return [0, 0, 0, v] as const;
+    const level = m[2] === undefined ? 3 : m[2] === 'beta' ? 2 : 1;
+    return [level, Number(m[1]), Number(m[3] ?? 0), v] as const;
+  };
+  const [la, ma, na, sa] = parse(a);
+  const [lb, mb, nb, sb] = parse(b);
+  if (la !== lb) return lb - la;
+  if (la === 0) return sa < sb ? -1 : sa > sb ? 1 : 0;
+  if (ma !== mb) return mb - ma;
+  return nb - na;
+}
+
+/** The served resource of a stored CRD. */
+export function definitionFromCrd(crd: Obj, flavor: Flavor): ResourceDefinition {
+  const spec: Obj = crd.spec;
+  const names: Obj = spec.names;
+  const versions: Obj[] = spec.versions ?? [];
+  const served = versions.filter((v) => v.served).map((v) => v.name as string).sort(compareVersions);
+  const storageVersion: string = versions.find((v) => v.storage)?.name;
+  const schemas = new Map<string, StructuralSchema>();
+  const printerColumns = new Map<string, PrinterColumn[]>();
+  let status = false;
+  for (const v of versions) {
+    const s = fromOpenApi(v.schema?.openAPIV3Schema ?? { type: 'object' }, flavor);
+    if (spec.preserveUnknownFields === true) s.preserveUnknownFields = true;
+    schemas.set(v.name, s);
+    printerColumns.set(v.name, v.additionalPrinterColumns ?? []);
+    if (v.served && v.subresources?.status !== undefined) status = true;
+  }
+  const subresources: SubresourceDefinition[] = [];
+  if (status) subresources.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
+  const def = defineResource({
+    group: spec.group,
+    versions: served,
+    resource: names.plural,
+    singular: names.singular ?? String(names.kind).toLowerCase(),
+    kind: names.kind,
+    listKind: names.listKind ?? `${names.kind}List`,
+    namespaced: spec.scope === 'Namespaced',
+    shortNames: names.shortNames ?? [],
+    categories: names.categories ?? [],
+    subresources,
+    strategy: status ? statusSubresourceStrategy() : {},
+  });
+  registerCustomResource(def, { schemas, storageVersion, printerColumns, crdName: crd.metadata.name });
+  return def;
+}
+
+/**
+ * Serves the resources of stored CRDs: lists them at start, then follows the store's events.
+ * A created or changed CRD (re)registers its resource — discovery, OpenAPI and every verb follow
+ * the registry at once; a deleted CRD unregisters it and deletes all of its objects.
+ * Resolves once the CRDs already stored are served; runs until `signal` aborts.
+ */
+export async function startCrdController(state: ServerState, signal: AbortSignal): Promise<void> {
+  const group = state.flavor.group('apiextensions');
+  const prefix = state.objects.prefix({ group, resource: 'customresourcedefinitions', namespace: '' });
+  const served = new Map<string, { group: string; resource: string }>();
+
+  const apply = (crd: StoredObject) => {
+    try {
+      const def = definitionFromCrd(crd as Obj, state.flavor);
+      const prev = served.get(crd.metadata.name ?? '');
+      if (prev && (prev.group !== def.group || prev.resource !== def.resource)) state.registry.remove(prev.group, prev.resource);
+      state.registry.add(def);
+      served.set(crd.metadata.name ?? '', { group: def.group, resource: def.resource });
+    } catch (e) {
+      state.log.error(`cannot serve CustomResourceDefinition ${crd.metadata.name}`, e);
+    }
+  };
+  const remove = async (crd: StoredObject) => {
+    const prev = served.get(crd.metadata.name ?? '');
+    if (!prev) return;
+    served.delete(crd.metadata.name ?? '');
+    state.registry.remove(prev.group, prev.resource);
+    const objectsPrefix = state.objects.prefix({ group: prev.group, resource: prev.resource, namespace: '' });
+    const { items } = await state.objects.list(objectsPrefix);
+    for (const item of items) {
+      const ns = item.metadata.namespace ?? '';
+      const key = state.objects.key({ group: prev.group, resource: prev.resource, namespace: ns }, item.metadata.name ?? '');
+      try {
+        await state.objects.delete(key);
+      } catch {
+        // already gone
+      }
+    }
+  };
+
+  const initial = await state.objects.list(prefix);
+  for (const crd of initial.items) apply(crd);
+  void (async () => {
+    try {
+      for await (const ev of state.objects.watch(prefix, initial.revision, signal)) {
+        if (ev.type === 'DELETED') await remove(ev.object);
+        else apply(ev.object);
+      }
+    } catch (e) {
+      if (!signal.aborted) state.log.error('the CRD controller stopped', e);
+    }
+  })();
+}
+

@@ -1,0 +1,63 @@
+import type { ResourceDefinition } from '../resource.js';
+import { defineResource } from '../resource.js';
+import { statusSubresourceStrategy } from '../status-strategy.js';
+
+const statusSub = { name: 'status', verbs: ['get', 'patch', 'update'] } as const;
+
+/** `pods` (core v1, namespaced) with `/status`; a new pod starts `Pending`. Schema: @orchard/schema's Pod. */
+export const pods: ResourceDefinition = defineResource({
+  group: '',
+  versions: ['v1'],
+  resource: 'pods',
+  kind: 'Pod',
+  namespaced: true,
+  shortNames: ['po'],
+  categories: ['all'],
+  subresources: [statusSub],
+  strategy: statusSubresourceStrategy({}, { initialStatus: () => ({ phase: 'Pending', qosClass: 'BestEffort' }) }),
+});
+
+/** `services` (core v1, namespaced) with `/status`. */
+export const services: ResourceDefinition = defineResource({
+  group: '',
+  versions: ['v1'],
+  resource: 'services',
+  kind: 'Service',
+  namespaced: true,
+  shortNames: ['svc'],
+  categories: ['all'],
+  subresources: [statusSub],
+  strategy: statusSubresourceStrategy(
+    {
+      prepareForCreate(obj) {
+        const spec = (obj.spec ?? {}) as Record<string, unknown>;
+        spec.type ??= 'ClusterIP';
+        spec.sessionAffinity ??= 'None';
+        obj.spec = spec;
+      },
+    },
+    { initialStatus: () => ({ loadBalancer: {} }) },
+  ),
+});
+
+/** `deployments` (apps v1, namespaced) with `/status`; generation bumps on spec changes. */
+export const deployments: ResourceDefinition = defineResource({
+  group: 'apps',
+  versions: ['v1'],
+  resource: 'deployments',
+  kind: 'Deployment',
+  namespaced: true,
+  shortNames: ['deploy'],
+  categories: ['all'],
+  subresources: [statusSub],
+  strategy: statusSubresourceStrategy({
+    prepareForCreate(obj) {
+      obj.metadata = { ...obj.metadata, generation: 1 };
+    },
+    prepareForUpdate(obj, old, ctx) {
+      const gen = Number(old.metadata.generation ?? 1);
+      const changed = JSON.stringify(obj.spec) !== JSON.stringify(old.spec);
+      obj.metadata = { ...obj.metadata, generation: ctx.subresource === '' && changed ? gen + 1 : gen };
+    },
+  }),
+});
