@@ -37,6 +37,13 @@ describe('CBOR bodies', () => {
     expect(decodeCbor(encodeCbor(value))).toEqual(value);
   });
 
+  it('keeps a __proto__ key as an own property, as JSON.parse does', () => {
+    const value = JSON.parse('{"__proto__":{"x":1},"a":[{"__proto__":2}]}');
+    const decoded = decodeCbor(encodeCbor(value)) as Record<string, unknown>;
+    expect(JSON.stringify(decoded)).toBe('{"__proto__":{"x":1},"a":[{"__proto__":2}]}');
+    expect(Object.getPrototypeOf(decoded)).toBe(Object.prototype);
+  });
+
   it('drops undefined members like JSON and refuses values JSON cannot hold', () => {
     expect(decodeCbor(encodeCbor({ a: 1, b: undefined, c: [undefined, 2] }))).toEqual({ a: 1, c: [null, 2] });
     expect(() => encodeCbor({ n: Number.NaN })).toThrow(expect.objectContaining({ code: 'NotEncodable' }));

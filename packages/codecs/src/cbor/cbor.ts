@@ -10,7 +10,7 @@ import { Decoder, Encoder } from 'cbor-x';
 import { CodecError } from '../codec.js';
 import { WireDecodeError } from '../protobuf/errors.js';
 import { toBase64 } from '../protobuf/wire-values.js';
-import { CborScanError, maxCborNestingDepth, scanCborItem } from './scan.js';
+import { CborScanError, maxCborNestingDepth, scanCbor } from './scan.js';
 
 export const cborMediaType = 'application/cbor';
 export const cborSeqMediaType = 'application/cbor-seq';
@@ -27,6 +27,9 @@ const encoder = new Encoder({
   tagUint8Array: false,
 });
 const decoder = new Decoder({ useRecords: false, mapsAsObjects: true });
+// cbor-x renames a `__proto__` key when it builds plain objects; items holding one (rare, but
+// JSON allows it) are decoded into Maps and converted with own properties instead.
+const mapDecoder = new Decoder({ useRecords: false, mapsAsObjects: false });
 
 export interface CborDecodeOptions {
   /** Reject a body that does not start with the self-described tag (default false: the tag is optional on input). */
@@ -101,6 +104,17 @@ export function encodeCbor(value: unknown): Uint8Array {
 function fromDecoded(v: unknown): unknown {
   if (v === null || typeof v !== 'object') return typeof v === 'bigint' ? Number(v) : v;
   if (v instanceof Uint8Array) return toBase64(v);
+  if (v instanceof Map) {
+    const o: Record<string, unknown> = {};
+    for (const [k, item] of v)
+      Object.defineProperty(o, k, {
+        value: fromDecoded(item),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    return o;
+  }
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) v[i] = fromDecoded(v[i]);
     return v;
@@ -123,9 +137,9 @@ function hasTag(bytes: Uint8Array, at = 0): boolean {
   return bytes[at] === 0xd9 && bytes[at + 1] === 0xd9 && bytes[at + 2] === 0xf7;
 }
 
-function decodeItem(bytes: Uint8Array, mediaType: string): unknown {
+function decodeItem(bytes: Uint8Array, mediaType: string, protoKey: boolean): unknown {
   try {
-    return fromDecoded(decoder.decode(bytes));
+    return fromDecoded((protoKey ? mapDecoder : decoder).decode(bytes));
   } catch (e) {
     throw scanFailure(e, mediaType);
   }
@@ -146,15 +160,15 @@ export function decodeCbor(bytes: Uint8Array, options: CborDecodeOptions = {}): 
       'the body does not start with the self-described CBOR tag d9 d9 f7',
     );
   if (bytes.length === 0) throw new WireDecodeError('Truncated', mediaType, 'empty CBOR body');
-  let end: number;
+  let scan: { end: number; protoKey: boolean };
   try {
-    end = scanCborItem(bytes, 0, options.maxDepth ?? maxCborNestingDepth);
+    scan = scanCbor(bytes, 0, options.maxDepth ?? maxCborNestingDepth);
   } catch (e) {
     throw scanFailure(e, mediaType);
   }
-  if (end !== bytes.length)
+  if (scan.end !== bytes.length)
     throw new WireDecodeError('Malformed', mediaType, 'trailing bytes after the CBOR data item');
-  return decodeItem(bytes, mediaType);
+  return decodeItem(bytes, mediaType, scan.protoKey);
 }
 
 /** One watch event as one `application/cbor-seq` item (tag + `{type, object}`). */
@@ -179,9 +193,9 @@ export class CborSeqReader {
     const items: unknown[] = [];
     let at = 0;
     while (at < joined.length) {
-      let end: number;
+      let scan: { end: number; protoKey: boolean };
       try {
-        end = scanCborItem(joined, at);
+        scan = scanCbor(joined, at);
       } catch (e) {
         if (e instanceof CborScanError && e.failure === 'Truncated') {
           if (joined.length - at > this.maxItemBytes)
@@ -194,8 +208,8 @@ export class CborSeqReader {
         }
         throw scanFailure(e, cborSeqMediaType);
       }
-      items.push(decodeItem(joined.subarray(at, end), cborSeqMediaType));
-      at = end;
+      items.push(decodeItem(joined.subarray(at, scan.end), cborSeqMediaType, scan.protoKey));
+      at = scan.end;
     }
     this.buf = joined.slice(at);
     return items;

@@ -31,6 +31,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 class Scanner {
   pos: number;
+  /** Whether a map key `__proto__` was seen (cbor-x mangles it into a plain object; see cbor.ts). */
+  protoKey = false;
   constructor(
     readonly bytes: Uint8Array,
     start: number,
@@ -171,6 +173,7 @@ class Scanner {
     const key = this.string(3, ib & 31);
     if (keys.has(key)) throw new CborScanError('Malformed', `duplicate map key ${JSON.stringify(key)}`);
     keys.add(key);
+    if (key === '__proto__') this.protoKey = true;
     this.item(depth + 1);
   }
 
@@ -214,7 +217,16 @@ class Scanner {
 
 /** Checks one data item starting at `start`; returns the offset just past it. */
 export function scanCborItem(bytes: Uint8Array, start = 0, maxDepth = maxCborNestingDepth): number {
+  return scanCbor(bytes, start, maxDepth).end;
+}
+
+/** `scanCborItem`, also telling whether the item holds a `__proto__` map key. */
+export function scanCbor(
+  bytes: Uint8Array,
+  start = 0,
+  maxDepth = maxCborNestingDepth,
+): { end: number; protoKey: boolean } {
   const s = new Scanner(bytes, start, maxDepth);
   s.item(0);
-  return s.pos;
+  return { end: s.pos, protoKey: s.protoKey };
 }
