@@ -2,11 +2,18 @@ import { describe, expect, it } from 'vitest';
 import {
   generateName,
   generateNameAlphabet,
+  isCIdentifier,
+  isConfigMapKey,
+  isDns1035Label,
   isDns1123Label,
   isDns1123Subdomain,
+  isEnvVarName,
   isQualifiedName,
   isValidLabelValue,
   isValidPathSegmentName,
+  isValidPortName,
+  isValidPortNum,
+  nameIsDns1035Label,
   nameIsDnsLabel,
   nameIsDnsSubdomain,
   nameIsPathSegment,
@@ -203,5 +210,70 @@ describe('newUid', () => {
     const b = newUid();
     expect(a).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(a).not.toBe(b);
+  });
+});
+
+describe('other upstream validators', () => {
+  const dns1035 =
+    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+  const table: Array<[string, (v: string) => string[], string, string[]]> = [
+    ['dns1035', isDns1035Label, 'my-svc', []],
+    ['dns1035', isDns1035Label, '1svc', [dns1035]],
+    ['dns1035', isDns1035Label, 'a'.repeat(64), ['must be no more than 63 characters']],
+    ['configmap key', isConfigMapKey, 'key.name', []],
+    ['configmap key', isConfigMapKey, 'KEY_NAME-1', []],
+    ['configmap key', isConfigMapKey, '.dotfile', []],
+    ['configmap key', isConfigMapKey, '.', ["must not be '.'"]],
+    ['configmap key', isConfigMapKey, '..', ["must not be '..'"]],
+    ['configmap key', isConfigMapKey, '..a', ["must not start with '..'"]],
+    [
+      'configmap key',
+      isConfigMapKey,
+      'a/b',
+      [
+        "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+      ],
+    ],
+    ['env var', isEnvVarName, 'MY_ENV.NAME', []],
+    [
+      'env var',
+      isEnvVarName,
+      '1A',
+      [
+        "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit (e.g. 'my.env-name',  or 'MY_ENV.NAME',  or 'MyEnvName1', regex used for validation is '[-._a-zA-Z][-._a-zA-Z0-9]*')",
+      ],
+    ],
+    ['c identifier', isCIdentifier, '_a1', []],
+    [
+      'c identifier',
+      isCIdentifier,
+      'a-b',
+      [
+        "a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', regex used for validation is '[A-Za-z_][A-Za-z0-9_]*')",
+      ],
+    ],
+    ['port name', isValidPortName, 'http', []],
+    ['port name', isValidPortName, 'h-2', []],
+    ['port name', isValidPortName, '123', ['must contain at least one letter (a-z)']],
+    ['port name', isValidPortName, 'a--b', ['must not contain consecutive hyphens']],
+    ['port name', isValidPortName, '-ab', ['must not begin or end with a hyphen']],
+    [
+      'port name',
+      isValidPortName,
+      'Very_Long_Port_Name',
+      [
+        'must be no more than 15 characters',
+        'must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)',
+      ],
+    ],
+  ];
+  it.each(table)('%s #%#', (_n, fn, v, want) => expect(fn(v)).toEqual(want));
+  it('port numbers and DNS-1035 generateName', () => {
+    expect(isValidPortNum(1)).toEqual([]);
+    expect(isValidPortNum(65535)).toEqual([]);
+    expect(isValidPortNum(0)).toEqual(['must be between 1 and 65535, inclusive']);
+    expect(isValidPortNum(65536)).toEqual(['must be between 1 and 65535, inclusive']);
+    expect(nameIsDns1035Label('svc-', true)).toEqual([]);
+    expect(nameIsDns1035Label('svc-', false)).toHaveLength(1);
   });
 });

@@ -120,6 +120,108 @@ export function isValidLabelValue(value: string): string[] {
   return errs;
 }
 
+const dns1035LabelFmt = '[a-z]([-a-z0-9]*[a-z0-9])?';
+const dns1035LabelErrMsg =
+  "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character";
+const dns1035LabelRe = new RegExp(`^${dns1035LabelFmt}$`);
+
+/** DNS-1035 label (service names): at most 63 characters, starts with a letter. */
+export function isDns1035Label(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > dns1123LabelMaxLength) errs.push(maxLenError(dns1123LabelMaxLength));
+  if (!dns1035LabelRe.test(value))
+    errs.push(regexError(dns1035LabelErrMsg, dns1035LabelFmt, 'my-name', 'abc-123'));
+  return errs;
+}
+
+/** `.`, `..` and a `..` prefix would escape a directory when the key becomes a file name. */
+function chDirPrefixErrors(value: string): string[] {
+  if (value === '.') return ["must not be '.'"];
+  if (value === '..') return ["must not be '..'"];
+  if (value.startsWith('..')) return ["must not start with '..'"];
+  return [];
+}
+
+const configMapKeyFmt = '[-._a-zA-Z0-9]+';
+const configMapKeyRe = new RegExp(`^${configMapKeyFmt}$`);
+
+/** A ConfigMap/Secret data key: at most 253 characters of `[-._a-zA-Z0-9]`, not `.`/`..`/`..*`. */
+export function isConfigMapKey(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > dns1123SubdomainMaxLength) errs.push(maxLenError(dns1123SubdomainMaxLength));
+  if (!configMapKeyRe.test(value)) {
+    errs.push(
+      regexError(
+        "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+        configMapKeyFmt,
+        'key.name',
+        'KEY_NAME',
+        'key-name',
+      ),
+    );
+  }
+  errs.push(...chDirPrefixErrors(value));
+  return errs;
+}
+
+const envVarNameFmt = '[-._a-zA-Z][-._a-zA-Z0-9]*';
+const envVarNameRe = new RegExp(`^${envVarNameFmt}$`);
+
+/** An environment variable name (strict form, as without RelaxedEnvironmentVariableValidation). */
+export function isEnvVarName(value: string): string[] {
+  const errs: string[] = [];
+  if (!envVarNameRe.test(value)) {
+    errs.push(
+      regexError(
+        "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit",
+        envVarNameFmt,
+        'my.env-name',
+        'MY_ENV.NAME',
+        'MyEnvName1',
+      ),
+    );
+  }
+  errs.push(...chDirPrefixErrors(value));
+  return errs;
+}
+
+const cIdentifierFmt = '[A-Za-z_][A-Za-z0-9_]*';
+const cIdentifierRe = new RegExp(`^${cIdentifierFmt}$`);
+
+/** A C identifier. */
+export function isCIdentifier(value: string): string[] {
+  if (cIdentifierRe.test(value)) return [];
+  return [
+    regexError(
+      "a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_'",
+      cIdentifierFmt,
+      'my_name',
+      'MY_NAME',
+      'MyName',
+    ),
+  ];
+}
+
+/** A port number: 1–65535. */
+export function isValidPortNum(port: number): string[] {
+  return Number.isInteger(port) && port >= 1 && port <= 65535
+    ? []
+    : ['must be between 1 and 65535, inclusive'];
+}
+
+/** A port name (IANA_SVC_NAME): at most 15 of `[-a-z0-9]`, a letter, no `--`, no edge hyphen. */
+export function isValidPortName(port: string): string[] {
+  const errs: string[] = [];
+  if (port.length > 15) errs.push(maxLenError(15));
+  if (!/^[-a-z0-9]+$/.test(port))
+    errs.push('must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)');
+  if (!/[a-z]/.test(port)) errs.push('must contain at least one letter (a-z)');
+  if (port.includes('--')) errs.push('must not contain consecutive hyphens');
+  if (port.length > 0 && (port.startsWith('-') || port.endsWith('-')))
+    errs.push('must not begin or end with a hyphen');
+  return errs;
+}
+
 /** Names that are used as one path segment: anything but `.`/`..` and `/` or `%`. */
 export function isValidPathSegmentName(name: string): string[] {
   if (name === '.' || name === '..') return [`may not be '${name}'`];
@@ -151,6 +253,10 @@ export const nameIsDnsLabel: NameValidator = (name, prefix) =>
 /** Object names that only need to be one path segment (e.g. RBAC roles). */
 export const nameIsPathSegment: NameValidator = (name, prefix) =>
   prefix ? isValidPathSegmentPrefix(name) : isValidPathSegmentName(name);
+
+/** Object names that are DNS-1035 labels (services). */
+export const nameIsDns1035Label: NameValidator = (name, prefix) =>
+  isDns1035Label(prefix ? maskTrailingDash(name) : name);
 
 /** Namespace names are DNS-1123 labels. */
 export const validateNamespaceName: NameValidator = nameIsDnsLabel;

@@ -4,7 +4,9 @@ import {
   isQuantityError,
   parseQuantity,
   Quantity,
+  QuantityError,
   type QuantityFormat,
+  quantityFromJson,
   quantitySplitRegexp,
   tryParseQuantity,
 } from './quantity.js';
@@ -453,5 +455,31 @@ describe('factories, scaled values and rounding', () => {
     expect(parseQuantity('1024').withFormat('BinarySI').toString()).toBe('1Ki');
     expect(isQuantity(parseQuantity('1'))).toBe(true);
     expect(isQuantity('1')).toBe(false);
+  });
+});
+
+describe('quantityFromJson', () => {
+  const table: Array<[unknown, string | undefined | 'error']> = [
+    ['1.5Gi', '1536Mi'],
+    [' 100m ', '100m'],
+    ['\t1Ki\n', '1Ki'],
+    [1.5, '1500m'],
+    [-3, '-3'],
+    [1e21, '1e+21'], // kept verbatim: it looks canonical
+    [1e-7, '100e-9'],
+    [0, '0'],
+    [12n, '12'],
+    [null, undefined],
+    [true, 'error'],
+    [{}, 'error'],
+    ['', 'error'],
+    ['1 Gi', 'error'],
+  ];
+  it.each(table)('%s → %s', (v, want) => {
+    if (want === 'error') {
+      expect(() => quantityFromJson(v)).toThrow(QuantityError);
+      return;
+    }
+    expect(quantityFromJson(v)?.toString()).toBe(want);
   });
 });

@@ -566,3 +566,15 @@ export function tryParseQuantity(str: string): Quantity | undefined {
     throw e;
   }
 }
+
+/**
+ * Decodes a quantity field of a JSON body as upstream's `UnmarshalJSON`: a string (surrounding
+ * whitespace trimmed) or a number; `null` gives undefined. Anything else is `FormatWrong`.
+ */
+export function quantityFromJson(v: unknown): Quantity | undefined {
+  if (v === null) return undefined;
+  if (typeof v === 'string') return parseQuantity(v.trim());
+  if (typeof v === 'number' && Number.isFinite(v)) return parseQuantity(String(v));
+  if (typeof v === 'bigint') return parseQuantity(v.toString());
+  throw new QuantityError('FormatWrong');
+}
