@@ -42,7 +42,9 @@ describe('regex library (RE2)', () => {
   it('halts a regex over a huge input on the cost budget, before matching', () => {
     let err: unknown;
     try {
-      run('l.exists(x, x.matches("(a+)+$"))', { l: Array.from({ length: 50 }, () => `${'a'.repeat(200_000)}!`) });
+      run('l.exists(x, x.matches("(a+)+$"))', {
+        l: Array.from({ length: 50 }, () => `${'a'.repeat(200_000)}!`),
+      });
     } catch (e) {
       err = e;
     }

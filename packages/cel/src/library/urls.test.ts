@@ -27,7 +27,10 @@ describe('URLs library', () => {
     ["url('https://example.com/').getEscapedPath()", '/'],
     ["url('https://example.com').getEscapedPath()", ''],
     ["url('https://example.com/path?k1=a&k2=b&k2=c').getQuery() == {'k1': ['a'], 'k2': ['b', 'c']}", true],
-    ["url('https://example.com/path?key with spaces=value with spaces').getQuery() == {'key with spaces': ['value with spaces']}", true],
+    [
+      "url('https://example.com/path?key with spaces=value with spaces').getQuery() == {'key with spaces': ['value with spaces']}",
+      true,
+    ],
     ["url('https://example.com/path?').getQuery() == {}", true],
     ["url('https://example.com/path').getQuery() == {}", true],
     ["isURL('https://example.com:80/path?query=val#fragment')", true],

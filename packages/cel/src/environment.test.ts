@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { createCostTracker } from './cost-tracker.js';
+import { compile, createEnv } from './environment.js';
+import { type CelErrorCode, isCelError } from './errors.js';
+import { PerCallLimit } from './limits.js';
+
+function failure(f: () => unknown): { code: CelErrorCode; message: string; line?: number; column?: number } {
+  try {
+    f();
+  } catch (e) {
+    if (!isCelError(e)) throw e;
+    return { code: e.code, message: e.message, line: e.position?.line, column: e.position?.column };
+  }
+  throw new Error('expected a CelError');
+}
+
+describe('compile', () => {
+  const env = createEnv({
+    variables: { x: 'int', name: 'string', obj: 'map<string, dyn>', xs: 'list<int>' },
+  });
+
+  it.each([
+    ['x + 1', 'int'],
+    ['name.startsWith("a")', 'bool'],
+    ['xs.map(v, v * 2)', 'list<int>'],
+    ['obj.a', 'dyn'],
+  ])('type-checks %s as %s', (expr, type) => {
+    expect(compile(expr, env).outputType).toBe(type);
+  });
+
+  it.each([
+    ['x +', 'parse', 1, 4],
+    ['x + "a"', 'type-check', 1, 1],
+    ['y', 'type-check', 1, 1],
+    ['name.nosuch()', 'type-check', 1, 1],
+    ['x == 1 &&\n  nope', 'type-check', 2, 3],
+  ] as const)('rejects %j with %s at %i:%i', (expr, code, line, column) => {
+    const f = failure(() => compile(expr, env));
+    expect(f.code).toBe(code);
+    expect([f.line, f.column]).toEqual([line, column]);
+  });
+
+  it('enforces a required output type', () => {
+    expect(failure(() => compile('x + 1', env, { outputType: 'bool' })).code).toBe('type-check');
+  });
+
+  it('records which declared variables an expression reads', () => {
+    expect([...compile('x > 0 && xs.all(v, v < x)', env).references].sort()).toEqual(['x', 'xs']);
+  });
+
+  it('rejects an expression over the estimated cost limit', () => {
+    const f = failure(() => compile('xs.all(a, xs.all(b, a != b))', env, { estimatedCostLimit: 1_000 }));
+    expect(f.code).toBe('estimated-cost-exceeded');
+    expect(f.message).toMatch(/exceeds budget by factor of/);
+  });
+});
+
+describe('evaluate', () => {
+  const env = createEnv({ variables: { x: 'int', obj: 'dyn', xs: 'list<int>' } });
+
+  it.each([
+    ['9223372036854775807 + 1', /overflow/],
+    ['-9223372036854775808 - 1', /overflow/],
+    ['x / 0', /division by zero/],
+    ['x % 0', /modulus by zero|modulo by zero|division by zero/],
+    ['obj.missing', /No such key: missing/],
+    ['int("abc")', /int/],
+    ['optional.none().value()', /optional/i],
+  ])('%s fails with an evaluation error', (expr, msg) => {
+    const f = failure(() => compile(expr, env).evaluate({ x: 1n, obj: {}, xs: [] }));
+    expect(f.code).toBe('evaluation');
+    expect(f.message).toMatch(msg);
+  });
+
+  it.each([
+    ['has(obj.a)', { a: 1n }, true],
+    ['has(obj.b)', { a: 1n }, false],
+    ['has(obj.a.b)', { a: { b: 'x' } }, true],
+    ['optional.of(1).hasValue()', {}, true],
+    ['optional.none().orValue(5)', {}, 5n],
+    ['obj.?a.orValue(0)', { a: 7n }, 7n],
+    ['obj.?b.orValue(0)', { a: 7n }, 0n],
+    ['obj.?a.value()', { a: 'v' }, 'v'],
+    ['[1, 2][?5].hasValue()', {}, false],
+    ['{"k": 1}[?"k"].value()', {}, 1n],
+    ['optional.none().or(optional.of(2)).value()', {}, 2n],
+    ['optional.ofNonZeroValue(0).hasValue()', {}, false],
+    ['optional.ofNonZeroValue("").hasValue()', {}, false],
+    ['optional.ofNonZeroValue([1]).hasValue()', {}, true],
+  ])('%s → %s', (expr, obj, want) => {
+    expect(compile(expr, env).evaluate({ x: 0n, obj, xs: [] })).toEqual(want);
+  });
+
+  it('reports the cost it spent', () => {
+    const r = compile('xs.all(v, v > 0)', env).evaluateWithCost({ x: 0n, obj: {}, xs: [1n, 2n, 3n] });
+    expect(r.value).toBe(true);
+    expect(r.cost).toBeGreaterThan(3);
+  });
+
+  it('halts a nested comprehension over a large list with a cost error', () => {
+    const xs = Array.from({ length: 3_000 }, (_, i) => BigInt(i));
+    const f = failure(() =>
+      compile('xs.all(a, xs.all(b, a != b || a == b))', env).evaluate({ x: 0n, obj: {}, xs }),
+    );
+    expect(f.code).toBe('cost-budget-exceeded');
+    expect(f.message).toMatch(new RegExp(`limit ${PerCallLimit}`));
+  });
+
+  it('honours a smaller per-call budget', () => {
+    const p = compile('xs.exists(v, v == 99)', env);
+    const xs = Array.from({ length: 100 }, (_, i) => BigInt(i));
+    expect(p.evaluate({ x: 0n, obj: {}, xs })).toBe(true);
+    expect(failure(() => p.evaluate({ x: 0n, obj: {}, xs }, { costBudget: 50 })).code).toBe(
+      'cost-budget-exceeded',
+    );
+  });
+
+  it('charges a shared tracker across evaluations and stops when it runs out', () => {
+    const p = compile('xs.all(v, v >= 0)', env);
+    const xs = Array.from({ length: 100 }, (_, i) => BigInt(i));
+    const tracker = createCostTracker(1_000);
+    let runs = 0;
+    const f = failure(() => {
+      for (;;) {
+        p.evaluate({ x: 0n, obj: {}, xs }, { tracker });
+        runs++;
+      }
+    });
+    expect(f.code).toBe('cost-budget-exceeded');
+    expect(runs).toBeGreaterThan(0);
+    expect(tracker.remaining()).toBeLessThan(400);
+  });
+
+  it('does not let `||` absorb an exhausted budget', () => {
+    const xs = Array.from({ length: 3_000 }, (_, i) => BigInt(i));
+    const p = compile('xs.all(a, xs.all(b, a != b || a == b)) || true', env);
+    expect(failure(() => p.evaluate({ x: 0n, obj: {}, xs })).code).toBe('cost-budget-exceeded');
+  });
+});

@@ -1,0 +1,163 @@
+import { Duration } from '@marcbachmann/cel-js/evaluator';
+import type { StructuralSchema } from '@orchard/schema';
+import { describe, expect, it } from 'vitest';
+import { compile, createEnv } from './environment.js';
+import { isCelError } from './errors.js';
+import { celTypeOf, fromCelValue, toCelValue } from './types.js';
+
+describe('type mapping from schemas', () => {
+  it.each<[StructuralSchema, string]>([
+    [{ type: 'integer' }, 'int'],
+    [{ type: 'integer', format: 'int32' }, 'int'],
+    [{ type: 'number' }, 'double'],
+    [{ type: 'boolean' }, 'bool'],
+    [{ type: 'string' }, 'string'],
+    [{ type: 'string', format: 'byte' }, 'bytes'],
+    [{ type: 'string', format: 'date' }, 'google.protobuf.Timestamp'],
+    [{ type: 'string', format: 'date-time' }, 'google.protobuf.Timestamp'],
+    [{ type: 'string', format: 'duration' }, 'google.protobuf.Duration'],
+    [{ intOrString: true }, 'dyn'],
+    [{ type: 'array', items: { type: 'integer' } }, 'list<int>'],
+    [{ type: 'array', items: { type: 'array', items: { type: 'string' } } }, 'list<list<string>>'],
+    [{ type: 'object', additionalProperties: { type: 'integer' } }, 'map<string, int>'],
+    [{ type: 'object', properties: { a: { type: 'string' } } }, 'map<string, dyn>'],
+    [{ preserveUnknownFields: true }, 'dyn'],
+  ])('%j → %s', (schema, type) => {
+    expect(celTypeOf(schema)).toBe(type);
+  });
+});
+
+describe('schema-driven conversion', () => {
+  const schema: StructuralSchema = {
+    type: 'object',
+    properties: {
+      replicas: { type: 'integer' },
+      ratio: { type: 'number' },
+      port: { intOrString: true },
+      data: { type: 'string', format: 'byte' },
+      at: { type: 'string', format: 'date-time' },
+      day: { type: 'string', format: 'date' },
+      timeout: { type: 'string', format: 'duration' },
+      'x-y': { type: 'string' },
+      namespace: { type: 'string' },
+      labels: { type: 'object', additionalProperties: { type: 'string' } },
+      '1bad': { type: 'string' },
+    },
+  };
+
+  it('turns integers into int64, formats into CEL types, and escapes property names', () => {
+    const v = toCelValue(
+      {
+        replicas: 3,
+        ratio: 2,
+        port: 8080,
+        data: 'aGk=',
+        at: '2024-01-02T03:04:05Z',
+        day: '2024-01-02',
+        timeout: '1m30s',
+        'x-y': 'z',
+        namespace: 'ns',
+        labels: { 'app.kubernetes.io/name': 'web' },
+        '1bad': 'dropped',
+      },
+      schema,
+    ) as Record<string, unknown>;
+    expect(v.replicas).toBe(3n);
+    expect(v.ratio).toBe(2);
+    expect(v.port).toBe(8080n);
+    expect(v.data).toEqual(new Uint8Array([104, 105]));
+    expect((v.at as Date).toISOString()).toBe('2024-01-02T03:04:05.000Z');
+    expect((v.day as Date).toISOString()).toBe('2024-01-02T00:00:00.000Z');
+    expect(v.timeout).toBeInstanceOf(Duration);
+    expect((v.timeout as Duration).seconds).toBe(90n);
+    expect(v.x__dash__y).toBe('z');
+    expect(v.__namespace__).toBe('ns');
+    expect(v.labels).toEqual({ 'app.kubernetes.io/name': 'web' });
+    expect(Object.keys(v)).not.toContain('1bad');
+  });
+
+  it('round-trips back to JSON', () => {
+    expect(fromCelValue({ a: 1n, b: [2n, 'x'], c: new Uint8Array([104, 105]) })).toEqual({
+      a: 1,
+      b: [2, 'x'],
+      c: 'aGk=',
+    });
+  });
+
+  const env = createEnv({ variables: { self: { schema } } });
+  const self = toCelValue({ replicas: 3, 'x-y': 'z', namespace: 'ns', port: 'http', timeout: '90s' }, schema);
+  it.each([
+    ['self.replicas + 1 == 4', true],
+    ['type(self.replicas) == int', true],
+    ['self.x__dash__y', 'z'],
+    ['self.__namespace__', 'ns'],
+    ['self.port == "http"', true],
+    ['self.timeout == duration("90s")', true],
+  ])('%s → %s', (expr, want) => {
+    expect(compile(expr, env).evaluate({ self })).toEqual(want);
+  });
+
+  it.each(['self.namespac', 'self.x_y', 'self.nosuch == 1'])('rejects the undeclared field in %s', (expr) => {
+    let err: unknown;
+    try {
+      compile(expr, env);
+    } catch (e) {
+      err = e;
+    }
+    expect(isCelError(err) && err.code).toBe('type-check');
+  });
+});
+
+describe('list-type set and map semantics', () => {
+  const schema: StructuralSchema = {
+    type: 'object',
+    properties: {
+      set: { type: 'array', items: { type: 'string' }, listType: 'set' },
+      atomic: { type: 'array', items: { type: 'string' } },
+      ports: {
+        type: 'array',
+        listType: 'map',
+        listMapKeys: ['name'],
+        items: { type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer' } } },
+      },
+    },
+  };
+  const env = createEnv({ variables: { self: { schema }, oldSelf: { schema } } });
+  const self = toCelValue(
+    {
+      set: ['a', 'b'],
+      atomic: ['a', 'b'],
+      ports: [
+        { name: 'http', port: 80 },
+        { name: 'https', port: 443 },
+      ],
+    },
+    schema,
+  );
+  const oldSelf = toCelValue(
+    {
+      set: ['b', 'a'],
+      atomic: ['b', 'a'],
+      ports: [
+        { name: 'https', port: 443 },
+        { name: 'http', port: 80 },
+      ],
+    },
+    schema,
+  );
+  it.each([
+    ['self.set == oldSelf.set', true],
+    ['self.set == ["b", "a"]', true],
+    ['self.set != oldSelf.set', false],
+    ['self.atomic == oldSelf.atomic', false],
+    ['self.ports == oldSelf.ports', true],
+    ['self == oldSelf', false],
+    ['self.set + ["c", "a"] == ["a", "b", "c"]', true],
+    ['size(self.set + ["a"])', 2n],
+    ['size(self.atomic + ["a"])', 3n],
+    ['(self.ports + [{"name": "http", "port": 8080}]).map(p, p.port)', [8080n, 443n]],
+    ['size(self.ports + [{"name": "grpc", "port": 9090}])', 3n],
+  ])('%s → %s', (expr, want) => {
+    expect(compile(expr, env).evaluate({ self, oldSelf })).toEqual(want);
+  });
+});
