@@ -1,0 +1,88 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const bin = join(import.meta.dirname, '..', 'bin', 'orchard-apiserver.mjs');
+
+interface Kubeconfig {
+  clusters: { cluster: { server: string; 'certificate-authority-data'?: string } }[];
+  users: { user: { 'client-certificate-data'?: string; 'client-key-data'?: string } }[];
+}
+
+/** The CLI as users start it: HTTPS on loopback, a kubeconfig on disk, clean exit on SIGTERM. */
+describe('orchard-apiserver CLI', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'orchard-cli-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints the URL, writes a working admin kubeconfig and exits cleanly on SIGTERM', async () => {
+    const kubeconfigPath = join(dir, 'nested', 'admin.kubeconfig');
+    const child = spawn(
+      process.execPath,
+      [bin, '--port', '0', '--flavor', 'kubernetes', '--kubeconfig-out', kubeconfigPath],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    try {
+      for (let i = 0; i < 300 && !out.includes('kubeconfig written'); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      const m = /listening on (https:\/\/127\.0\.0\.1:(\d+))\n/.exec(out);
+      expect(m, `stdout: ${out}\nstderr: ${err}`).not.toBeNull();
+      const url = m?.[1] as string;
+      const kc = parse(readFileSync(kubeconfigPath, 'utf8')) as Kubeconfig;
+      expect(kc.clusters[0]?.cluster.server).toBe(url);
+      const ca = Buffer.from(
+        kc.clusters[0]?.cluster['certificate-authority-data'] ?? '',
+        'base64',
+      ).toString();
+      const cert = Buffer.from(kc.users[0]?.user['client-certificate-data'] ?? '', 'base64').toString();
+      const key = Buffer.from(kc.users[0]?.user['client-key-data'] ?? '', 'base64').toString();
+      expect(ca).toContain('BEGIN CERTIFICATE');
+      const body = await new Promise<string>((resolve, reject) => {
+        request(
+          `${url}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
+          { method: 'POST', ca, cert, key, headers: { 'content-type': 'application/json' } },
+          (res) => {
+            let b = '';
+            res.on('data', (d: Buffer) => {
+              b += d.toString();
+            });
+            res.on('end', () => resolve(b));
+          },
+        )
+          .on('error', reject)
+          .end('{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}');
+      });
+      expect(JSON.parse(body)).toMatchObject({
+        status: { userInfo: { username: 'admin', groups: ['system:masters', 'system:authenticated'] } },
+      });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  });
+
+  it('rejects an unknown flavor with exit code 2', async () => {
+    const child = spawn(process.execPath, [bin, '--flavor', 'nope'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(code).toBe(2);
+    expect(err).toContain('unknown flavor');
+  });
+});
