@@ -214,6 +214,38 @@ describe('createWatchCache: reads', () => {
   });
 });
 
+describe('createWatchCache: key prefixes and history', () => {
+  it('restricts lists and watches to a key prefix (a namespace)', async () => {
+    await setup();
+    for (const k of ['ns1/a', 'ns1/b', 'ns10/c', 'ns2/d']) await store.create(`${P}${k}`, value(k));
+    await settle();
+    const l = await cache.list({ revision: { kind: 'Any' }, keyPrefix: `${P}ns1/`, limit: 1 });
+    expect(names(l.items)).toEqual(['ns1/a']);
+    expect(l.remaining).toBe(1);
+    const l2 = await cache.list({
+      revision: { kind: 'Exact', revision: l.revision },
+      keyPrefix: `${P}ns1/`,
+      startKey: l.nextKey,
+    });
+    expect(names(l2.items)).toEqual(['ns1/b']);
+    expect(l2.nextKey).toBeUndefined();
+    const w = await cache.watch({ start: { kind: 'Any' }, keyPrefix: `${P}ns2/` });
+    await store.create(`${P}ns1/z`, value('ns1/z'));
+    await store.create(`${P}ns2/z`, value('ns2/z'));
+    expect(brief(await take(w, 2))).toEqual(['ADDED:ns2/d', 'ADDED:ns2/z']);
+  });
+
+  it('replayHistory: a cache created after writes serves watches from their versions', async () => {
+    store = createMemoryStore();
+    const r1 = (await store.create(`${P}a`, value('a'))).modRevision;
+    await store.create(`${P}b`, value('b'));
+    cache = createWatchCache(store, { prefix: P, decode, bookmarkIntervalMs: 0, replayHistory: true });
+    const w = await cache.watch({ start: { kind: 'Exact', revision: r1 } });
+    expect(brief(await take(w, 1))).toEqual(['ADDED:b']);
+    expect(cache.oldestRevision).toBe(0);
+  });
+});
+
 describe('createWatchCache: watch', () => {
   it('Any/MostRecent start: synthetic ADDED for the state, then changes', async () => {
     await setup();

@@ -49,6 +49,12 @@ export interface WatchCacheOptions<T extends ApiObject = ApiObject> {
   bookmarkObject?: (resourceVersion: string, initialEventsEnd: boolean) => T;
   /** Poll interval while waiting for the store to reach a revision (default 20). */
   pollIntervalMs?: number;
+  /**
+   * Start the window at the store's compacted revision instead of now, replaying the history the store
+   * still holds (default false). A cache created after writes then still serves watches from their
+   * versions, as if it had been running since the last compaction.
+   */
+  replayHistory?: boolean;
 }
 
 export const defaultWatchCacheOptions = Object.freeze({
@@ -66,6 +72,8 @@ export interface CacheListOptions<T extends ApiObject = ApiObject> {
   revision?: ReadRevision;
   /** Return keys >= startKey only. */
   startKey?: string;
+  /** Only keys starting with this (a namespace within the resource). */
+  keyPrefix?: string;
   /** At most this many (matching) items; 0 or unset = all. */
   limit?: number;
   predicate?: (obj: T) => boolean;
@@ -103,6 +111,8 @@ export interface CacheWatchOptions<T extends ApiObject = ApiObject> {
   /** Periodic BOOKMARK events. */
   allowBookmarks?: boolean;
   predicate?: (obj: T) => boolean;
+  /** Only keys starting with this (a namespace within the resource). */
+  keyPrefix?: string;
 }
 
 export interface WatchCacheStats {
@@ -304,16 +314,22 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
   ): CacheListResult<T> {
     const limit = o.limit && o.limit > 0 ? o.limit : Number.POSITIVE_INFINITY;
     const p = o.predicate;
+    const kp = o.keyPrefix;
     let i = o.startKey ? lowerBound(keys, o.startKey) : 0;
+    let end = keys.length;
+    if (kp) {
+      i = Math.max(i, lowerBound(keys, kp));
+      end = lowerBound(keys, `${kp}\uffff`);
+    }
     const items: T[] = [];
     let last: string | undefined;
-    for (; i < keys.length && items.length < limit; i++) {
+    for (; i < end && items.length < limit; i++) {
       const k = keys[i] as string;
       const e = entries.get(k) as Entry<T>;
       last = k;
       if (!p || p(e.object)) items.push(e.object);
     }
-    const remaining = keys.length - i;
+    const remaining = Math.max(0, end - i);
     return {
       items,
       revision,
@@ -347,7 +363,7 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
     let revision = at;
     for (;;) {
       const batch = limit === 0 ? 0 : p ? Math.max(limit, 500) : limit - items.length;
-      const res = await store.list(prefix, {
+      const res = await store.list(o.keyPrefix ?? prefix, {
         atRevision: at,
         limit: batch,
         ...(startKey ? { startKey } : {}),
@@ -447,9 +463,23 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
     notifySynced();
   }
 
+  async function initialList(): Promise<Awaited<ReturnType<Store['list']>>> {
+    if (options.replayHistory) {
+      try {
+        const at = await store.compactedRevision();
+        // Revision 0 means "current" to a store (as to etcd); the state before any write is empty.
+        if (at === 0) return { kvs: [], revision: 0, remaining: 0 };
+        return await store.list(prefix, { atRevision: at });
+      } catch {
+        // Compacted meanwhile: start now.
+      }
+    }
+    return store.list(prefix, {});
+  }
+
   async function load(): Promise<void> {
     const gen = ++generation;
-    let res = await store.list(prefix, {});
+    let res = await initialList();
     const all = [...res.kvs];
     while (res.remaining > 0 && res.kvs.length > 0) {
       const last = res.kvs[res.kvs.length - 1] as KeyValue;
@@ -504,6 +534,7 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
     const w = new WatcherQueue<T>({
       position,
       predicate: o.predicate,
+      keyPrefix: o.keyPrefix,
       allowBookmarks: o.allowBookmarks ?? false,
       limit: bufferSize,
       holding,
@@ -514,13 +545,15 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
   }
 
   function initialEvents(
-    entries: Iterable<Entry<T>>,
+    entries: Iterable<[string, Entry<T>]>,
     rev: number,
     o: CacheWatchOptions<T>,
   ): WatchCacheEvent<T>[] {
     const out: WatchCacheEvent<T>[] = [];
     const p = o.predicate;
-    for (const e of entries) {
+    const kp = o.keyPrefix;
+    for (const [k, e] of entries) {
+      if (kp && !k.startsWith(kp)) continue;
       if (!p || p(e.object)) out.push({ type: 'ADDED', object: e.object, revision: e.revision });
     }
     if (o.initialEventsEndBookmark) {
@@ -598,7 +631,7 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
       const where = await resolveRead(start);
       if (where.from === 'cache') {
         const w = newWatcher(synced, o, true);
-        w.release(wantInitial ? initialEvents(objects.values(), synced, o) : []);
+        w.release(wantInitial ? initialEvents(objects.entries(), synced, o) : []);
         return w;
       }
       // The cache lags the store: register first (holding live changes after `at`), then read the store.
@@ -609,11 +642,11 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
         return w;
       }
       try {
-        const res = await listFromStore(at, {});
-        const entries = res.items.map((object) => ({
-          object,
-          revision: Number(object.metadata?.resourceVersion ?? 0),
-        }));
+        const res = await listFromStore(at, o.keyPrefix ? { keyPrefix: o.keyPrefix } : {});
+        const entries = res.items.map((object): [string, Entry<T>] => [
+          '',
+          { object, revision: Number(object.metadata?.resourceVersion ?? 0) },
+        ]);
         w.release(initialEvents(entries, at, o));
         return w;
       } catch (e) {

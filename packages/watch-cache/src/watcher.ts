@@ -43,6 +43,7 @@ type Resolver<T extends ApiObject> = (r: IteratorResult<WatchCacheEvent<T>>) => 
  */
 export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
   readonly predicate: ((obj: T) => boolean) | undefined;
+  readonly keyPrefix: string | undefined;
   readonly allowBookmarks: boolean;
   position: number;
   closeReason: WatchCacheError | undefined;
@@ -61,6 +62,7 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
   constructor(opts: {
     position: number;
     predicate: ((obj: T) => boolean) | undefined;
+    keyPrefix?: string | undefined;
     allowBookmarks: boolean;
     limit: number;
     holding: boolean;
@@ -68,6 +70,7 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
   }) {
     this.position = opts.position;
     this.predicate = opts.predicate;
+    this.keyPrefix = opts.keyPrefix;
     this.allowBookmarks = opts.allowBookmarks;
     this.limit = opts.limit;
     this.holding = opts.holding;
@@ -106,6 +109,7 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
 
   /** Upstream's cacheWatcher.convertToWatchEvent: objects that stop matching are DELETED, start matching ADDED. */
   private convert(c: CachedChange<T>): WatchCacheEvent<T> | undefined {
+    if (this.keyPrefix !== undefined && !c.key.startsWith(this.keyPrefix)) return undefined;
     const p = this.predicate;
     if (!p) return { type: c.type, object: c.object, revision: c.revision };
     const cur = c.type !== 'DELETED' && p(c.object);
