@@ -34,6 +34,7 @@ export type {
   LabelSelectorRequirementOperator,
   Labels,
   ParsedLabelSelector,
+  ValidateLabelSelectorOptions,
 } from './label-selector.js';
 export {
   createLabelRequirement,

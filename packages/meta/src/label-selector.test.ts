@@ -318,6 +318,13 @@ describe('validateLabelSelector', () => {
     expect(causes[1]?.message).toBe("Required value: must be specified when `operator` is 'In' or 'NotIn'");
     expect(causes[3]?.message).toBe('Invalid value: "Foo": not a valid selector operator');
     expect(validateLabelSelector({ matchLabels: { a: 'b' } }, 'spec.selector')).toEqual([]);
+    const bad = { matchExpressions: [{ key: 'a', operator: 'In', values: ['ok', 'not ok'] }] };
+    expect(validateLabelSelector(bad, 'spec.selector').map((c) => c.field)).toEqual([
+      'spec.selector.matchExpressions[0].values[1]',
+    ]);
+    expect(validateLabelSelector(bad, 'spec.selector', { allowInvalidLabelValueInSelector: true })).toEqual(
+      [],
+    );
     expect(validateLabelSelector(null, 'spec.selector')).toEqual([]);
   });
 });

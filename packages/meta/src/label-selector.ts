@@ -568,15 +568,25 @@ export function labelSelectorToObject(sel: ParsedLabelSelector): LabelSelector {
   return out;
 }
 
+export interface ValidateLabelSelectorOptions {
+  /** Skip label-value checks of `matchExpressions[].values` (upstream keeps stored invalid values valid on update). Default false. */
+  allowInvalidLabelValueInSelector?: boolean;
+}
+
 /**
  * Validates a structured selector inside an object (upstream `ValidateLabelSelector`), returning causes
  * for a 422 at `fieldPath` (e.g. `spec.selector`).
  */
-export function validateLabelSelector(ps: LabelSelector | null | undefined, fieldPath: string): FieldCause[] {
+export function validateLabelSelector(
+  ps: LabelSelector | null | undefined,
+  fieldPath: string,
+  options: ValidateLabelSelectorOptions = {},
+): FieldCause[] {
   const causes: FieldCause[] = [];
   if (ps == null) return causes;
   const ml = `${fieldPath}.matchLabels`;
-  for (const [k, v] of Object.entries(ps.matchLabels ?? {})) {
+  for (const k of Object.keys(ps.matchLabels ?? {}).sort()) {
+    const v = (ps.matchLabels as Record<string, string>)[k] as string;
     for (const m of isQualifiedName(k)) causes.push(fieldErrors.invalid(ml, k, m));
     for (const m of isValidLabelValue(v)) causes.push(fieldErrors.invalid(ml, v, m));
   }
@@ -606,6 +616,11 @@ export function validateLabelSelector(ps: LabelSelector | null | undefined, fiel
         causes.push(fieldErrors.invalid(`${p}.operator`, e.operator, 'not a valid selector operator'));
     }
     for (const m of isQualifiedName(e.key)) causes.push(fieldErrors.invalid(`${p}.key`, e.key, m));
+    if (!options.allowInvalidLabelValueInSelector) {
+      (e.values ?? []).forEach((v, j) => {
+        for (const m of isValidLabelValue(v)) causes.push(fieldErrors.invalid(`${p}.values[${j}]`, v, m));
+      });
+    }
   });
   return causes;
 }
