@@ -451,7 +451,7 @@ export function validateWithRules(
     }
     if (node.properties && isObject(value)) {
       for (const [name, child] of Object.entries(node.properties)) {
-        const oldHas = hasOld && isObject(old) && Object.hasOwn(old, name);
+        const oldHas = hasOld && isObject(old) && old[name] !== undefined && old[name] !== null;
         visit(
           child,
           value[name],
@@ -465,7 +465,7 @@ export function validateWithRules(
       const known = node.schema.properties ?? {};
       for (const [k, v] of Object.entries(value)) {
         if (k in known) continue;
-        const oldHas = hasOld && isObject(old) && Object.hasOwn(old, k);
+        const oldHas = hasOld && isObject(old) && old[k] !== undefined && old[k] !== null;
         visit(
           node.additionalProperties,
           v,
