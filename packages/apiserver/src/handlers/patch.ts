@@ -9,6 +9,7 @@ import { writeObject } from '../response/write.js';
 import { noteDuplicateFields } from '../schema/field-validation.js';
 import { errorTarget } from './common.js';
 import { acceptedPatchTypesFor } from './patch-step.js';
+import { handleApply } from './apply.js';
 import { updateObject } from './update.js';
 
 /** Every patch media type this server knows (spec doc 1 §4.3). */
@@ -45,6 +46,8 @@ export async function handlePatch(ctx: RequestContext, def: ResourceDefinition):
   const patchType = mt ? `${mt.type}/${mt.subtype}` : '';
   const accepted = acceptedPatchTypesFor(def);
   if (!accepted.includes(patchType)) throw errors.unsupportedMediaType(ct, accepted);
+  // Server-side apply: its own handler (fieldManager required, create when absent).
+  if (patchType === types.apply) return handleApply(ctx, def, patchType);
   const bytes = await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes);
   const patch = decodePatch(ctx, patchType, textDecoder.decode(bytes));
   const name = ctx.info.name;

@@ -10,7 +10,9 @@ import {
   type StatusCause,
 } from '@orchard/meta';
 import { isStoreError } from '@orchard/store';
+import { versionInStep, versionOutStep } from '../crd/conversion.js';
 import { schemaStep, schemaValidationStep } from '../schema/schema-steps.js';
+import { fieldManagerStep } from './field-manager-step.js';
 import { patchStep as patchObjectStep } from './patch-step.js';
 import { invalidCause, requiredCause } from '../registry/validation.js';
 import { applyMinimalPatch } from './patch-minimal.js';
@@ -215,14 +217,17 @@ export const validationStep: WriteStep = {
 };
 
 export const defaultWriteSteps: readonly WriteStep[] = Object.freeze([
+  versionInStep,
   typeMetaStep,
   patchObjectStep,
   schemaStep,
   objectMetaStep,
   namespaceLifecycleStep,
   strategyPrepareStep,
+  fieldManagerStep,
   schemaValidationStep,
   validationStep,
+  versionOutStep,
 ]);
 
 /** True for errors that mean "the object is not there" (used by create-on-update). */

@@ -1,0 +1,44 @@
+import { formatApiVersion } from '@orchard/meta';
+import type { StructuralSchema } from '@orchard/schema';
+import { update as ssaUpdate } from '@orchard/ssa';
+import type { RequestContext } from '../context.js';
+import type { ResourceDefinition } from '../registry/resource.js';
+import { schemaFor } from '../schema/schemas.js';
+import type { WriteRequest, WriteStep } from './write-pipeline.js';
+
+/** Server-side apply media types (spec doc 1 §4.3). CBOR is accepted once the CBOR codec serves it. */
+export const APPLY_PATCH_YAML = 'application/apply-patch+yaml';
+export const APPLY_PATCH_CBOR = 'application/apply-patch+cbor';
+
+/** The schema the field manager merges with: the one every write step uses (CRD, own, built-in). */
+export function fieldManagerSchema(
+  ctx: RequestContext,
+  def: ResourceDefinition,
+): StructuralSchema | undefined {
+  return schemaFor(def, ctx.version, ctx.server.flavor);
+}
+
+export function subresourceOf(ctx: RequestContext): { subresource?: string } {
+  return ctx.info.subresource ? { subresource: ctx.info.subresource } : {};
+}
+
+/**
+ * `field-manager` write step: every non-apply write (create, update, JSON/merge/strategic patch,
+ * status writes) records what it changed in `metadata.managedFields` as an `Update` entry of its
+ * manager (spec doc 1 §4.9 items 3, 6, 10). Applies computed theirs already (see `handleApply`).
+ * It runs after `strategy-prepare` and the schema steps, so what is recorded is what is stored.
+ */
+export const fieldManagerStep: WriteStep = {
+  name: 'field-manager',
+  operations: ['create', 'update', 'patch'],
+  run(w: WriteRequest) {
+    if (w.patchType === APPLY_PATCH_YAML || w.patchType === APPLY_PATCH_CBOR) return;
+    const r = ssaUpdate(w.old, w.obj, {
+      manager: w.fieldManager,
+      apiVersion: formatApiVersion({ group: w.def.group, version: w.ctx.version }),
+      ...subresourceOf(w.ctx),
+      schema: fieldManagerSchema(w.ctx, w.def),
+    });
+    w.obj = r.object;
+  },
+};
