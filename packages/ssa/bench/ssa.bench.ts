@@ -40,7 +40,9 @@ const go: Record<string, string> = {
 
 summary(() => {
   bench('(a) apply onto empty', () => applyFields({}, inputs.a_A_apply, V, new Map(), 'A', false, opts));
-  bench('(b) re-apply, one change', () => applyFields(a.object, inputs.b_A_apply, V, copy(a.managers), 'A', false, opts));
+  bench('(b) re-apply, one change', () =>
+    applyFields(a.object, inputs.b_A_apply, V, copy(a.managers), 'A', false, opts),
+  );
   bench('(c) apply conflict', () => {
     try {
       applyFields(b.object, inputs.c_B_apply, V, copy(b.managers), 'B', false, opts);
@@ -49,8 +51,12 @@ summary(() => {
     }
     throw new Error('expected a conflict');
   });
-  bench("(c') apply force", () => applyFields(b.object, inputs.c_B_apply, V, copy(b.managers), 'B', true, opts));
-  bench('(d) update, three fields', () => updateFields(b.object, inputs.d_C_update, V, copy(b.managers), 'C', opts));
+  bench("(c') apply force", () =>
+    applyFields(b.object, inputs.c_B_apply, V, copy(b.managers), 'B', true, opts),
+  );
+  bench('(d) update, three fields', () =>
+    updateFields(b.object, inputs.d_C_update, V, copy(b.managers), 'C', opts),
+  );
   bench('(e) toFieldSet', () => toFieldSet(inputs.a_A_apply, atom));
   bench('fieldsV1 encode', () => encodeFieldsV1(setA));
   bench('fieldsV1 decode', () => decodeFieldsV1(rawA));
@@ -74,7 +80,10 @@ function goFigures(): Map<string, number> {
 }
 
 const goMed = goFigures();
-const rows: string[] = ['| operation | @orchard/ssa (median) | structured-merge-diff Go (median) | ours / Go |', '|---|---:|---:|---:|'];
+const rows: string[] = [
+  '| operation | @orchard/ssa (median) | structured-merge-diff Go (median) | ours / Go |',
+  '|---|---:|---:|---:|',
+];
 for (const trial of res.benchmarks) {
   for (const r of trial.runs) {
     const name = r.name;

@@ -6,7 +6,14 @@
  * Layers, each importing only earlier ones: fieldpath → typed → merge → manager.
  */
 export { FieldSet } from './fieldpath/field-set.js';
-export { decodeFieldsV1, encodeFieldsV1, type FieldsV1, FieldsV1Error, fromFieldsV1, toFieldsV1 } from './fieldpath/fields-v1.js';
+export {
+  decodeFieldsV1,
+  encodeFieldsV1,
+  type FieldsV1,
+  FieldsV1Error,
+  fromFieldsV1,
+  toFieldsV1,
+} from './fieldpath/fields-v1.js';
 export {
   comparePathElements,
   ElementKind,
@@ -17,22 +24,6 @@ export {
   PathElement,
 } from './fieldpath/path-element.js';
 export { compareValues, deepEqual } from './fieldpath/value.js';
-export { type Atom, atomOf, DEDUCED, type ListAtom, type MapAtom, resourceAtomOf, TypedValueError, UNTYPED_ATOMIC } from './typed/atom.js';
-export { type Comparison, compare, isSame } from './typed/compare.js';
-export { merge } from './typed/merge.js';
-export { ensureNamedFieldsAreMembers, reconcileFieldSet } from './typed/reconcile.js';
-export { removeItems } from './typed/remove.js';
-export { toFieldSet } from './typed/to-field-set.js';
-export { type Conflict, formatConflicts, isMergeConflicts, MergeConflicts } from './merge/conflicts.js';
-export {
-  applyFields,
-  type ManagedSets,
-  updateFields,
-  type UpdaterOptions,
-  type UpdaterResult,
-  type VersionConverter,
-  type VersionedSet,
-} from './merge/updater.js';
 export {
   type ApplyConflict,
   ApplyConflictError,
@@ -68,3 +59,28 @@ export {
   printManager,
   SERVER_SET_FIELDS,
 } from './manager/managed-fields.js';
+export { type Conflict, formatConflicts, isMergeConflicts, MergeConflicts } from './merge/conflicts.js';
+export {
+  applyFields,
+  type ManagedSets,
+  type UpdaterOptions,
+  type UpdaterResult,
+  updateFields,
+  type VersionConverter,
+  type VersionedSet,
+} from './merge/updater.js';
+export {
+  type Atom,
+  atomOf,
+  DEDUCED,
+  type ListAtom,
+  type MapAtom,
+  resourceAtomOf,
+  TypedValueError,
+  UNTYPED_ATOMIC,
+} from './typed/atom.js';
+export { type Comparison, compare, isSame } from './typed/compare.js';
+export { merge } from './typed/merge.js';
+export { ensureNamedFieldsAreMembers, reconcileFieldSet } from './typed/reconcile.js';
+export { removeItems } from './typed/remove.js';
+export { toFieldSet } from './typed/to-field-set.js';

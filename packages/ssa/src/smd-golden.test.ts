@@ -8,13 +8,13 @@
 import { readFileSync } from 'node:fs';
 import type { ApiObject } from '@orchard/meta';
 import { describe, expect, it } from 'vitest';
-import { FieldSet } from './fieldpath/field-set.js';
+import type { FieldSet } from './fieldpath/field-set.js';
 import { decodeFieldsV1, encodeFieldsV1, fromFieldsV1, toFieldsV1 } from './fieldpath/fields-v1.js';
 import { deepEqual } from './fieldpath/value.js';
 import { ApplyConflictError } from './manager/errors.js';
 import { apply, update } from './manager/field-manager.js';
 import { SERVER_SET_FIELDS } from './manager/managed-fields.js';
-import { isMergeConflicts, MergeConflicts } from './merge/conflicts.js';
+import { isMergeConflicts, type MergeConflicts } from './merge/conflicts.js';
 import { applyFields, type ManagedSets, updateFields } from './merge/updater.js';
 import { smdSchemaToStructural } from './testing/smd-schema.js';
 import { atomOf } from './typed/atom.js';
@@ -36,16 +36,33 @@ interface GoldenEntry {
 }
 
 /** Our managed sets in the golden's shape (sorted by manager, fieldsV1 as our exact bytes). */
-function render(ms: ManagedSets): { manager: string; operation: string; apiVersion: string; fieldsV1: string }[] {
+function render(
+  ms: ManagedSets,
+): { manager: string; operation: string; apiVersion: string; fieldsV1: string }[] {
   return [...ms.entries()]
     .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([manager, vs]) => ({ manager, operation: vs.applied ? 'Apply' : 'Update', apiVersion: vs.apiVersion, fieldsV1: encodeFieldsV1(vs.set) }));
+    .map(([manager, vs]) => ({
+      manager,
+      operation: vs.applied ? 'Apply' : 'Update',
+      apiVersion: vs.apiVersion,
+      fieldsV1: encodeFieldsV1(vs.set),
+    }));
 }
 function renderGolden(g: GoldenEntry[]) {
-  return g.map((e) => ({ manager: e.manager, operation: e.operation, apiVersion: e.apiVersion, fieldsV1: JSON.stringify(e.fieldsV1) }));
+  return g.map((e) => ({
+    manager: e.manager,
+    operation: e.operation,
+    apiVersion: e.apiVersion,
+    fieldsV1: JSON.stringify(e.fieldsV1),
+  }));
 }
 function goldenSets(g: GoldenEntry[]): ManagedSets {
-  return new Map(g.map((e) => [e.manager, { set: fromFieldsV1(e.fieldsV1), apiVersion: e.apiVersion, applied: e.operation === 'Apply' }]));
+  return new Map(
+    g.map((e) => [
+      e.manager,
+      { set: fromFieldsV1(e.fieldsV1), apiVersion: e.apiVersion, applied: e.operation === 'Apply' },
+    ]),
+  );
 }
 
 const opts = { atom };
@@ -74,7 +91,9 @@ describe('structured-merge-diff differential (merge layer, raw)', () => {
     expect(isMergeConflicts(err)).toBe(true);
     const c = err as MergeConflicts;
     expect(c.message).toBe(golden.result.error);
-    expect(c.conflicts.map((x) => ({ manager: x.manager, path: x.path.map(String).join('') }))).toEqual(golden.result.conflicts);
+    expect(c.conflicts.map((x) => ({ manager: x.manager, path: x.path.map(String).join('') }))).toEqual(
+      golden.result.conflicts,
+    );
     // The failed apply left the managers untouched.
     expect(render(b.managers)).toEqual(renderGolden(golden.managedFieldsUnchanged));
   });
@@ -97,7 +116,12 @@ describe('structured-merge-diff differential (merge layer, raw)', () => {
   });
 
   it('FieldsV1 decode then encode round-trips every golden set', () => {
-    for (const f of ['a_apply_A_onto_empty', 'b_reapply_A_one_change', 'c_apply_B_force', 'd_update_C_three_fields']) {
+    for (const f of [
+      'a_apply_A_onto_empty',
+      'b_reapply_A_one_change',
+      'c_apply_B_force',
+      'd_update_C_three_fields',
+    ]) {
       for (const e of load(`${f}.managedFields.json`) as GoldenEntry[]) {
         const text = JSON.stringify(e.fieldsV1);
         expect(encodeFieldsV1(decodeFieldsV1(text))).toBe(text);
@@ -108,20 +132,34 @@ describe('structured-merge-diff differential (merge layer, raw)', () => {
 
   it('golden sets decode to the sets our updater produced', () => {
     const g = goldenSets(load('b_reapply_A_one_change.managedFields.json'));
-    expect((g.get('A') as { set: FieldSet }).set.equals((b.managers.get('A') as { set: FieldSet }).set)).toBe(true);
+    expect((g.get('A') as { set: FieldSet }).set.equals((b.managers.get('A') as { set: FieldSet }).set)).toBe(
+      true,
+    );
   });
 });
 
 /** The golden entries as the API server stores them: stripped sets, manager names unchanged. */
 function stripped(g: GoldenEntry[]) {
   return g
-    .map((e) => ({ manager: e.manager, operation: e.operation, apiVersion: e.apiVersion, fieldsV1: fromFieldsV1(e.fieldsV1).difference(SERVER_SET_FIELDS) }))
+    .map((e) => ({
+      manager: e.manager,
+      operation: e.operation,
+      apiVersion: e.apiVersion,
+      fieldsV1: fromFieldsV1(e.fieldsV1).difference(SERVER_SET_FIELDS),
+    }))
     .filter((e) => !e.fieldsV1.isEmpty())
     .map((e) => ({ ...e, fieldsV1: encodeFieldsV1(e.fieldsV1) }))
-    .sort((x, y) => (x.operation < y.operation ? -1 : x.operation > y.operation ? 1 : x.manager < y.manager ? -1 : 1));
+    .sort((x, y) =>
+      x.operation < y.operation ? -1 : x.operation > y.operation ? 1 : x.manager < y.manager ? -1 : 1,
+    );
 }
 function ours(entries: { manager?: string; operation?: string; apiVersion?: string; fieldsV1?: unknown }[]) {
-  return entries.map((e) => ({ manager: e.manager, operation: e.operation, apiVersion: e.apiVersion, fieldsV1: JSON.stringify(e.fieldsV1) }));
+  return entries.map((e) => ({
+    manager: e.manager,
+    operation: e.operation,
+    apiVersion: e.apiVersion,
+    fieldsV1: JSON.stringify(e.fieldsV1),
+  }));
 }
 const withoutMf = (o: ApiObject) => {
   const { managedFields: _, ...metadata } = o.metadata ?? {};
@@ -142,19 +180,26 @@ describe('structured-merge-diff differential (field manager, after server stripp
   });
 
   it('(c) conflict as the API server words it', () => {
-    expect(() => apply(mb.object, inputs.c_B_apply as ApiObject, { ...base, manager: 'B' })).toThrow(ApplyConflictError);
+    expect(() => apply(mb.object, inputs.c_B_apply as ApiObject, { ...base, manager: 'B' })).toThrow(
+      ApplyConflictError,
+    );
     try {
       apply(mb.object, inputs.c_B_apply as ApiObject, { ...base, manager: 'B' });
     } catch (e) {
       expect((e as Error).message).toBe('Apply failed with 1 conflict: conflict with "A": .spec.replicas');
-      expect((e as ApplyConflictError).causes).toEqual([{ reason: 'FieldManagerConflict', message: 'conflict with "A"', field: '.spec.replicas' }]);
+      expect((e as ApplyConflictError).causes).toEqual([
+        { reason: 'FieldManagerConflict', message: 'conflict with "A"', field: '.spec.replicas' },
+      ]);
     }
   });
 
   it("(c') and (d) as stored managedFields", () => {
     const cf = apply(mb.object, inputs.c_B_apply as ApiObject, { ...base, manager: 'B', force: true });
     expect(ours(cf.managedFields)).toEqual(stripped(load('c_apply_B_force.managedFields.json')));
-    const next = { ...(inputs.d_C_update as ApiObject), metadata: { ...inputs.d_C_update?.metadata, managedFields: mb.object.metadata?.managedFields } };
+    const next = {
+      ...(inputs.d_C_update as ApiObject),
+      metadata: { ...inputs.d_C_update?.metadata, managedFields: mb.object.metadata?.managedFields },
+    };
     const d = update(mb.object, next as ApiObject, { ...base, manager: 'C' });
     expect(ours(d.managedFields)).toEqual(stripped(load('d_update_C_three_fields.managedFields.json')));
     expect(deepEqual(withoutMf(d.object), load('d_update_C_three_fields.object.json'))).toBe(true);

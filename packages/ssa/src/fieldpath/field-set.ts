@@ -147,12 +147,20 @@ export class FieldSet {
   }
 
   /** @internal Node lookup by element id. */
-  node(id: string): { readonly pe: PathElement; readonly member: boolean; readonly child: FieldSet | undefined } | undefined {
+  node(
+    id: string,
+  ):
+    | { readonly pe: PathElement; readonly member: boolean; readonly child: FieldSet | undefined }
+    | undefined {
     return this.nodes.get(id);
   }
 
   /** The nodes of this level in upstream order (for walkers and serialization). */
-  sortedNodes(): readonly { readonly pe: PathElement; readonly member: boolean; readonly child: FieldSet | undefined }[] {
+  sortedNodes(): readonly {
+    readonly pe: PathElement;
+    readonly member: boolean;
+    readonly child: FieldSet | undefined;
+  }[] {
     let s = this.sortedCache;
     if (s === undefined) {
       s = [...this.nodes.values()];
@@ -170,7 +178,8 @@ export class FieldSet {
       const a = out.get(id);
       if (a === undefined) out.set(id, b);
       else if (a !== b) {
-        const child = a.child === undefined ? b.child : b.child === undefined ? a.child : a.child.union(b.child);
+        const child =
+          a.child === undefined ? b.child : b.child === undefined ? a.child : a.child.union(b.child);
         const member = a.member || b.member;
         if (member !== a.member || child !== a.child) out.set(id, { pe: a.pe, member, child });
       }

@@ -44,7 +44,8 @@ function emitText(set: FieldSet, includeSelf: boolean): string {
 
 /** Parses a `fieldsV1` object (unknown key prefixes are skipped, as upstream). */
 export function fromFieldsV1(v: unknown): FieldSet {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new FieldsV1Error('fieldsV1 must be an object');
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new FieldsV1Error('fieldsV1 must be an object');
   const set = FieldSet.builder();
   read(v as Record<string, unknown>, set);
   return set;
@@ -78,7 +79,8 @@ function read(obj: Record<string, unknown>, into: FieldSet): boolean {
     }
     if (pe === undefined) continue;
     const sub = obj[key];
-    if (typeof sub !== 'object' || sub === null || Array.isArray(sub)) throw new FieldsV1Error(`value of ${key} must be an object`);
+    if (typeof sub !== 'object' || sub === null || Array.isArray(sub))
+      throw new FieldsV1Error(`value of ${key} must be an object`);
     any = true;
     const child = FieldSet.builder();
     const childIsMember = read(sub as Record<string, unknown>, child);

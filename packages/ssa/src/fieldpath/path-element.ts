@@ -37,7 +37,10 @@ export class PathElement {
 
   /** A list-map key; `fields` need not be sorted. */
   static key(fields: readonly KeyField[]): PathElement {
-    const sorted = fields.length < 2 ? fields : [...fields].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const sorted =
+      fields.length < 2
+        ? fields
+        : [...fields].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     let id = 'k:{';
     for (let i = 0; i < sorted.length; i++) {
       const f = sorted[i] as KeyField;
@@ -63,22 +66,25 @@ export class PathElement {
 
   /** Parses a FieldsV1 key (`f:…`, `k:…`, `v:…`, `i:…`); undefined for an unknown prefix, as upstream skips those. */
   static parse(s: string): PathElement | undefined {
-    if (s.length < 2 || s.charCodeAt(1) !== 58 /* : */) throw new SyntaxError(`invalid path element ${JSON.stringify(s)}`);
+    if (s.length < 2 || s.charCodeAt(1) !== 58 /* : */)
+      throw new SyntaxError(`invalid path element ${JSON.stringify(s)}`);
     const rest = s.slice(2);
     switch (s.charCodeAt(0)) {
       case 102 /* f */:
         return PathElement.field(rest);
-      case 107 /* k */: {
-        const obj = JSON.parse(rest) as unknown;
-        if (!isMap(obj)) throw new SyntaxError(`invalid key path element ${JSON.stringify(s)}`);
-        return PathElement.key(Object.keys(obj).map((name) => ({ name, value: obj[name] })));
-      }
+      case 107 /* k */:
+        {
+          const obj = JSON.parse(rest) as unknown;
+          if (!isMap(obj)) throw new SyntaxError(`invalid key path element ${JSON.stringify(s)}`);
+          return PathElement.key(Object.keys(obj).map((name) => ({ name, value: obj[name] })));
+        }
       case 118 /* v */:
         return PathElement.value(JSON.parse(rest));
-      case 105 /* i */: {
-        if (!/^-?\d+$/.test(rest)) throw new SyntaxError(`invalid index path element ${JSON.stringify(s)}`);
-        return PathElement.index(Number(rest));
-      }
+      case 105 /* i */:
+        {
+          if (!/^-?\d+$/.test(rest)) throw new SyntaxError(`invalid index path element ${JSON.stringify(s)}`);
+          return PathElement.index(Number(rest));
+        }
       default:
         return undefined;
     }
@@ -140,7 +146,9 @@ export function formatPath(p: Path): string {
 }
 
 /** Builds a path from names (strings), indexes (numbers) and key objects (`{name: 'a'}`). */
-export function makePath(...parts: (string | number | Record<string, unknown> | PathElement)[]): PathElement[] {
+export function makePath(
+  ...parts: (string | number | Record<string, unknown> | PathElement)[]
+): PathElement[] {
   return parts.map((p) =>
     p instanceof PathElement
       ? p

@@ -8,11 +8,25 @@ import { managerKey, printManager } from './managed-fields.js';
 const meta = { name: 'w' };
 
 describe('apply conflict errors (spec doc 1 §7: 409; kubectl-wire §5)', () => {
-  const cases: { name: string; conflicts: { manager: string; path: (string | number | Record<string, unknown>)[] }[]; message: string }[] = [
+  const cases: {
+    name: string;
+    conflicts: { manager: string; path: (string | number | Record<string, unknown>)[] }[];
+    message: string;
+  }[] = [
     {
       name: 'one conflict with an updater prints its version',
-      conflicts: [{ manager: managerKey({ manager: 'kubectl-client-side-apply', operation: 'Update', apiVersion: 'v1' }), path: ['data', 'color'] }],
-      message: 'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .data.color',
+      conflicts: [
+        {
+          manager: managerKey({
+            manager: 'kubectl-client-side-apply',
+            operation: 'Update',
+            apiVersion: 'v1',
+          }),
+          path: ['data', 'color'],
+        },
+      ],
+      message:
+        'Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using v1: .data.color',
     },
     {
       name: 'one conflict with an applier prints only its name',
@@ -21,15 +35,29 @@ describe('apply conflict errors (spec doc 1 §7: 409; kubectl-wire §5)', () => 
     },
     {
       name: 'a sub-resource manager is named with it',
-      conflicts: [{ manager: managerKey({ manager: 'ctl', operation: 'Update', apiVersion: 'v1', subresource: 'status' }), path: ['status', 'phase'] }],
-      message: 'Apply failed with 1 conflict: conflict with "ctl" with subresource "status" using v1: .status.phase',
+      conflicts: [
+        {
+          manager: managerKey({
+            manager: 'ctl',
+            operation: 'Update',
+            apiVersion: 'v1',
+            subresource: 'status',
+          }),
+          path: ['status', 'phase'],
+        },
+      ],
+      message:
+        'Apply failed with 1 conflict: conflict with "ctl" with subresource "status" using v1: .status.phase',
     },
     {
       name: 'several conflicts are grouped by manager, managers sorted',
       conflicts: [
         { manager: managerKey({ manager: 'B', operation: 'Apply' }), path: ['spec', 'size'] },
         { manager: managerKey({ manager: 'A', operation: 'Apply' }), path: ['spec', 'color'] },
-        { manager: managerKey({ manager: 'A', operation: 'Apply' }), path: ['spec', 'ports', { containerPort: 80, protocol: 'TCP' }, 'name'] },
+        {
+          manager: managerKey({ manager: 'A', operation: 'Apply' }),
+          path: ['spec', 'ports', { containerPort: 80, protocol: 'TCP' }, 'name'],
+        },
       ],
       message:
         'Apply failed with 3 conflicts: conflicts with "A":\n- .spec.color\n- .spec.ports[containerPort=80,protocol="TCP"].name\nconflicts with "B":\n- .spec.size',
@@ -60,7 +88,11 @@ describe('apply conflict errors (spec doc 1 §7: 409; kubectl-wire §5)', () => 
     expect(isApplyConflict(e)).toBe(true);
     expect(e.causes).toEqual([
       { reason: 'FieldManagerConflict', message: 'conflict with "A"', field: '.spec.color' },
-      { reason: 'FieldManagerConflict', message: 'conflict with "kubectl-edit" using example.com/v1', field: '.spec.size' },
+      {
+        reason: 'FieldManagerConflict',
+        message: 'conflict with "kubectl-edit" using example.com/v1',
+        field: '.spec.size',
+      },
     ]);
     expect(e.message).toBe(
       'Apply failed with 2 conflicts: conflicts with "A":\n- .spec.color\nconflicts with "kubectl-edit" using example.com/v1:\n- .spec.size',
@@ -68,7 +100,9 @@ describe('apply conflict errors (spec doc 1 §7: 409; kubectl-wire §5)', () => 
   });
 
   it('set values, atomic-list indexes and bare manager names print as upstream', () => {
-    expect(formatPath([PathElement.field('spec'), PathElement.field('tags'), PathElement.value('x')])).toBe('.spec.tags[="x"]');
+    expect(formatPath([PathElement.field('spec'), PathElement.field('tags'), PathElement.value('x')])).toBe(
+      '.spec.tags[="x"]',
+    );
     expect(formatPath([PathElement.field('args'), PathElement.index(0)])).toBe('.args[0]');
     expect(printManager('not-a-key')).toBe('"not-a-key"');
   });

@@ -50,25 +50,53 @@ const cases: Row[] = [
   {
     name: 'dropping a list-map entry removes it, keeping the entries of others',
     writes: [
-      { apply: { metadata: meta, spec: { ports: [{ containerPort: 80 }, { containerPort: 443 }] } }, manager: 'A' },
+      {
+        apply: { metadata: meta, spec: { ports: [{ containerPort: 80 }, { containerPort: 443 }] } },
+        manager: 'A',
+      },
       { apply: { metadata: meta, spec: { ports: [{ containerPort: 8080, name: 'alt' }] } }, manager: 'B' },
       { apply: { metadata: meta, spec: { ports: [{ containerPort: 443 }] } }, manager: 'A' },
     ],
-    object: { metadata: meta, spec: { ports: [{ containerPort: 443 }, { containerPort: 8080, name: 'alt' }] } },
+    object: {
+      metadata: meta,
+      spec: { ports: [{ containerPort: 443 }, { containerPort: 8080, name: 'alt' }] },
+    },
     managedFields: {
-      'A/Apply': { 'f:spec': { 'f:ports': { 'k:{"containerPort":443,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } } } },
-      'B/Apply': { 'f:spec': { 'f:ports': { 'k:{"containerPort":8080,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {}, 'f:name': {} } } } },
+      'A/Apply': {
+        'f:spec': {
+          'f:ports': { 'k:{"containerPort":443,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {} } },
+        },
+      },
+      'B/Apply': {
+        'f:spec': {
+          'f:ports': {
+            'k:{"containerPort":8080,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {}, 'f:name': {} },
+          },
+        },
+      },
     },
   },
   {
     name: 'dropping a set element and a map key removes them',
     writes: [
-      { apply: { metadata: { ...meta, labels: { a: '1', b: '2' } }, spec: { tags: ['x', 'y'], settings: { k: 'v', j: 'w' } } }, manager: 'A' },
-      { apply: { metadata: { ...meta, labels: { a: '1' } }, spec: { tags: ['y'], settings: { j: 'w' } } }, manager: 'A' },
+      {
+        apply: {
+          metadata: { ...meta, labels: { a: '1', b: '2' } },
+          spec: { tags: ['x', 'y'], settings: { k: 'v', j: 'w' } },
+        },
+        manager: 'A',
+      },
+      {
+        apply: { metadata: { ...meta, labels: { a: '1' } }, spec: { tags: ['y'], settings: { j: 'w' } } },
+        manager: 'A',
+      },
     ],
     object: { metadata: { ...meta, labels: { a: '1' } }, spec: { tags: ['y'], settings: { j: 'w' } } },
     managedFields: {
-      'A/Apply': { 'f:metadata': { 'f:labels': { 'f:a': {} } }, 'f:spec': { 'f:settings': { 'f:j': {} }, 'f:tags': { 'v:"y"': {} } } },
+      'A/Apply': {
+        'f:metadata': { 'f:labels': { 'f:a': {} } },
+        'f:spec': { 'f:settings': { 'f:j': {} }, 'f:tags': { 'v:"y"': {} } },
+      },
     },
   },
   {
@@ -126,7 +154,11 @@ const handover: Row[] = [
       { apply: { metadata: meta, spec: { replicas: 3, image: 'nginx' } }, manager: 'deployer' },
       { apply: { metadata: meta, spec: { replicas: 3 } }, manager: 'handover-deployer' },
       { apply: { metadata: meta, spec: { image: 'nginx' } }, manager: 'deployer' },
-      { update: { metadata: meta, spec: { replicas: 7, image: 'nginx' } }, manager: 'autoscaler', subresource: 'scale' },
+      {
+        update: { metadata: meta, spec: { replicas: 7, image: 'nginx' } },
+        manager: 'autoscaler',
+        subresource: 'scale',
+      },
     ],
     object: { metadata: meta, spec: { replicas: 7, image: 'nginx' } },
     managedFields: {

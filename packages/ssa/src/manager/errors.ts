@@ -27,12 +27,20 @@ export class ApplyConflictError extends Error {
 
   /** `details.causes` of the 409 Status. */
   get causes(): { reason: 'FieldManagerConflict'; message: string; field: string }[] {
-    return this.conflicts.map((c) => ({ reason: 'FieldManagerConflict', message: `conflict with ${c.manager}`, field: c.field }));
+    return this.conflicts.map((c) => ({
+      reason: 'FieldManagerConflict',
+      message: `conflict with ${c.manager}`,
+      field: c.field,
+    }));
   }
 }
 
 export function isApplyConflict(e: unknown): e is ApplyConflictError {
-  return typeof e === 'object' && e !== null && (e as { orchardApplyConflict?: unknown }).orchardApplyConflict === true;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    (e as { orchardApplyConflict?: unknown }).orchardApplyConflict === true
+  );
 }
 
 /**
@@ -68,5 +76,9 @@ export class FieldManagerError extends Error {
 }
 
 export function isFieldManagerError(e: unknown): e is FieldManagerError {
-  return typeof e === 'object' && e !== null && (e as { orchardFieldManagerError?: unknown }).orchardFieldManagerError === true;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    (e as { orchardFieldManagerError?: unknown }).orchardFieldManagerError === true
+  );
 }

@@ -1,7 +1,7 @@
 import type { ApiObject, ManagedFieldsEntry } from '@orchard/meta';
 import type { StructuralSchema } from '@orchard/schema';
 import type { FieldSet } from '../fieldpath/field-set.js';
-import { type JsonMap, isMap } from '../fieldpath/value.js';
+import { isMap, type JsonMap } from '../fieldpath/value.js';
 import { type Conflict, isMergeConflicts } from '../merge/conflicts.js';
 import { applyFields, type ManagedSets, updateFields, type VersionConverter } from '../merge/updater.js';
 import { type Atom, resourceAtomOf, TypedValueError } from '../typed/atom.js';
@@ -70,7 +70,11 @@ export const DEFAULT_MAX_UPDATE_MANAGERS = 10;
  * conflicts without `force`, `FieldManagerError` for an invalid body (managedFields set, wrong
  * type, list items without keys). Inputs are not mutated.
  */
-export function apply(live: ApiObject | undefined, intent: ApiObject, opts: ApplyOptions): FieldManagerResult {
+export function apply(
+  live: ApiObject | undefined,
+  intent: ApiObject,
+  opts: ApplyOptions,
+): FieldManagerResult {
   const intentMeta = intent.metadata as JsonMap | undefined;
   if (intentMeta?.managedFields !== undefined && intentMeta.managedFields !== null)
     throw new FieldManagerError('ManagedFieldsInApply', 'metadata.managedFields must be nil');
@@ -81,30 +85,48 @@ export function apply(live: ApiObject | undefined, intent: ApiObject, opts: Appl
         'InvalidObjectType',
         `Incorrect version specified in apply patch. Specified patch version: ${gv}, expected: ${opts.apiVersion}`,
       );
-    throw new FieldManagerError('InvalidObjectType', `invalid object type: ${formatGvk(gv, intent.kind ?? '')}`);
+    throw new FieldManagerError(
+      'InvalidObjectType',
+      `invalid object type: ${formatGvk(gv, intent.kind ?? '')}`,
+    );
   }
   const atom = resourceAtomOf(opts.schema);
   let managed: Managed;
   try {
     managed = decodeManagedFields(live?.metadata?.managedFields);
   } catch (e) {
-    throw new FieldManagerError('InvalidManagedFields', `failed to decode managed fields: ${(e as Error).message}`);
+    throw new FieldManagerError(
+      'InvalidManagedFields',
+      `failed to decode managed fields: ${(e as Error).message}`,
+    );
   }
   const liveBody = withoutManagedFields(live) ?? {};
-  const key = managerKey({ manager: opts.manager, operation: 'Apply', ...(opts.subresource ? { subresource: opts.subresource } : {}) });
+  const key = managerKey({
+    manager: opts.manager,
+    operation: 'Apply',
+    ...(opts.subresource ? { subresource: opts.subresource } : {}),
+  });
   const before = encodeManagedFields(managed);
 
   const run = (force: boolean) => {
     let m = cloneManaged(managed);
     if (m.fields.size === 0 && live !== undefined) {
       // Upstream skipNonAppliedManager: an object written without managedFields gets them now.
-      const bfa = managerKey({ manager: BEFORE_FIRST_APPLY_MANAGER, operation: 'Update', apiVersion: opts.apiVersion });
-      const r = guard(() => updateFields({}, liveBody, opts.apiVersion, m.fields, bfa, { atom, ...conv(opts) }));
+      const bfa = managerKey({
+        manager: BEFORE_FIRST_APPLY_MANAGER,
+        operation: 'Update',
+        apiVersion: opts.apiVersion,
+      });
+      const r = guard(() =>
+        updateFields({}, liveBody, opts.apiVersion, m.fields, bfa, { atom, ...conv(opts) }),
+      );
       strip(r.managers, bfa);
       m = { fields: r.managers, times: m.times };
       if (r.managers.has(bfa)) m.times.set(bfa, formatTime(opts.now));
     }
-    const r = guard(() => applyFields(liveBody, intent, opts.apiVersion, m.fields, key, force, { atom, ...conv(opts) }));
+    const r = guard(() =>
+      applyFields(liveBody, intent, opts.apiVersion, m.fields, key, force, { atom, ...conv(opts) }),
+    );
     strip(r.managers, key);
     return { m: { fields: r.managers, times: m.times } as Managed, object: r.object };
   };
@@ -131,7 +153,8 @@ export function apply(live: ApiObject | undefined, intent: ApiObject, opts: Appl
   let annotationChanged = false;
   if (opts.manager === LAST_APPLIED_MANAGER && hasAnnotation(obj, annotation)) {
     const value = buildLastApplied(intent, annotation);
-    annotationChanged = (obj.metadata?.annotations as Record<string, string>)[annotation] !== value;
+    annotationChanged =
+      (obj.metadata?.annotations as Record<string, string> | undefined)?.[annotation] !== value;
     if (annotationChanged) obj = setAnnotation(obj, annotation, value);
   }
   const entries = encodeManagedFields(result.m);
@@ -150,7 +173,11 @@ export function apply(live: ApiObject | undefined, intent: ApiObject, opts: Appl
  * empty list or an invalid list keeps the live ones, any other valid list becomes the new state.
  * Sub-resource writes always keep the live managedFields.
  */
-export function update(live: ApiObject | undefined, next: ApiObject, opts: FieldManagerWriteOptions): FieldManagerResult {
+export function update(
+  live: ApiObject | undefined,
+  next: ApiObject,
+  opts: FieldManagerWriteOptions,
+): FieldManagerResult {
   const atom = resourceAtomOf(opts.schema);
   const managed = decodeLiveOrNew(live, next, opts.subresource !== undefined && opts.subresource !== '');
   const liveBody = withoutManagedFields(live) ?? {};
@@ -161,7 +188,9 @@ export function update(live: ApiObject | undefined, next: ApiObject, opts: Field
     apiVersion: opts.apiVersion,
     ...(opts.subresource ? { subresource: opts.subresource } : {}),
   });
-  const r = guard(() => updateFields(liveBody, nextBody, opts.apiVersion, managed.fields, key, { atom, ...conv(opts) }));
+  const r = guard(() =>
+    updateFields(liveBody, nextBody, opts.apiVersion, managed.fields, key, { atom, ...conv(opts) }),
+  );
   const c = r.comparison;
   const taken = c.modified.union(c.added).difference(c.removed).difference(SERVER_SET_FIELDS);
   strip(r.managers, key);
@@ -175,18 +204,32 @@ export function update(live: ApiObject | undefined, next: ApiObject, opts: Field
 
 /** The field set an object's fields form under a schema (handy for tests and tools). */
 export function objectFieldSet(object: unknown, schema?: StructuralSchema): FieldSet {
-  return toFieldSet(withoutManagedFields(object as ApiObject), resourceAtomOf(schema)).difference(SERVER_SET_FIELDS);
+  return toFieldSet(withoutManagedFields(object as ApiObject), resourceAtomOf(schema)).difference(
+    SERVER_SET_FIELDS,
+  );
 }
 
 /** A field manager bound to one resource's schema and version (`createFieldManager(schema)`). */
 export interface FieldManager {
-  apply(live: ApiObject | undefined, intent: ApiObject, opts: Omit<ApplyOptions, 'schema'>): FieldManagerResult;
-  update(live: ApiObject | undefined, next: ApiObject, opts: Omit<FieldManagerWriteOptions, 'schema'>): FieldManagerResult;
+  apply(
+    live: ApiObject | undefined,
+    intent: ApiObject,
+    opts: Omit<ApplyOptions, 'schema'>,
+  ): FieldManagerResult;
+  update(
+    live: ApiObject | undefined,
+    next: ApiObject,
+    opts: Omit<FieldManagerWriteOptions, 'schema'>,
+  ): FieldManagerResult;
 }
 
-export function createFieldManager(schema?: StructuralSchema, defaults: Partial<FieldManagerWriteOptions> = {}): FieldManager {
+export function createFieldManager(
+  schema?: StructuralSchema,
+  defaults: Partial<FieldManagerWriteOptions> = {},
+): FieldManager {
   return {
-    apply: (live, intent, opts) => apply(live, intent, { ...defaults, ...opts, ...(schema ? { schema } : {}) }),
+    apply: (live, intent, opts) =>
+      apply(live, intent, { ...defaults, ...opts, ...(schema ? { schema } : {}) }),
     update: (live, next, opts) => update(live, next, { ...defaults, ...opts, ...(schema ? { schema } : {}) }),
   };
 }
@@ -251,7 +294,11 @@ function capUpdateManagers(m: Managed, max: number): void {
     const k = updaters[i] as string;
     const vs = m.fields.get(k);
     if (vs === undefined) continue;
-    const bucket = managerKey({ manager: ANCIENT_CHANGES_MANAGER, operation: 'Update', apiVersion: vs.apiVersion });
+    const bucket = managerKey({
+      manager: ANCIENT_CHANGES_MANAGER,
+      operation: 'Update',
+      apiVersion: vs.apiVersion,
+    });
     const first = firstByVersion.get(vs.apiVersion);
     if (first === undefined) {
       firstByVersion.set(vs.apiVersion, k);
@@ -274,8 +321,15 @@ function capUpdateManagers(m: Managed, max: number): void {
  * Upstream lastAppliedManager: for `kubectl` applies over objects written by client-side apply,
  * conflicts on fields the last-applied annotation holds with the live value are allowed.
  */
-function allowedConflictsFromLastApplied(live: ApiObject, liveBody: unknown, opts: ApplyOptions, atom: Atom): FieldSet | undefined {
-  const ann = (live.metadata?.annotations as Record<string, string> | undefined)?.[opts.lastAppliedAnnotation ?? LAST_APPLIED_ANNOTATION];
+function allowedConflictsFromLastApplied(
+  live: ApiObject,
+  liveBody: unknown,
+  opts: ApplyOptions,
+  atom: Atom,
+): FieldSet | undefined {
+  const ann = (live.metadata?.annotations as Record<string, string> | undefined)?.[
+    opts.lastAppliedAnnotation ?? LAST_APPLIED_ANNOTATION
+  ];
   if (!ann) return undefined;
   let last: unknown;
   try {

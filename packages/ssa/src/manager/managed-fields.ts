@@ -82,7 +82,8 @@ export function decodeManagedFields(entries: readonly ManagedFieldsEntry[] | nul
     if (e.operation !== 'Apply' && e.operation !== 'Update') invalid('operation must be `Apply` or `Update`');
     if (!e.apiVersion) invalid('apiVersion must not be empty');
     if (!e.fieldsType) invalid(`missing fieldsType in managed fields entry ${i}`);
-    if (e.fieldsType !== 'FieldsV1') invalid(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
+    if (e.fieldsType !== 'FieldsV1')
+      invalid(`invalid fieldsType ${JSON.stringify(e.fieldsType)} in managed fields entry ${i}`);
     const key = managerKey({
       manager: e.manager ?? '',
       operation: e.operation,
@@ -118,7 +119,8 @@ export function encodeManagedFields(m: Managed): ManagedFieldsEntry[] {
     out.push(e);
   }
   const secs = (t: string | undefined) => (t === undefined ? 0 : Math.floor(Date.parse(t) / 1000) || 0);
-  const cmp = (a: string | undefined, b: string | undefined) => ((a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0);
+  const cmp = (a: string | undefined, b: string | undefined) =>
+    (a ?? '') < (b ?? '') ? -1 : (a ?? '') > (b ?? '') ? 1 : 0;
   out.sort(
     (p, q) =>
       cmp(p.operation, q.operation) ||

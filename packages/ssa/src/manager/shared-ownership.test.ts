@@ -68,11 +68,26 @@ const cases: Row[] = [
     name: 'shared list-map entries: each applier owns the entry and the key fields it set',
     writes: [
       { apply: { metadata: meta, spec: { ports: [{ containerPort: 80, name: 'http' }] } }, manager: 'A' },
-      { apply: { metadata: meta, spec: { ports: [{ containerPort: 80, name: 'http' }, { containerPort: 443 }] } }, manager: 'B' },
+      {
+        apply: {
+          metadata: meta,
+          spec: { ports: [{ containerPort: 80, name: 'http' }, { containerPort: 443 }] },
+        },
+        manager: 'B',
+      },
     ],
-    object: { metadata: meta, spec: { ports: [{ containerPort: 80, name: 'http' }, { containerPort: 443 }] } },
+    object: {
+      metadata: meta,
+      spec: { ports: [{ containerPort: 80, name: 'http' }, { containerPort: 443 }] },
+    },
     managedFields: {
-      'A/Apply': { 'f:spec': { 'f:ports': { 'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {}, 'f:name': {} } } } },
+      'A/Apply': {
+        'f:spec': {
+          'f:ports': {
+            'k:{"containerPort":80,"protocol":"TCP"}': { '.': {}, 'f:containerPort': {}, 'f:name': {} },
+          },
+        },
+      },
       'B/Apply': {
         'f:spec': {
           'f:ports': {

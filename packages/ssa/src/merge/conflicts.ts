@@ -26,14 +26,21 @@ export class MergeConflicts extends Error {
 }
 
 export function isMergeConflicts(e: unknown): e is MergeConflicts {
-  return typeof e === 'object' && e !== null && (e as { orchardSsaMergeConflicts?: unknown }).orchardSsaMergeConflicts === true;
+  return (
+    typeof e === 'object' &&
+    e !== null &&
+    (e as { orchardSsaMergeConflicts?: unknown }).orchardSsaMergeConflicts === true
+  );
 }
 
 /**
  * Upstream's conflict text: `conflict with "A": .spec.replicas` for one conflict, else one
  * `conflicts with "A":` block per manager (sorted by manager key) listing `- <path>` lines.
  */
-export function formatConflicts(conflicts: readonly Conflict[], printManager: (manager: string) => string): string {
+export function formatConflicts(
+  conflicts: readonly Conflict[],
+  printManager: (manager: string) => string,
+): string {
   if (conflicts.length === 1) {
     const c = conflicts[0] as Conflict;
     return `conflict with ${printManager(c.manager)}: ${formatPath(c.path)}`;

@@ -1,6 +1,6 @@
 import { FieldSet } from '../fieldpath/field-set.js';
 import { ElementKind, type PathElement } from '../fieldpath/path-element.js';
-import { type JsonMap, isMap } from '../fieldpath/value.js';
+import { isMap, type JsonMap } from '../fieldpath/value.js';
 import { type Atom, mapField } from '../typed/atom.js';
 import { type Comparison, compare, isSame } from '../typed/compare.js';
 import { merge } from '../typed/merge.js';
@@ -135,14 +135,19 @@ function update(
       managers.delete(m);
       continue;
     }
-    const changed = c.modified.isEmpty() ? c.added : c.added.isEmpty() ? c.modified : c.modified.union(c.added);
+    const changed = c.modified.isEmpty()
+      ? c.added
+      : c.added.isEmpty()
+        ? c.modified
+        : c.modified.union(c.added);
     const conflictSet = vs.set.intersection(changed);
     if (!conflictSet.isEmpty()) conflicts.set(m, conflictSet);
     if (!c.removed.isEmpty()) removed.set(m, c.removed);
   }
   if (!force && conflicts.size > 0) {
     const list: Conflict[] = [];
-    for (const m of [...conflicts.keys()].sort()) (conflicts.get(m) as FieldSet).iterate((path) => list.push({ manager: m, path }));
+    for (const m of [...conflicts.keys()].sort())
+      (conflicts.get(m) as FieldSet).iterate((path) => list.push({ manager: m, path }));
     throw new MergeConflicts(list);
   }
   for (const [m, cs] of conflicts) {
@@ -161,7 +166,14 @@ function update(
  * Removes from the merged object what the applier owned at its last apply and no longer applies,
  * unless someone else still owns it (upstream `Updater.prune` with its add-back steps).
  */
-function prune(merged: unknown, managers: ManagedSets, applier: string, lastSet: VersionedSet, atom: Atom, convert: VersionConverter): unknown {
+function prune(
+  merged: unknown,
+  managers: ManagedSets,
+  applier: string,
+  lastSet: VersionedSet,
+  atom: Atom,
+  convert: VersionConverter,
+): unknown {
   const m = convert(merged, lastSet.apiVersion);
   if (m === undefined) return merged;
   const last = ensureNamedFieldsAreMembers(lastSet.set, atom);
@@ -171,11 +183,18 @@ function prune(merged: unknown, managers: ManagedSets, applier: string, lastSet:
   for (const vs of managers.values()) managed = managed.union(vs.set);
   const mergedSet = ensureNamedFieldsAreMembers(toFieldSet(m, atom), atom);
   const pruned1Set = ensureNamedFieldsAreMembers(toFieldSet(pruned1, atom), atom);
-  const pruned2 = removeItems(m, mergedSet.difference(pruned1Set.union(ensureNamedFieldsAreMembers(managed, atom))), atom) ?? {};
+  const pruned2 =
+    removeItems(
+      m,
+      mergedSet.difference(pruned1Set.union(ensureNamedFieldsAreMembers(managed, atom))),
+      atom,
+    ) ?? {};
   // Only what the last apply held may go (upstream addBackDanglingItems).
   const pruned2Set = ensureNamedFieldsAreMembers(toFieldSet(pruned2, atom), atom);
   const out = removeItems(m, mergedSet.difference(pruned2Set).intersection(last), atom) ?? {};
-  return managers.get(applier)?.apiVersion === lastSet.apiVersion ? out : (convert(out, managers.get(applier)?.apiVersion ?? '') ?? out);
+  return managers.get(applier)?.apiVersion === lastSet.apiVersion
+    ? out
+    : (convert(out, managers.get(applier)?.apiVersion ?? '') ?? out);
 }
 
 /**

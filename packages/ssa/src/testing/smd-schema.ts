@@ -14,7 +14,11 @@ interface SmdNamedType extends SmdAtom {
 interface SmdAtom {
   scalar?: string;
   list?: { elementType: SmdTypeRef; elementRelationship?: string; keys?: string[] };
-  map?: { fields?: { name: string; type: SmdTypeRef; default?: unknown }[]; elementType?: SmdTypeRef; elementRelationship?: string };
+  map?: {
+    fields?: { name: string; type: SmdTypeRef; default?: unknown }[];
+    elementType?: SmdTypeRef;
+    elementRelationship?: string;
+  };
 }
 type SmdTypeRef = SmdAtom & { namedType?: string };
 

@@ -10,8 +10,19 @@ import { apply, update } from '../manager/field-manager.js';
  * message. Every write before the last must succeed.
  */
 export type Write =
-  | { readonly apply: ApiObject; readonly manager: string; readonly force?: boolean; readonly subresource?: string; readonly apiVersion?: string }
-  | { readonly update: ApiObject; readonly manager: string; readonly subresource?: string; readonly apiVersion?: string };
+  | {
+      readonly apply: ApiObject;
+      readonly manager: string;
+      readonly force?: boolean;
+      readonly subresource?: string;
+      readonly apiVersion?: string;
+    }
+  | {
+      readonly update: ApiObject;
+      readonly manager: string;
+      readonly subresource?: string;
+      readonly apiVersion?: string;
+    };
 
 export interface Row {
   readonly name: string;
@@ -24,13 +35,18 @@ export interface Row {
 }
 
 export interface RowResult {
-  object: ApiObject | undefined;
+  object: unknown;
   managedFields: Record<string, unknown>;
   entries: ManagedFieldsEntry[];
   error: unknown;
 }
 
-export function runRow(row: Row, schema: StructuralSchema | undefined, kind = 'Widget', apiVersion = 'example.com/v1'): RowResult {
+export function runRow(
+  row: Row,
+  schema: StructuralSchema | undefined,
+  kind = 'Widget',
+  apiVersion = 'example.com/v1',
+): RowResult {
   let live: ApiObject | undefined = row.live;
   let entries: ManagedFieldsEntry[] = [];
   let error: unknown;
@@ -46,7 +62,11 @@ export function runRow(row: Row, schema: StructuralSchema | undefined, kind = 'W
     try {
       const r =
         'apply' in w
-          ? apply(live, { apiVersion: opts.apiVersion, kind, ...w.apply }, { ...opts, force: w.force === true })
+          ? apply(
+              live,
+              { apiVersion: opts.apiVersion, kind, ...w.apply },
+              { ...opts, force: w.force === true },
+            )
           : update(live, { apiVersion: opts.apiVersion, kind, ...w.update }, opts);
       live = r.object;
       entries = r.managedFields;
@@ -58,7 +78,8 @@ export function runRow(row: Row, schema: StructuralSchema | undefined, kind = 'W
   const managedFields: Record<string, unknown> = {};
   for (const e of entries) {
     const v = e.apiVersion !== apiVersion ? `@${e.apiVersion}` : '';
-    managedFields[[e.manager, e.operation, ...(e.subresource ? [e.subresource] : [])].join('/') + v] = e.fieldsV1;
+    managedFields[[e.manager, e.operation, ...(e.subresource ? [e.subresource] : [])].join('/') + v] =
+      e.fieldsV1;
   }
   return { object: error ? undefined : stripMeta(live), managedFields, entries, error };
 }

@@ -1,6 +1,6 @@
 import type { StructuralSchema } from '@orchard/schema';
 import { PathElement } from '../fieldpath/path-element.js';
-import { type JsonMap, isMap } from '../fieldpath/value.js';
+import { isMap, type JsonMap } from '../fieldpath/value.js';
 
 /**
  * The merge-relevant shape of a schema node (upstream's `schema.Atom`): what a value at this
@@ -34,7 +34,11 @@ export interface MapAtom {
   readonly elem: Atom | undefined;
 }
 
-function mkMap(fields: Map<string, () => Atom> | undefined, elem: Atom | undefined, atomic: boolean): MapAtom {
+function mkMap(
+  fields: Map<string, () => Atom> | undefined,
+  elem: Atom | undefined,
+  atomic: boolean,
+): MapAtom {
   const cache = new Map<string, Atom>();
   return {
     atomic,
@@ -131,13 +135,26 @@ function build(s: StructuralSchema, root: boolean): Atom {
     const items = s.items;
     const lt = s.listType === 'map' ? 'map' : s.listType === 'set' ? 'set' : 'atomic';
     const keys = lt === 'map' ? (s.listMapKeys ?? []) : [];
-    return { scalar: false, list: mkList(lt === 'map' && keys.length === 0 ? 'atomic' : lt, keys, () => (items ? atomOf(items) : DEDUCED)), map: undefined, default: def };
+    return {
+      scalar: false,
+      list: mkList(lt === 'map' && keys.length === 0 ? 'atomic' : lt, keys, () =>
+        items ? atomOf(items) : DEDUCED,
+      ),
+      map: undefined,
+      default: def,
+    };
   }
   if (type === 'object') {
     const props = s.properties;
     const ap = s.additionalProperties;
     const elem =
-      typeof ap === 'object' ? atomOf(ap) : ap === true || s.preserveUnknownFields || s.embeddedResource ? DEDUCED : props === undefined ? DEDUCED : undefined;
+      typeof ap === 'object'
+        ? atomOf(ap)
+        : ap === true || s.preserveUnknownFields || s.embeddedResource
+          ? DEDUCED
+          : props === undefined
+            ? DEDUCED
+            : undefined;
     let fields: Map<string, () => Atom> | undefined;
     if (props !== undefined || root) {
       fields = new Map();
@@ -165,7 +182,12 @@ function withDefault(a: Atom, def: unknown): Atom {
 }
 
 const STRING: Atom = { scalar: true, list: undefined, map: undefined, default: undefined };
-const STRING_MAP: Atom = { scalar: false, list: undefined, map: mkMap(undefined, STRING, false), default: undefined };
+const STRING_MAP: Atom = {
+  scalar: false,
+  list: undefined,
+  map: mkMap(undefined, STRING, false),
+  default: undefined,
+};
 
 function struct(fields: Record<string, Atom>, elem?: Atom): Atom {
   const m = new Map<string, () => Atom>();
@@ -190,13 +212,25 @@ export const OBJECT_META: Atom = struct({
   ownerReferences: {
     scalar: false,
     list: mkList('map', ['uid'], () =>
-      struct({ apiVersion: STRING, kind: STRING, name: STRING, uid: STRING, controller: STRING, blockOwnerDeletion: STRING }),
+      struct({
+        apiVersion: STRING,
+        kind: STRING,
+        name: STRING,
+        uid: STRING,
+        controller: STRING,
+        blockOwnerDeletion: STRING,
+      }),
     ),
     map: undefined,
     default: undefined,
   },
   finalizers: { scalar: false, list: mkList('set', [], () => STRING), map: undefined, default: undefined },
-  managedFields: { scalar: false, list: mkList('atomic', [], () => UNTYPED_ATOMIC), map: undefined, default: undefined },
+  managedFields: {
+    scalar: false,
+    list: mkList('atomic', [], () => UNTYPED_ATOMIC),
+    map: undefined,
+    default: undefined,
+  },
 });
 
 const RESOURCE_DEDUCED: Atom = struct({ apiVersion: STRING, kind: STRING, metadata: OBJECT_META }, DEDUCED);
@@ -247,16 +281,25 @@ export function listItemElement(l: ListAtom, index: number, item: unknown, path:
       else {
         const def = l.elem().map?.field(k)?.default;
         if (def === undefined)
-          throw new TypedValueError(path(), `associative list with keys has an element that omits key field "${k}" (and doesn't have default value)`);
+          throw new TypedValueError(
+            path(),
+            `associative list with keys has an element that omits key field "${k}" (and doesn't have default value)`,
+          );
         fields.push({ name: k, value: def });
       }
     }
     return PathElement.key(fields);
   }
   if (l.type === 'set') {
-    if (item === null) throw new TypedValueError(path(), "associative list without keys has an element that's an explicit null");
-    if (Array.isArray(item)) throw new TypedValueError(path(), 'not supported: associative list with lists as elements');
-    if (typeof item === 'object') throw new TypedValueError(path(), "associative list without keys has an element that's a map type");
+    if (item === null)
+      throw new TypedValueError(
+        path(),
+        "associative list without keys has an element that's an explicit null",
+      );
+    if (Array.isArray(item))
+      throw new TypedValueError(path(), 'not supported: associative list with lists as elements');
+    if (typeof item === 'object')
+      throw new TypedValueError(path(), "associative list without keys has an element that's a map type");
     return PathElement.value(item);
   }
   return PathElement.index(index);

@@ -1,6 +1,6 @@
 import { FieldSet } from '../fieldpath/field-set.js';
 import { formatPath, PathElement } from '../fieldpath/path-element.js';
-import { deepEqual, type JsonMap, isMap } from '../fieldpath/value.js';
+import { deepEqual, isMap, type JsonMap } from '../fieldpath/value.js';
 import { type Atom, listItemElement, mapField, shapeFor } from './atom.js';
 
 /** What changed between two values of one type (upstream `typed.Comparison`). */
@@ -69,7 +69,10 @@ class CompareWalker {
     const la = Array.isArray(l) ? l : undefined;
     const ra = Array.isArray(r) ? r : undefined;
     const lt = a.list as NonNullable<Atom['list']>;
-    if (lt.type === 'atomic' || ((la === undefined || la.length === 0) && (ra === undefined || ra.length === 0))) {
+    if (
+      lt.type === 'atomic' ||
+      ((la === undefined || la.length === 0) && (ra === undefined || ra.length === 0))
+    ) {
       this.leaf(l, r);
       return true;
     }

@@ -1,5 +1,5 @@
 import { formatPath, PathElement } from '../fieldpath/path-element.js';
-import { type JsonMap, isMap } from '../fieldpath/value.js';
+import { isMap, type JsonMap } from '../fieldpath/value.js';
 import { type Atom, listItemElement, mapField, shapeFor, TypedValueError } from './atom.js';
 
 /**
@@ -31,7 +31,10 @@ class MergeWalker {
     const la = Array.isArray(l) ? l : undefined;
     const ra = Array.isArray(r) ? r : undefined;
     const lt = a.list as NonNullable<Atom['list']>;
-    if (lt.type === 'atomic' || ((la === undefined || la.length === 0) && (ra === undefined || ra.length === 0))) {
+    if (
+      lt.type === 'atomic' ||
+      ((la === undefined || la.length === 0) && (ra === undefined || ra.length === 0))
+    ) {
       return r !== undefined ? r : l;
     }
     const elem = lt.elem();
@@ -41,7 +44,8 @@ class MergeWalker {
     if (ra !== undefined) {
       for (let i = 0; i < ra.length; i++) {
         const pe = listItemElement(lt, i, ra[i], where);
-        if (rItems.has(pe.id)) throw new TypedValueError(where(), `duplicate entries for key ${pe.toString()}`);
+        if (rItems.has(pe.id))
+          throw new TypedValueError(where(), `duplicate entries for key ${pe.toString()}`);
         rItems.set(pe.id, ra[i]);
         rOrder.push(pe);
       }
@@ -85,7 +89,8 @@ class MergeWalker {
         const rv = rm !== undefined && Object.hasOwn(rm, k) ? rm[k] : undefined;
         const fa = mapField(m, k);
         // Fast path: a scalar only on the live side is kept as is.
-        const v = rv === undefined && (typeof lv !== 'object' || lv === null) ? lv : this.descend(k, lv, rv, fa);
+        const v =
+          rv === undefined && (typeof lv !== 'object' || lv === null) ? lv : this.descend(k, lv, rv, fa);
         if (v !== undefined) {
           out[k] = v;
           any = true;
@@ -113,7 +118,6 @@ class MergeWalker {
     return v;
   }
 }
-
 
 function isEmpty(o: JsonMap): boolean {
   for (const _ in o) return false;

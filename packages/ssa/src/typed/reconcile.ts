@@ -1,4 +1,4 @@
-import { FieldSet } from '../fieldpath/field-set.js';
+import type { FieldSet } from '../fieldpath/field-set.js';
 import { ElementKind, type PathElement } from '../fieldpath/path-element.js';
 import { type Atom, DEDUCED, mapField } from './atom.js';
 

@@ -1,6 +1,6 @@
 import type { FieldSet } from '../fieldpath/field-set.js';
 import { PathElement } from '../fieldpath/path-element.js';
-import { type JsonMap, isMap } from '../fieldpath/value.js';
+import { isMap, type JsonMap } from '../fieldpath/value.js';
 import { type Atom, listItemElement, mapField, shapeFor } from './atom.js';
 
 /**

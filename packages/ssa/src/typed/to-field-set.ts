@@ -1,6 +1,6 @@
 import { FieldSet } from '../fieldpath/field-set.js';
 import { formatPath, PathElement } from '../fieldpath/path-element.js';
-import { type JsonMap, isMap } from '../fieldpath/value.js';
+import { isMap, type JsonMap } from '../fieldpath/value.js';
 import { type Atom, listItemElement, mapField, shapeFor, TypedValueError } from './atom.js';
 
 /**
@@ -14,8 +14,10 @@ export function toFieldSet(value: unknown, atom: Atom): FieldSet {
   const out = FieldSet.builder();
   const stack: PathElement[] = [];
   const shape = shapeFor(atom, value);
-  if (shape === 2 && !(atom.map as NonNullable<Atom['map']>).atomic && isMap(value)) visitMapItems(value, atom, out, stack);
-  else if (shape === 1 && atom.list?.type !== 'atomic' && Array.isArray(value)) visitListItems(value, atom, out, stack);
+  if (shape === 2 && !(atom.map as NonNullable<Atom['map']>).atomic && isMap(value))
+    visitMapItems(value, atom, out, stack);
+  else if (shape === 1 && atom.list?.type !== 'atomic' && Array.isArray(value))
+    visitListItems(value, atom, out, stack);
   return out;
 }
 
@@ -59,7 +61,8 @@ function visitListItems(v: unknown[], a: Atom, into: FieldSet, stack: PathElemen
     const item = v[i];
     const pe = listItemElement(l, i, item, () => formatPath(stack));
     if (seen !== undefined) {
-      if (seen.has(pe.id)) throw new TypedValueError(formatPath(stack), `duplicate entries for key ${pe.toString()}`);
+      if (seen.has(pe.id))
+        throw new TypedValueError(formatPath(stack), `duplicate entries for key ${pe.toString()}`);
       seen.add(pe.id);
     }
     visit(item, elem, into, pe, stack);
