@@ -81,6 +81,9 @@ describe('parseLabelSelector: errors', () => {
     ['x=a,=b', "found '=', expected: identifier after ','"],
     ['x in a', "unable to parse requirement: found 'a' expected: '('"],
     ['x in (a', "unable to parse requirement: found '', expected: ',' or ')'"],
+    // upstream quirk: a doubled comma right before ')' is an error, a single one is an empty value
+    ['x in (,,)', "unable to parse requirement: found ')', expected: ',', or identifier"],
+    ['x in (a,,)', "unable to parse requirement: found ')', expected: ',', or identifier"],
     ['x in (a b)', "unable to parse requirement: found 'b', expected: ',' or ')'"],
     ['x in', "unable to parse requirement: found '' expected: '('"],
     ['x a', "unable to parse requirement: found 'a', expected: in, notin, =, ==, !=, gt, lt"],
