@@ -4,6 +4,7 @@ import { orchFlavor } from '@orchard/meta';
 import type { Store } from '@orchard/store';
 import type { ResponseConversion } from './codecs.js';
 import type { ResourceDefinition, UserInfo } from './registry/resource.js';
+import type { WatchCacheSettings } from './storage/watch-caches.js';
 
 /** PEM material for HTTPS and client-certificate authentication. */
 export interface TlsOptions {
@@ -55,6 +56,14 @@ export interface ApiServerOptions {
   readonly minRequestTimeoutSeconds: number;
   /** Create the flavor's default namespaces at start. Default: true. */
   readonly createDefaultNamespaces: boolean;
+  /**
+   * The watch cache in front of the store for get/list/watch, one per resource (`WatchCacheSettings`:
+   * `windowMs` = history retained, spec doc 1 §8, 5 minutes, CLI `--watch-window`; `maxEvents`;
+   * `tooLargeWaitMs`, 3 s before 504; `bookmarkIntervalMs`, 60 s; `watcherBufferSize`, 1024). Default: {}.
+   */
+  readonly watchCache: Partial<WatchCacheSettings>;
+  /** Continue token lifetime (spec doc 1 §8: 5 minutes; CLI `--continue-ttl`). Default 300 000 ms. */
+  readonly continueTtlMs: number;
   readonly logger: Logger;
 }
 
@@ -78,5 +87,7 @@ export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze
   responseConversions: Object.freeze([]),
   minRequestTimeoutSeconds: 1800,
   createDefaultNamespaces: true,
+  watchCache: Object.freeze({}),
+  continueTtlMs: 5 * 60_000,
   logger: silentLogger,
 });

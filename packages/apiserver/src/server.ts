@@ -38,6 +38,7 @@ import { resolveRequestInfo } from './request/request-info.js';
 import { send, writeError, writeJson } from './response/write.js';
 import type { ServerState } from './state.js';
 import { ObjectStore } from './storage/object-store.js';
+import { WatchCaches } from './storage/watch-caches.js';
 import { versionInfo } from './version.js';
 import { startCrdController } from './crd/controller.js';
 import { serveOpenApi } from './openapi/openapi.js';
@@ -56,6 +57,8 @@ export interface ApiServer {
   /** The storage backend. */
   readonly storage: Store;
   readonly objects: ObjectStore;
+  /** The per-resource watch caches get/list/watch are served from (`restartAll()` forces every watch to 410). */
+  readonly watchCaches: WatchCaches;
   /** Named write steps: insert your own (`insertBefore('validation', …)`). */
   readonly writePipeline: WritePipeline;
   readonly health: HealthChecks;
@@ -74,6 +77,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   const ownsStore = options.store === undefined;
   const store = options.store ?? createMemoryStore();
   const objects = new ObjectStore(store);
+  const watchCaches = new WatchCaches(objects, flavor, options.watchCache, options.continueTtlMs);
   const registry = createResourceRegistry([
     ...(options.builtinResources ? builtinResources(flavor) : []),
     ...options.resources,
@@ -92,6 +96,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     registry,
     store,
     objects,
+    watchCaches,
     codecs,
     offers: buildOffers(codecs, conversions, flavor),
     writePipeline,
@@ -347,6 +352,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     registry,
     storage: store,
     objects,
+    watchCaches,
     writePipeline,
     health,
     options,
@@ -398,6 +404,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
         for (const s of sockets) s.destroy();
         await closed;
       }
+      await watchCaches.stop();
       if (ownsStore) await store.close();
     },
   };

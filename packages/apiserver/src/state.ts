@@ -7,6 +7,7 @@ import type { HealthChecks } from './health/health.js';
 import type { ApiServerOptions, Logger } from './options.js';
 import type { ResourceRegistry } from './registry/registry.js';
 import type { ObjectStore } from './storage/object-store.js';
+import type { WatchCaches } from './storage/watch-caches.js';
 
 /** The shared state of one server instance, read by every handler. */
 export interface ServerState {
@@ -15,6 +16,8 @@ export interface ServerState {
   readonly registry: ResourceRegistry;
   readonly store: Store;
   readonly objects: ObjectStore;
+  /** The watch caches (one per resource) and the continue-token codec that get/list/watch read through. */
+  readonly watchCaches: WatchCaches;
   readonly codecs: readonly Codec[];
   /** Response offers for resource requests (codecs × conversions). Recomputed when codecs change. */
   offers: readonly ResponseOffer[];

@@ -32,11 +32,11 @@ export const patchAppliers = new Map<string, PatchApplier>([
 ]);
 
 /**
- * The patch media types a resource accepts: strategic merge only for built-in kinds (custom
- * resources answer 415, as upstream), apply only once a field manager registered it.
+ * The patch media types a resource accepts (what its OpenAPI document lists): strategic merge only
+ * for built-in kinds — custom resources answer 415, as upstream.
  */
 export function acceptedPatchTypesFor(def: WriteRequest['def']): string[] {
-  return acceptedPatchTypes(!isCustomResource(def)).filter((t) => patchAppliers.has(t));
+  return acceptedPatchTypes(!isCustomResource(def));
 }
 
 /**

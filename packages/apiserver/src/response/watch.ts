@@ -1,6 +1,7 @@
 import type { WatchEventType } from '@orchard/meta';
 import type { ResponseEncoding } from '../codecs.js';
 import type { RequestContext } from '../context.js';
+import { convertForResponse } from '../crd/conversion.js';
 
 /**
  * A watch response: HTTP 200, chunked, one framed event per write. Headers are flushed at once
@@ -28,6 +29,7 @@ export class WatchStream {
   /** Writes one event; resolves when the socket accepted it (back-pressure). */
   send(type: WatchEventType, object: unknown): Promise<void> {
     if (this.ended) return Promise.resolve();
+    if (type !== 'ERROR' && type !== 'BOOKMARK') object = convertForResponse(this.ctx, object);
     const stream = this.enc.codec.stream;
     if (!stream) return Promise.resolve();
     const conv = this.enc.conversion;

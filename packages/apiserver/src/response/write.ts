@@ -3,6 +3,7 @@ import { type Codec, jsonCodec } from '@orchard/codecs';
 import type { ApiError, Flavor } from '@orchard/meta';
 import { negotiateResponse, offersFor, type ResponseEncoding, type ResponseOffer } from '../codecs.js';
 import type { RequestContext } from '../context.js';
+import { convertForResponse } from '../crd/conversion.js';
 
 /** RFC 7234 §5.5 warning header values (`299 - "text"`), as upstream writes them. */
 export function formatWarning(text: string): string {
@@ -58,6 +59,7 @@ export function writeObject(
   shape: 'object' | 'list' = 'object',
 ): void {
   const enc = responseEncoding(ctx);
+  value = convertForResponse(ctx, value);
   const converted = enc.conversion
     ? enc.conversion.convert(value, { flavor: ctx.server.flavor, def: ctx.def, range: enc.range, shape })
     : value;
