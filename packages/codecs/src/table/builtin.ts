@@ -1,0 +1,467 @@
+/**
+ * The column sets kubectl users expect for the built-in resources, ported from upstream's
+ * printers (pkg/printers/internalversion/printers.go). The server generates every column,
+ * wide ones included; `priority: 1` marks those kubectl shows only with `-o wide`.
+ */
+import type { Flavor } from '@orchard/meta';
+import { translateTimestampSince } from './human-duration.js';
+import { nameColumn, objectMetaDescriptions } from './table.js';
+import type { TableCellContext, TableColumnDefinition, TableConvertor, TableRowCondition } from './types.js';
+
+type Obj = Record<string, unknown>;
+
+const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
+const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+const count = (v: unknown): number => (typeof v === 'object' && v !== null ? Object.keys(v).length : 0);
+
+function col(
+  name: string,
+  description: string,
+  type: TableColumnDefinition['type'] = 'string',
+  priority = 0,
+): TableColumnDefinition {
+  return Object.freeze({ name, type, format: '', description, priority });
+}
+
+const ageColumn = col('Age', objectMetaDescriptions.creationTimestamp);
+const nameOf = (o: Obj): string => str(obj(o.metadata).name);
+const ageOf = (o: Obj, ctx: TableCellContext): string =>
+  translateTimestampSince(obj(o.metadata).creationTimestamp, ctx.now);
+
+function convertor(
+  columns: TableColumnDefinition[],
+  cells: (o: Obj, ctx: TableCellContext) => unknown[],
+  conditions?: (o: Obj) => TableRowCondition[] | undefined,
+): TableConvertor {
+  return Object.freeze({ columns: Object.freeze(columns), cells, ...(conditions ? { conditions } : {}) });
+}
+
+/** `k=v,k2=v2` sorted by key, `<none>` when empty (upstream `labels.FormatLabels`). */
+function formatLabels(m: unknown): string {
+  const keys = Object.keys(obj(m)).sort();
+  return keys.length === 0 ? '<none>' : keys.map((k) => `${k}=${str(obj(m)[k])}`).join(',');
+}
+
+/** A LabelSelector as upstream's `selector.String()`: requirements sorted by key. */
+function formatSelector(sel: unknown): string {
+  const s = obj(sel);
+  const reqs: Array<[string, string]> = [];
+  for (const [k, v] of Object.entries(obj(s.matchLabels))) reqs.push([k, `${k}=${str(v)}`]);
+  for (const e of arr(s.matchExpressions)) {
+    const key = str(e.key);
+    const values = (Array.isArray(e.values) ? (e.values as string[]) : []).slice().sort().join(',');
+    switch (e.operator) {
+      case 'In':
+        reqs.push([key, `${key} in (${values})`]);
+        break;
+      case 'NotIn':
+        reqs.push([key, `${key} notin (${values})`]);
+        break;
+      case 'Exists':
+        reqs.push([key, key]);
+        break;
+      case 'DoesNotExist':
+        reqs.push([key, `!${key}`]);
+        break;
+    }
+  }
+  return reqs
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map((r) => r[1])
+    .join(',');
+}
+
+// ------------------------------------------------------------------ pods
+
+const isRestartable = (c: Obj | undefined): boolean => c?.restartPolicy === 'Always';
+const later = (a: string, b: unknown): string =>
+  typeof b === 'string' && (a === '' || Date.parse(b) > Date.parse(a)) ? b : a;
+
+/** Ready, Status, Restarts exactly as upstream's `printPod` computes them. */
+function podSummary(pod: Obj, now: number): { ready: string; status: string; restarts: string } {
+  const spec = obj(pod.spec);
+  const status = obj(pod.status);
+  const initSpecs = arr(spec.initContainers);
+  let total = arr(spec.containers).length;
+  let readyCount = 0;
+  let restarts = 0;
+  let restartableRestarts = 0;
+  let lastRestart = '';
+  let lastRestartableRestart = '';
+  const phase = str(status.phase);
+  let reason = str(status.reason) || phase;
+  for (const c of arr(status.conditions))
+    if (c.type === 'PodScheduled' && c.reason === 'SchedulingGated') reason = 'SchedulingGated';
+  const initByName = new Map<string, Obj>();
+  for (const c of initSpecs) {
+    initByName.set(str(c.name), c);
+    if (isRestartable(c)) total++;
+  }
+  let initializing = false;
+  const initStatuses = arr(status.initContainerStatuses);
+  for (let i = 0; i < initStatuses.length; i++) {
+    const cs = initStatuses[i] as Obj;
+    const state = obj(cs.state);
+    const terminated = state.terminated === undefined ? undefined : obj(state.terminated);
+    const waiting = state.waiting === undefined ? undefined : obj(state.waiting);
+    const lastTerminated = obj(cs.lastState).terminated;
+    restarts += num(cs.restartCount);
+    if (lastTerminated !== undefined) lastRestart = later(lastRestart, obj(lastTerminated).finishedAt);
+    const restartable = isRestartable(initByName.get(str(cs.name)));
+    if (restartable) {
+      restartableRestarts += num(cs.restartCount);
+      if (lastTerminated !== undefined)
+        lastRestartableRestart = later(lastRestartableRestart, obj(lastTerminated).finishedAt);
+    }
+    if (terminated && num(terminated.exitCode) === 0) continue;
+    if (restartable && cs.started === true) {
+      if (cs.ready === true) readyCount++;
+      continue;
+    }
+    if (terminated) {
+      if (!str(terminated.reason))
+        reason =
+          num(terminated.signal) !== 0
+            ? `Init:Signal:${num(terminated.signal)}`
+            : `Init:ExitCode:${num(terminated.exitCode)}`;
+      else reason = `Init:${str(terminated.reason)}`;
+    } else if (waiting && str(waiting.reason) && waiting.reason !== 'PodInitializing') {
+      reason = `Init:${str(waiting.reason)}`;
+    } else {
+      reason = `Init:${i}/${initSpecs.length}`;
+    }
+    initializing = true;
+    break;
+  }
+  const initializedTrue = arr(status.conditions).some((c) => c.type === 'Initialized' && c.status === 'True');
+  if (!initializing || initializedTrue) {
+    restarts = restartableRestarts;
+    lastRestart = lastRestartableRestart;
+    let hasRunning = false;
+    const statuses = arr(status.containerStatuses);
+    for (let i = statuses.length - 1; i >= 0; i--) {
+      const cs = statuses[i] as Obj;
+      const state = obj(cs.state);
+      restarts += num(cs.restartCount);
+      const lastTerminated = obj(cs.lastState).terminated;
+      if (lastTerminated !== undefined) lastRestart = later(lastRestart, obj(lastTerminated).finishedAt);
+      const waiting = state.waiting === undefined ? undefined : obj(state.waiting);
+      const terminated = state.terminated === undefined ? undefined : obj(state.terminated);
+      if (waiting && str(waiting.reason)) reason = str(waiting.reason);
+      else if (terminated && str(terminated.reason)) reason = str(terminated.reason);
+      else if (terminated)
+        reason =
+          num(terminated.signal) !== 0
+            ? `Signal:${num(terminated.signal)}`
+            : `ExitCode:${num(terminated.exitCode)}`;
+      else if (cs.ready === true && state.running !== undefined) {
+        hasRunning = true;
+        readyCount++;
+      }
+    }
+    if (reason === 'Completed' && hasRunning)
+      reason = arr(status.conditions).some((c) => c.type === 'Ready' && c.status === 'True')
+        ? 'Running'
+        : 'NotReady';
+  }
+  const deleting = obj(pod.metadata).deletionTimestamp;
+  if (deleting && status.reason === 'NodeLost') reason = 'Unknown';
+  else if (deleting && phase !== 'Succeeded' && phase !== 'Failed') reason = 'Terminating';
+  const restartsText =
+    restarts !== 0 && lastRestart !== ''
+      ? `${restarts} (${translateTimestampSince(lastRestart, now)} ago)`
+      : String(restarts);
+  return { ready: `${readyCount}/${total}`, status: reason, restarts: restartsText };
+}
+
+/** Pods: Name, Ready (`1/1`), Status, Restarts, Age; wide: IP, Node, Nominated Node, Readiness Gates. */
+export const podTable: TableConvertor = convertor(
+  [
+    nameColumn,
+    col('Ready', 'The aggregate readiness state of this pod for accepting traffic.'),
+    col('Status', 'The aggregate status of the containers in this pod.'),
+    col(
+      'Restarts',
+      'The number of times the containers in this pod have been restarted and when the last container in this pod has restarted.',
+    ),
+    ageColumn,
+    col(
+      'IP',
+      'podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated.',
+      'string',
+      1,
+    ),
+    col('Node', 'NodeName indicates in which node this pod is scheduled.', 'string', 1),
+    col(
+      'Nominated Node',
+      'nominatedNodeName is set only when this pod preempts other pods on the node.',
+      'string',
+      1,
+    ),
+    col(
+      'Readiness Gates',
+      'If specified, all readiness gates will be evaluated for pod readiness.',
+      'string',
+      1,
+    ),
+  ],
+  (pod, ctx) => {
+    const { ready, status, restarts } = podSummary(pod, ctx.now);
+    const spec = obj(pod.spec);
+    const st = obj(pod.status);
+    const ip = str(obj(arr(st.podIPs)[0]).ip) || '<none>';
+    const gates = arr(spec.readinessGates);
+    let gatesText = '<none>';
+    if (gates.length > 0) {
+      const conds = arr(st.conditions);
+      const trueCount = gates.filter(
+        (g) => conds.find((c) => c.type === g.conditionType)?.status === 'True',
+      ).length;
+      gatesText = `${trueCount}/${gates.length}`;
+    }
+    return [
+      nameOf(pod),
+      ready,
+      status,
+      restarts,
+      ageOf(pod, ctx),
+      ip,
+      str(spec.nodeName) || '<none>',
+      str(st.nominatedNodeName) || '<none>',
+      gatesText,
+    ];
+  },
+  (pod) => {
+    const phase = obj(pod.status).phase;
+    if (phase === 'Succeeded')
+      return [
+        {
+          type: 'Completed',
+          status: 'True',
+          reason: 'Succeeded',
+          message: 'The pod has completed successfully.',
+        },
+      ];
+    if (phase === 'Failed')
+      return [{ type: 'Completed', status: 'True', reason: 'Failed', message: 'The pod failed.' }];
+    return undefined;
+  },
+);
+
+/** ConfigMaps: Name, Data (count of data + binaryData), Age. */
+export const configMapTable: TableConvertor = convertor(
+  [nameColumn, col('Data', 'Data contains the configuration data.', 'integer'), ageColumn],
+  (cm, ctx) => [nameOf(cm), count(cm.data) + count(cm.binaryData), ageOf(cm, ctx)],
+);
+
+/** Secrets: Name, Type, Data, Age. */
+export const secretTable: TableConvertor = convertor(
+  [
+    nameColumn,
+    col('Type', 'Used to facilitate programmatic handling of secret data.'),
+    col('Data', 'Data contains the secret data.', 'integer'),
+    ageColumn,
+  ],
+  (s, ctx) => [nameOf(s), str(s.type), count(s.data), ageOf(s, ctx)],
+);
+
+/** Namespaces: Name, Status (phase), Age. */
+export const namespaceTable: TableConvertor = convertor(
+  [nameColumn, col('Status', 'The status of the namespace'), ageColumn],
+  (ns, ctx) => [nameOf(ns), str(obj(ns.status).phase), ageOf(ns, ctx)],
+);
+
+/** ServiceAccounts: Name, Secrets (count), Age. */
+export const serviceAccountTable: TableConvertor = convertor(
+  [
+    nameColumn,
+    col(
+      'Secrets',
+      'Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use.',
+      'integer',
+    ),
+    ageColumn,
+  ],
+  (sa, ctx) => [nameOf(sa), arr(sa.secrets).length, ageOf(sa, ctx)],
+);
+
+/** Leases: Name, Holder, Age. */
+export const leaseTable: TableConvertor = convertor(
+  [nameColumn, col('Holder', 'The holder of the lease'), ageColumn],
+  (l, ctx) => [nameOf(l), str(obj(l.spec).holderIdentity), ageOf(l, ctx)],
+);
+
+function serviceExternalIp(svc: Obj): string {
+  const spec = obj(svc.spec);
+  const external = (Array.isArray(spec.externalIPs) ? spec.externalIPs : []) as string[];
+  switch (spec.type ?? 'ClusterIP') {
+    case 'ClusterIP':
+    case 'NodePort':
+      return external.length > 0 ? external.join(',') : '<none>';
+    case 'LoadBalancer': {
+      const lb = arr(obj(obj(svc.status).loadBalancer).ingress)
+        .map((i) => str(i.ip) || str(i.hostname))
+        .filter((x) => x !== '');
+      const all = [...lb, ...external];
+      return all.length > 0 ? all.join(',') : '<pending>';
+    }
+    case 'ExternalName':
+      return str(spec.externalName);
+    default:
+      return '<unknown>';
+  }
+}
+
+/** Services: Name, Type, Cluster-IP, External-IP, Port(s), Age; wide: Selector. */
+export const serviceTable: TableConvertor = convertor(
+  [
+    nameColumn,
+    col('Type', 'type determines how the Service is exposed.'),
+    col('Cluster-IP', 'clusterIP is the IP address of the service and is usually assigned randomly.'),
+    col(
+      'External-IP',
+      'externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service.',
+    ),
+    col('Port(s)', 'The list of ports that are exposed by this service.'),
+    ageColumn,
+    col(
+      'Selector',
+      'Route service traffic to pods with label keys and values matching this selector.',
+      'string',
+      1,
+    ),
+  ],
+  (svc, ctx) => {
+    const spec = obj(svc.spec);
+    const clusterIPs = (Array.isArray(spec.clusterIPs) ? spec.clusterIPs : []) as string[];
+    const ports = arr(spec.ports).map((p) => {
+      const proto = str(p.protocol) || 'TCP';
+      return num(p.nodePort) > 0 ? `${num(p.port)}:${num(p.nodePort)}/${proto}` : `${num(p.port)}/${proto}`;
+    });
+    return [
+      nameOf(svc),
+      str(spec.type),
+      clusterIPs[0] ?? (str(spec.clusterIP) || '<none>'),
+      serviceExternalIp(svc),
+      ports.length > 0 ? ports.join(',') : '<none>',
+      ageOf(svc, ctx),
+      formatLabels(spec.selector),
+    ];
+  },
+);
+
+/** Deployments: Name, Ready (`ready/desired`), Up-to-date, Available, Age; wide: Containers, Images, Selector. */
+export const deploymentTable: TableConvertor = convertor(
+  [
+    nameColumn,
+    col('Ready', 'Number of the pod with ready state'),
+    col(
+      'Up-to-date',
+      'Total number of non-terminated pods targeted by this deployment that have the desired template spec.',
+    ),
+    col(
+      'Available',
+      'Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.',
+    ),
+    ageColumn,
+    col('Containers', 'Names of each container in the template.', 'string', 1),
+    col('Images', 'Images referenced by each container in the template.', 'string', 1),
+    col('Selector', 'Label selector for pods.', 'string', 1),
+  ],
+  (d, ctx) => {
+    const spec = obj(d.spec);
+    const st = obj(d.status);
+    const containers = arr(obj(obj(spec.template).spec).containers);
+    return [
+      nameOf(d),
+      `${num(st.readyReplicas)}/${num(spec.replicas)}`,
+      num(st.updatedReplicas),
+      num(st.availableReplicas),
+      ageOf(d, ctx),
+      containers.map((c) => str(c.name)).join(','),
+      containers.map((c) => str(c.image)).join(','),
+      formatSelector(spec.selector),
+    ];
+  },
+);
+
+/** Events (core/v1): Last Seen, Type, Reason, Object, Message; wide: Subobject, Source, First Seen, Count, Name. */
+export const eventTable: TableConvertor = convertor(
+  [
+    col('Last Seen', 'The time at which the most recent occurrence of this event was recorded.'),
+    col('Type', 'Type of this event (Normal, Warning), new types could be added in the future'),
+    col(
+      'Reason',
+      "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
+    ),
+    col('Object', 'The object that this event is about.'),
+    col(
+      'Subobject',
+      'If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement.',
+      'string',
+      1,
+    ),
+    col('Source', 'The component reporting this event.', 'string', 1),
+    col('Message', 'A human-readable description of the status of this operation.'),
+    col('First Seen', 'The time at which the event was first recorded.', 'string', 1),
+    col('Count', 'The number of times this event has occurred.', 'string', 1),
+    { ...nameColumn, priority: 1 },
+  ],
+  (e, ctx) => {
+    let first = translateTimestampSince(e.firstTimestamp, ctx.now);
+    if (!e.firstTimestamp) first = translateTimestampSince(e.eventTime, ctx.now);
+    let last = e.lastTimestamp ? translateTimestampSince(e.lastTimestamp, ctx.now) : first;
+    let n = num(e.count);
+    if (e.series !== undefined && e.series !== null) {
+      last = translateTimestampSince(obj(e.series).lastObservedTime, ctx.now);
+      n = num(obj(e.series).count);
+    } else if (n === 0) n = 1;
+    const involved = obj(e.involvedObject);
+    const kind = str(involved.kind).toLowerCase();
+    const target = str(involved.name) ? `${kind}/${str(involved.name)}` : kind;
+    const src = obj(e.source);
+    const [component, instance] = str(src.component)
+      ? [str(src.component), str(src.host)]
+      : [str(e.reportingComponent), str(e.reportingInstance)];
+    return [
+      last,
+      str(e.type),
+      str(e.reason),
+      target,
+      str(involved.fieldPath),
+      instance ? `${component}, ${instance}` : component,
+      str(e.message).trim(),
+      first,
+      n,
+      nameOf(e),
+    ];
+  },
+);
+
+/**
+ * The built-in column sets by `<group pattern>/<resource>`: `''` is the core group, a group
+ * under the flavor's domain is written `<prefix>.*` (as in the Protobuf kind registry).
+ */
+export const builtinTableConvertors: Readonly<Record<string, TableConvertor>> = Object.freeze({
+  '/pods': podTable,
+  '/configmaps': configMapTable,
+  '/secrets': secretTable,
+  '/namespaces': namespaceTable,
+  '/serviceaccounts': serviceAccountTable,
+  '/events': eventTable,
+  '/services': serviceTable,
+  'apps/deployments': deploymentTable,
+  'coordination.*/leases': leaseTable,
+});
+
+/** The built-in column set of a resource, or undefined (then the default table applies). */
+export function builtinTableConvertor(
+  gr: { readonly group: string; readonly resource: string },
+  flavor: Flavor,
+): TableConvertor | undefined {
+  const suffix = `.${flavor.domain}`;
+  const group = gr.group.endsWith(suffix) ? `${gr.group.slice(0, -suffix.length)}.*` : gr.group;
+  return builtinTableConvertors[`${group}/${gr.resource}`];
+}
