@@ -278,7 +278,7 @@ describe.each(['orch', 'kubernetes'] as const)('bad input (%s flavor)', (flavor)
       {},
       400,
       'BadRequest',
-      /not a known field selector/,
+      /field label not supported: spec.x/,
     ],
     ['bad continue token', 'GET', `${cms}?limit=1&continue=garbage`, undefined, {}, 400, 'BadRequest'],
     [

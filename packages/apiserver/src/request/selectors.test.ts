@@ -33,6 +33,7 @@ describe('compileFilter', () => {
     ['a b', undefined],
     ['app in (web', undefined],
     [undefined, 'nonsense'],
+    ['a=b=c', undefined],
   ])('rejects label %s field %s with 400', (ls, fs) => {
     let err: unknown;
     try {
