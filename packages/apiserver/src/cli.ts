@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { flavorByName } from '@orchard/meta';
+import { type FeatureGateOverrides, parseFeatureGates } from './feature-gates.js';
 import { launchApiServer } from './launch.js';
 
 const usage = `Usage: orchard-apiserver [options]
@@ -12,6 +13,7 @@ const usage = `Usage: orchard-apiserver [options]
   --insecure-http        plain HTTP on loopback; every request is the admin
   --kubeconfig-out PATH  where to write the admin kubeconfig (default .orchard/admin.kubeconfig)
   --max-body-bytes N     request body limit in bytes (default 3145728)
+  --feature-gates LIST   feature gates, e.g. AllowUnsafeMalformedObjectDeletion=true,Other=false
   -h, --help             this text
 `;
 
@@ -28,6 +30,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         'insecure-http': { type: 'boolean', default: false },
         'kubeconfig-out': { type: 'string', default: '.orchard/admin.kubeconfig' },
         'max-body-bytes': { type: 'string' },
+        'feature-gates': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -57,6 +60,12 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const maxBody = values['max-body-bytes'] === undefined ? undefined : Number(values['max-body-bytes']);
   if (maxBody !== undefined && (!Number.isInteger(maxBody) || maxBody <= 0))
     fail(`invalid --max-body-bytes ${String(values['max-body-bytes'])}`);
+  let featureGates: FeatureGateOverrides = {};
+  try {
+    if (typeof values['feature-gates'] === 'string') featureGates = parseFeatureGates(values['feature-gates']);
+  } catch (e) {
+    return fail(`invalid argument for --feature-gates: ${(e as Error).message}`);
+  }
   const kubeconfigOut = resolve(String(values['kubeconfig-out']));
   const launched = await launchApiServer({
     port,
@@ -66,6 +75,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     server: {
       flavor,
       ...(maxBody === undefined ? {} : { maxRequestBodyBytes: maxBody }),
+      featureGates,
       logger: {
         info: (m) => process.stderr.write(`${m}\n`),
         error: (m, e) =>

@@ -6,11 +6,32 @@
 export type { ResponseConversion } from './codecs.js';
 export type { RequestContext } from './context.js';
 export { toApiError } from './errors.js';
+export type {
+  FeatureGateName,
+  FeatureGateOverrides,
+  FeatureGates,
+  FeatureGateSpec,
+  FeatureStage,
+} from './feature-gates.js';
+export {
+  defaultFeatureGates,
+  FeatureGateError,
+  featureEnabled,
+  knownFeatureGates,
+  parseFeatureGates,
+  resolveFeatureGates,
+} from './feature-gates.js';
 export type { WriteOperation, WriteRequest, WriteStep } from './handlers/write-pipeline.js';
 export { WritePipeline } from './handlers/write-pipeline.js';
 export { defaultWriteSteps } from './handlers/write-steps.js';
 export type { HealthCheck, HealthChecks, HealthEndpoint } from './health/health.js';
 export type { LaunchedServer, LaunchOptions } from './launch.js';
+export type { PropagationPolicy } from './lifecycle/delete-options.js';
+export { propagationPolicies, validateDeleteOptions } from './lifecycle/delete-options.js';
+export type { DeleteOutcome, DeleteTarget } from './lifecycle/deletion.js';
+export { deleteObject } from './lifecycle/deletion.js';
+export type { Lifecycle } from './lifecycle/lifecycle.js';
+export { authorizeUnsafeDelete, unsafeDeleteVerb } from './lifecycle/unsafe-delete.js';
 export { launchApiServer } from './launch.js';
 export type { ApiServerOptions, Logger, TlsOptions } from './options.js';
 export { defaultApiServerOptions } from './options.js';

@@ -3,6 +3,7 @@ import type { Flavor } from '@orchard/meta';
 import { orchFlavor } from '@orchard/meta';
 import type { Store } from '@orchard/store';
 import type { ResponseConversion } from './codecs.js';
+import type { FeatureGateOverrides } from './feature-gates.js';
 import type { ResourceDefinition, UserInfo } from './registry/resource.js';
 import type { WatchCacheSettings } from './storage/watch-caches.js';
 
@@ -64,6 +65,16 @@ export interface ApiServerOptions {
   readonly watchCache: Partial<WatchCacheSettings>;
   /** Continue token lifetime (spec doc 1 §8: 5 minutes; CLI `--continue-ttl`). Default 300 000 ms. */
   readonly continueTtlMs: number;
+  /**
+   * Feature gates switched away from their defaults (`--feature-gates Name=true,...`); see
+   * `knownFeatureGates` for the names and upstream defaults. Default: {} (every gate at its default).
+   */
+  readonly featureGates: FeatureGateOverrides;
+  /**
+   * Run the in-process lifecycle controllers (namespace controller, garbage collector). Default: true.
+   * Without them, terminating namespaces and owner-reference cascades stay pending.
+   */
+  readonly lifecycleControllers: boolean;
   readonly logger: Logger;
 }
 
@@ -89,5 +100,7 @@ export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze
   createDefaultNamespaces: true,
   watchCache: Object.freeze({}),
   continueTtlMs: 5 * 60_000,
+  featureGates: Object.freeze({}),
+  lifecycleControllers: true,
   logger: silentLogger,
 });

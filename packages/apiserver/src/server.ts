@@ -26,6 +26,8 @@ import { handlePatch } from './handlers/patch.js';
 import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
 import { WritePipeline } from './handlers/write-pipeline.js';
+import { installLifecycle, type Lifecycle } from './lifecycle/lifecycle.js';
+import { resolveFeatureGates } from './feature-gates.js';
 import { defaultWriteSteps } from './handlers/write-steps.js';
 import { addStandardChecks } from './health/checks.js';
 import { createHealthChecks, type HealthChecks, type HealthEndpoint } from './health/health.js';
@@ -63,6 +65,8 @@ export interface ApiServer {
   readonly writePipeline: WritePipeline;
   readonly health: HealthChecks;
   readonly options: ApiServerOptions;
+  /** The deletion lifecycle: namespace controller and garbage collector (`idle()` for tests). */
+  readonly lifecycle: Lifecycle;
   /** Adds a wire codec (Protobuf, CBOR) for requests and responses. */
   addCodec(codec: Codec): void;
   /** Adds a response conversion selected by Accept parameters (Table). */
@@ -73,6 +77,8 @@ const publicPaths = /^\/(version|livez|readyz|healthz)(\/.*)?$/;
 
 export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServer {
   const options: ApiServerOptions = { ...defaultApiServerOptions, ...input };
+  // Unknown gate names fail at start, as upstream's --feature-gates does.
+  resolveFeatureGates(options.featureGates ?? {});
   const flavor = options.flavor;
   const ownsStore = options.store === undefined;
   const store = options.store ?? createMemoryStore();
@@ -104,6 +110,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     log,
     closing: closingController.signal,
   };
+  const lifecycle = installLifecycle(state);
   const authenticator: Authenticator =
     (options.anonymousIsAdmin ?? options.tls === undefined)
       ? createFixedAuthenticator(options.insecureUser)
@@ -356,6 +363,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     writePipeline,
     health,
     options,
+    lifecycle,
     addCodec(codec) {
       codecs.push(codec);
       state.offers = buildOffers(codecs, conversions, flavor);
@@ -405,6 +413,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
         await closed;
       }
       await watchCaches.stop();
+      await lifecycle.stop();
       if (ownsStore) await store.close();
     },
   };

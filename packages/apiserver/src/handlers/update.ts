@@ -1,5 +1,6 @@
 import { type ApiObject, errors, type StoredObject } from '@orchard/meta';
 import type { RequestContext } from '../context.js';
+import { updateOrFinishDeletion } from '../lifecycle/finalizers.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { writeObject } from '../response/write.js';
 import { decodeBody, errorTarget, fieldManagerOf, objectKey, parseResourceVersion } from './common.js';
@@ -61,7 +62,8 @@ export async function updateObject(
   const { object } = await objects.get(key);
   if (!object) return undefined;
   try {
-    return await objects.update(key, attempt);
+    // Removing the last finalizer of a terminating object removes it (spec doc 1 §3).
+    return await updateOrFinishDeletion(objects, key, attempt);
   } catch (e) {
     if ((e as { code?: unknown }).code === 'NotFound') return undefined;
     throw e;

@@ -1,0 +1,97 @@
+/**
+ * Server feature gates (spec doc 1 §2.8, §4.3, §9): every feature that sits behind a gate upstream
+ * sits behind the same name here, with the same default as release 1.32. Add a gate by adding a row
+ * to `knownFeatureGates`; `FeatureGateName` then includes it and `--feature-gates` accepts it.
+ */
+
+export type FeatureStage = 'alpha' | 'beta' | 'ga' | 'deprecated';
+
+export interface FeatureGateSpec {
+  /** Whether the feature is on when the operator says nothing (upstream's default). */
+  readonly default: boolean;
+  readonly stage: FeatureStage;
+}
+
+/** Every gate the server knows, with upstream 1.32 defaults. */
+export const knownFeatureGates = Object.freeze({
+  /** Delete options `ignoreStoreReadErrorWithClusterBreakingPotential` (spec doc 1 §2.8, §3). Alpha in 1.32. */
+  AllowUnsafeMalformedObjectDeletion: { default: false, stage: 'alpha' },
+  /** CBOR as a wire encoding (spec doc 1 §1 item 4). Alpha in 1.32. */
+  CBORServingAndStorage: { default: false, stage: 'alpha' },
+  /** gzip response compression (spec doc 1 §4.3). Beta, on by default. */
+  APIResponseCompression: { default: true, stage: 'beta' },
+  /** Label and field selectors passed to authorizers. Beta in 1.32, on by default. */
+  AuthorizeWithSelectors: { default: true, stage: 'beta' },
+} satisfies Record<string, FeatureGateSpec>);
+
+export type FeatureGateName = keyof typeof knownFeatureGates;
+
+/** The resolved state of every gate. */
+export type FeatureGates = Readonly<Record<FeatureGateName, boolean>>;
+
+/** Overrides of some gates (what `--feature-gates` sets). */
+export type FeatureGateOverrides = Partial<Record<FeatureGateName, boolean>>;
+
+export const defaultFeatureGates: FeatureGates = Object.freeze(
+  Object.fromEntries(Object.entries(knownFeatureGates).map(([k, v]) => [k, v.default])) as Record<
+    FeatureGateName,
+    boolean
+  >,
+);
+
+/** A malformed `--feature-gates` value or an unknown gate name. */
+export class FeatureGateError extends Error {
+  readonly orchardFeatureGateError = true as const;
+  constructor(message: string) {
+    super(message);
+    this.name = 'FeatureGateError';
+  }
+}
+
+export function isFeatureGateName(name: string): name is FeatureGateName {
+  return Object.hasOwn(knownFeatureGates, name);
+}
+
+/**
+ * Parses `Name=true,Other=false` as upstream's `--feature-gates` flag does: unknown names and
+ * non-boolean values are rejected with upstream's messages.
+ */
+export function parseFeatureGates(text: string): FeatureGateOverrides {
+  const out: FeatureGateOverrides = {};
+  for (const raw of text.split(',')) {
+    const item = raw.trim();
+    if (item === '') continue;
+    const eq = item.indexOf('=');
+    const name = (eq < 0 ? item : item.slice(0, eq)).trim();
+    if (eq < 0) throw new FeatureGateError(`missing bool value for ${name}`);
+    const value = item.slice(eq + 1).trim();
+    if (!isFeatureGateName(name)) throw new FeatureGateError(`unrecognized feature gate: ${name}`);
+    const b = parseGoBool(value);
+    if (b === undefined) {
+      throw new FeatureGateError(
+        `invalid value of ${name}=${value}, err: strconv.ParseBool: parsing ${JSON.stringify(value)}: invalid syntax`,
+      );
+    }
+    out[name] = b;
+  }
+  return out;
+}
+
+function parseGoBool(v: string): boolean | undefined {
+  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
+  return undefined;
+}
+
+/** The defaults with `overrides` applied; unknown names (from untyped callers) are rejected. */
+export function resolveFeatureGates(overrides: FeatureGateOverrides = {}): FeatureGates {
+  for (const k of Object.keys(overrides)) {
+    if (!isFeatureGateName(k)) throw new FeatureGateError(`unrecognized feature gate: ${k}`);
+  }
+  return Object.freeze({ ...defaultFeatureGates, ...overrides });
+}
+
+/** Whether a gate is on for a server configured with `overrides`. */
+export function featureEnabled(overrides: FeatureGateOverrides | undefined, name: FeatureGateName): boolean {
+  return overrides?.[name] ?? defaultFeatureGates[name];
+}

@@ -1,0 +1,192 @@
+import { codecForContentType } from '@orchard/codecs';
+import {
+  ApiError,
+  aggregateMessage,
+  type DeleteOptions,
+  errors,
+  type FieldCause,
+  type Flavor,
+  fieldErrors,
+} from '@orchard/meta';
+import type { RequestContext } from '../context.js';
+import { featureEnabled } from '../feature-gates.js';
+import { readBody } from '../request/body.js';
+
+/** The three propagation policies of spec doc 1 §2.8, in upstream's order of its error message. */
+export const propagationPolicies = ['Foreground', 'Background', 'Orphan'] as const;
+export type PropagationPolicy = (typeof propagationPolicies)[number];
+
+/** The option of spec doc 1 §2.8 behind the `AllowUnsafeMalformedObjectDeletion` gate. */
+export const ignoreStoreReadErrorField = 'ignoreStoreReadErrorWithClusterBreakingPotential';
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function typeError(field: string, want: string, got: unknown): ApiError {
+  return errors.badRequest(
+    `json: cannot unmarshal ${Array.isArray(got) ? 'array' : typeof got} into Go struct field DeleteOptions.${field} of type ${want}`,
+  );
+}
+
+/**
+ * Reads DeleteOptions from a decoded body as upstream's decoder does: unknown fields are ignored, a
+ * field of the wrong JSON type is a 400, `null` means unset. The enum and combination rules are
+ * checked separately (`validateDeleteOptions`, 422).
+ */
+export function deleteOptionsFromBody(value: unknown): DeleteOptions {
+  if (!isPlainObject(value)) throw errors.badRequest('the request body must be a DeleteOptions object');
+  if (value.kind !== undefined && value.kind !== null && value.kind !== 'DeleteOptions') {
+    throw errors.badRequest(`decoded object of kind ${JSON.stringify(value.kind)} cannot be converted to DeleteOptions`);
+  }
+  const out: DeleteOptions = {};
+  const v = value;
+  if (v.dryRun !== undefined && v.dryRun !== null) {
+    if (!Array.isArray(v.dryRun) || v.dryRun.some((x) => typeof x !== 'string'))
+      throw typeError('dryRun', '[]string', v.dryRun);
+    out.dryRun = v.dryRun as string[];
+  }
+  if (v.gracePeriodSeconds !== undefined && v.gracePeriodSeconds !== null) {
+    if (typeof v.gracePeriodSeconds !== 'number' || !Number.isInteger(v.gracePeriodSeconds))
+      throw typeError('gracePeriodSeconds', 'int64', v.gracePeriodSeconds);
+    out.gracePeriodSeconds = v.gracePeriodSeconds;
+  }
+  if (v.orphanDependents !== undefined && v.orphanDependents !== null) {
+    if (typeof v.orphanDependents !== 'boolean') throw typeError('orphanDependents', 'bool', v.orphanDependents);
+    out.orphanDependents = v.orphanDependents;
+  }
+  if (v.propagationPolicy !== undefined && v.propagationPolicy !== null) {
+    if (typeof v.propagationPolicy !== 'string')
+      throw typeError('propagationPolicy', 'v1.DeletionPropagation', v.propagationPolicy);
+    // Checked against the enum by validateDeleteOptions (422, as upstream).
+    out.propagationPolicy = v.propagationPolicy as PropagationPolicy;
+  }
+  if (v.preconditions !== undefined && v.preconditions !== null) {
+    if (!isPlainObject(v.preconditions)) throw typeError('preconditions', 'v1.Preconditions', v.preconditions);
+    const p: { uid?: string; resourceVersion?: string } = {};
+    const { uid, resourceVersion } = v.preconditions;
+    if (uid !== undefined && uid !== null) {
+      if (typeof uid !== 'string') throw typeError('preconditions.uid', 'types.UID', uid);
+      p.uid = uid;
+    }
+    if (resourceVersion !== undefined && resourceVersion !== null) {
+      if (typeof resourceVersion !== 'string')
+        throw typeError('preconditions.resourceVersion', 'string', resourceVersion);
+      p.resourceVersion = resourceVersion;
+    }
+    out.preconditions = p;
+  }
+  const ign = v[ignoreStoreReadErrorField];
+  if (ign !== undefined && ign !== null) {
+    if (typeof ign !== 'boolean') throw typeError(ignoreStoreReadErrorField, 'bool', ign);
+    out.ignoreStoreReadErrorWithClusterBreakingPotential = ign;
+  }
+  return out;
+}
+
+/** DeleteOptions from query parameters (used only when the request has no body, as upstream). */
+export function deleteOptionsFromQuery(ctx: RequestContext): DeleteOptions {
+  const q = ctx.query;
+  const out: DeleteOptions = {};
+  if (q.gracePeriodSeconds !== undefined) out.gracePeriodSeconds = q.gracePeriodSeconds;
+  if (q.propagationPolicy !== undefined) out.propagationPolicy = q.propagationPolicy as PropagationPolicy;
+  if (q.orphanDependents !== undefined) out.orphanDependents = q.orphanDependents;
+  const dry = q.raw.getAll('dryRun');
+  if (dry.length > 0) out.dryRun = dry;
+  const ign = q.raw.get(ignoreStoreReadErrorField);
+  if (ign !== null) {
+    if (ign === '' || ign === 'true' || ign === '1' || ign === 'True')
+      out.ignoreStoreReadErrorWithClusterBreakingPotential = true;
+    else if (ign === 'false' || ign === '0' || ign === 'False')
+      out.ignoreStoreReadErrorWithClusterBreakingPotential = false;
+    else throw errors.badRequest(`invalid boolean value for ${ignoreStoreReadErrorField}: ${JSON.stringify(ign)}`);
+  }
+  return out;
+}
+
+/**
+ * Upstream's `ValidateDeleteOptions`: `orphanDependents` and `propagationPolicy` are exclusive, the
+ * policy is one of three, `dryRun` is `All` only, and the unsafe-delete option excludes every other
+ * option (spec doc 1 §3, "Force-delete request rules"). Returns the causes (empty when valid).
+ */
+export function validateDeleteOptions(opts: DeleteOptions): FieldCause[] {
+  const causes: FieldCause[] = [];
+  if (
+    opts.orphanDependents !== undefined &&
+    opts.orphanDependents !== null &&
+    opts.propagationPolicy !== undefined &&
+    opts.propagationPolicy !== null
+  ) {
+    causes.push(
+      fieldErrors.invalid(
+        'propagationPolicy',
+        opts.propagationPolicy,
+        'orphanDependents and deletionPropagation cannot be both set',
+      ),
+    );
+  }
+  if (
+    opts.propagationPolicy !== undefined &&
+    opts.propagationPolicy !== null &&
+    !(propagationPolicies as readonly string[]).includes(opts.propagationPolicy)
+  ) {
+    causes.push(
+      fieldErrors.notSupported('propagationPolicy', opts.propagationPolicy, [...propagationPolicies, 'nil']),
+    );
+  }
+  if (opts.dryRun?.some((d) => d !== 'All')) {
+    causes.push(fieldErrors.notSupported('dryRun', opts.dryRun, ['All']));
+  }
+  if (opts.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
+    const f = ignoreStoreReadErrorField;
+    if (opts.dryRun && opts.dryRun.length > 0)
+      causes.push(fieldErrors.invalid(f, true, 'cannot be set together with .dryRun'));
+    if (opts.propagationPolicy !== undefined && opts.propagationPolicy !== null)
+      causes.push(fieldErrors.invalid(f, true, 'cannot be set together with .propagationPolicy'));
+    if (opts.orphanDependents !== undefined && opts.orphanDependents !== null)
+      causes.push(fieldErrors.invalid(f, true, 'cannot be set together with .orphanDependents'));
+    if (opts.gracePeriodSeconds !== undefined && opts.gracePeriodSeconds !== null)
+      causes.push(fieldErrors.invalid(f, true, 'cannot be set together with .gracePeriodSeconds'));
+    if (opts.preconditions !== undefined && opts.preconditions !== null)
+      causes.push(fieldErrors.invalid(f, true, 'cannot be set together with .preconditions'));
+  }
+  return causes;
+}
+
+/** Upstream's 422 for invalid DeleteOptions: `DeleteOptions.meta.k8s.io "" is invalid: …`. */
+export function invalidDeleteOptions(flavor: Flavor, causes: FieldCause[]): ApiError {
+  const group = flavor.group('meta');
+  return new ApiError(422, 'Invalid', `DeleteOptions.${group} "" is invalid: ${aggregateMessage(causes)}`, {
+    group,
+    kind: 'DeleteOptions',
+    causes,
+  });
+}
+
+/**
+ * DeleteOptions of a delete or deletecollection request (spec doc 1 §2.8): from the body when there
+ * is one (any registered codec), otherwise from the query, as upstream reads them. Invalid
+ * combinations answer 422. With the `AllowUnsafeMalformedObjectDeletion` gate off, the unsafe option
+ * is dropped, as upstream drops disabled fields.
+ */
+export async function readDeleteOptions(ctx: RequestContext): Promise<DeleteOptions> {
+  const bytes = await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes);
+  let opts: DeleteOptions;
+  if (bytes.byteLength > 0) {
+    const codec = codecForContentType(ctx.req.headers['content-type'], ctx.server.codecs);
+    const value = codec.decode(bytes, { flavor: ctx.server.flavor });
+    opts = deleteOptionsFromBody(value);
+  } else {
+    opts = deleteOptionsFromQuery(ctx);
+  }
+  if (!featureEnabled(ctx.server.options.featureGates, 'AllowUnsafeMalformedObjectDeletion')) {
+    delete opts.ignoreStoreReadErrorWithClusterBreakingPotential;
+  }
+  const causes = validateDeleteOptions(opts);
+  if (causes.length > 0) throw invalidDeleteOptions(ctx.server.flavor, causes);
+  return opts;
+}
+
+export function isDryRun(opts: DeleteOptions): boolean {
+  return (opts.dryRun?.length ?? 0) > 0;
+}
