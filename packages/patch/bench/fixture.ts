@@ -37,7 +37,11 @@ export function leaves(v: unknown): number {
 export const jsonPatch = [
   { op: 'replace', path: '/spec/replicas', value: 5 },
   { op: 'add', path: '/metadata/labels/release', value: 'canary' },
-  { op: 'replace', path: '/spec/template/spec/containers/3/image', value: 'registry.example.com/app-3:2.0.0' },
+  {
+    op: 'replace',
+    path: '/spec/template/spec/containers/3/image',
+    value: 'registry.example.com/app-3:2.0.0',
+  },
   { op: 'replace', path: '/spec/template/spec/containers/3/env/2/value', value: 'changed' },
 ] as const;
 
@@ -47,7 +51,13 @@ export const strategicPatch = {
     replicas: 5,
     template: {
       spec: {
-        containers: [{ name: 'c3', image: 'registry.example.com/app-3:2.0.0', env: [{ name: 'VAR_3_2', value: 'changed' }] }],
+        containers: [
+          {
+            name: 'c3',
+            image: 'registry.example.com/app-3:2.0.0',
+            env: [{ name: 'VAR_3_2', value: 'changed' }],
+          },
+        ],
       },
     },
   },
@@ -58,5 +68,8 @@ export function mergePatchFor(doc: Record<string, unknown>): Record<string, unkn
   const containers = structuredClone((doc as any).spec.template.spec.containers);
   containers[3].image = 'registry.example.com/app-3:2.0.0';
   containers[3].env[2].value = 'changed';
-  return { metadata: { labels: { release: 'canary' } }, spec: { replicas: 5, template: { spec: { containers } } } };
+  return {
+    metadata: { labels: { release: 'canary' } },
+    spec: { replicas: 5, template: { spec: { containers } } },
+  };
 }

@@ -8,7 +8,12 @@ import { kubernetesFlavor } from '@orchard/meta';
 import { builtinSchema } from '@orchard/schema';
 import fjp from 'fast-json-patch';
 import { bench, do_not_optimize, run, summary } from 'mitata';
-import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, createThreeWayMergePatch } from '../src/index.js';
+import {
+  applyJsonPatch,
+  applyMergePatch,
+  applyStrategicMergePatch,
+  createThreeWayMergePatch,
+} from '../src/index.js';
 import { deployment200, jsonPatch, leaves, mergePatchFor, strategicPatch } from './fixture.js';
 
 const doc = deployment200();
@@ -23,21 +28,31 @@ const b = JSON.stringify(fjp.applyPatch(doc, ops, true, false).newDocument);
 const c = JSON.stringify(applyStrategicMergePatch(doc, strategicPatch, schema));
 const d = JSON.stringify(applyMergePatch(doc, merge));
 const norm = (s: string) => JSON.stringify(JSON.parse(s), Object.keys(JSON.parse(s)).sort());
-if (a !== b || norm(a) !== norm(d) || JSON.parse(a).spec.template.spec.containers[3].image !== JSON.parse(c).spec.template.spec.containers[3].image) {
+if (
+  a !== b ||
+  norm(a) !== norm(d) ||
+  JSON.parse(a).spec.template.spec.containers[3].image !==
+    JSON.parse(c).spec.template.spec.containers[3].image
+) {
   throw new Error('patch results differ');
 }
 
 summary(() => {
-  bench('baseline: fast-json-patch applyPatch (clone + validate)', () => do_not_optimize(fjp.applyPatch(doc, ops, true, false)));
+  bench('baseline: fast-json-patch applyPatch (clone + validate)', () =>
+    do_not_optimize(fjp.applyPatch(doc, ops, true, false)),
+  );
   bench('json-patch: applyJsonPatch', () => do_not_optimize(applyJsonPatch(doc, ops)));
   bench('merge-patch: applyMergePatch', () => do_not_optimize(applyMergePatch(doc, merge)));
-  bench('strategic: applyStrategicMergePatch', () => do_not_optimize(applyStrategicMergePatch(doc, strategicPatch, schema)));
+  bench('strategic: applyStrategicMergePatch', () =>
+    do_not_optimize(applyStrategicMergePatch(doc, strategicPatch, schema)),
+  );
 });
 
 const modified = JSON.parse(c);
 summary(() => {
   bench('three-way: createThreeWayMergePatch (client-side apply)', () =>
-    do_not_optimize(createThreeWayMergePatch(doc, modified, doc, schema)));
+    do_not_optimize(createThreeWayMergePatch(doc, modified, doc, schema)),
+  );
 });
 
 await run();

@@ -22,5 +22,7 @@ export class PatchError extends Error {
 }
 
 export function isPatchError(e: unknown): e is PatchError {
-  return typeof e === 'object' && e !== null && (e as { orchardPatchError?: unknown }).orchardPatchError === true;
+  return (
+    typeof e === 'object' && e !== null && (e as { orchardPatchError?: unknown }).orchardPatchError === true
+  );
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isPatchError } from './errors.js';
 import { applyJsonPatch, parseJsonPatchText } from './json-patch.js';
-import { jsonPatchSuiteCases } from './testing/json-patch-suite.js';
 import { knownFailures } from './json-patch-known-failures.js';
+import { jsonPatchSuiteCases } from './testing/json-patch-suite.js';
 
 describe('json-patch-test-suite', () => {
   const all = jsonPatchSuiteCases();
@@ -48,12 +48,42 @@ describe('applyJsonPatch', () => {
     expect(doc).toEqual({ a: { b: 1 } });
   });
   const errorCases: [string, unknown, unknown, string, string][] = [
-    ['failing test', { a: 1 }, [{ op: 'test', path: '/a', value: 2 }], 'TestFailed', 'testing value /a failed: test failed'],
-    ['missing path', { a: 1 }, [{ op: 'replace', path: '/b', value: 2 }], 'Unprocessable', 'replace operation does not apply: doc is missing path: "/b": missing value'],
-    ['remove missing', { a: 1 }, [{ op: 'remove', path: '/b' }], 'Unprocessable', 'Unable to remove nonexistent key: b: missing value'],
-    ['not a list', { a: 1 }, { op: 'add' }, 'Malformed', 'json: cannot unmarshal object into Go value of type jsonpatch.Patch'],
+    [
+      'failing test',
+      { a: 1 },
+      [{ op: 'test', path: '/a', value: 2 }],
+      'TestFailed',
+      'testing value /a failed: test failed',
+    ],
+    [
+      'missing path',
+      { a: 1 },
+      [{ op: 'replace', path: '/b', value: 2 }],
+      'Unprocessable',
+      'replace operation does not apply: doc is missing path: "/b": missing value',
+    ],
+    [
+      'remove missing',
+      { a: 1 },
+      [{ op: 'remove', path: '/b' }],
+      'Unprocessable',
+      'Unable to remove nonexistent key: b: missing value',
+    ],
+    [
+      'not a list',
+      { a: 1 },
+      { op: 'add' },
+      'Malformed',
+      'json: cannot unmarshal object into Go value of type jsonpatch.Patch',
+    ],
     ['unknown op', { a: 1 }, [{ op: 'frob', path: '/a' }], 'Unprocessable', 'Unexpected kind: frob'],
-    ['missing value', { a: 1 }, [{ op: 'add', path: '/b' }], 'Unprocessable', 'operation missing value field: add'],
+    [
+      'missing value',
+      { a: 1 },
+      [{ op: 'add', path: '/b' }],
+      'Unprocessable',
+      'operation missing value field: add',
+    ],
   ];
   it.each(errorCases)('%s', (_n, doc, patch, code, message) => {
     try {

@@ -18,7 +18,9 @@ export interface JsonPatchOptions {
   maxOperations?: number;
 }
 
-export const defaultJsonPatchOptions: Readonly<Required<JsonPatchOptions>> = Object.freeze({ maxOperations: 10_000 });
+export const defaultJsonPatchOptions: Readonly<Required<JsonPatchOptions>> = Object.freeze({
+  maxOperations: 10_000,
+});
 
 const ops = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
 
@@ -40,14 +42,19 @@ export function parseJsonPatch(patch: unknown, options: JsonPatchOptions = {}): 
   }
   patch.forEach((o, i) => {
     if (typeof o !== 'object' || o === null || Array.isArray(o)) {
-      throw new PatchError('Malformed', `json: cannot unmarshal ${Array.isArray(o) ? 'array' : typeof o} into Go value of type jsonpatch.Operation`, i);
+      throw new PatchError(
+        'Malformed',
+        `json: cannot unmarshal ${Array.isArray(o) ? 'array' : typeof o} into Go value of type jsonpatch.Operation`,
+        i,
+      );
     }
     const op = (o as Record<string, unknown>).op;
     if (typeof op !== 'string' || !ops.has(op)) {
       throw new PatchError('Unprocessable', `Unexpected kind: ${typeof op === 'string' ? op : 'unknown'}`, i);
     }
     const path = (o as Record<string, unknown>).path;
-    if (typeof path !== 'string') throw new PatchError('Unprocessable', `operation missing path field: ${op}`, i);
+    if (typeof path !== 'string')
+      throw new PatchError('Unprocessable', `operation missing path field: ${op}`, i);
     if ((op === 'move' || op === 'copy') && typeof (o as Record<string, unknown>).from !== 'string') {
       throw new PatchError('Unprocessable', `operation missing from field: ${op}`, i);
     }
@@ -75,7 +82,9 @@ export function parseJsonPatchText(text: string): unknown {
     const m = /^\[(\d+)\]\.(.*)$/.exec(dups[0]!);
     throw new PatchError(
       'Malformed',
-      m ? `invalid JSON patch: operation ${m[1]} has two ${JSON.stringify(m[2])} members` : `invalid JSON patch: duplicate field ${JSON.stringify(dups[0])}`,
+      m
+        ? `invalid JSON patch: operation ${m[1]} has two ${JSON.stringify(m[2])} members`
+        : `invalid JSON patch: duplicate field ${JSON.stringify(dups[0])}`,
       m ? Number(m[1]) : undefined,
     );
   }
@@ -115,12 +124,24 @@ function translate(e: unknown, operations: JsonPatchOperation[]): PatchError {
         index,
       );
     case 'OPERATION_FROM_UNRESOLVABLE':
-      return new PatchError('Unprocessable', `${op?.op ?? 'patch'} operation does not apply: doc is missing from path: "${op?.from ?? ''}": missing value`, index);
+      return new PatchError(
+        'Unprocessable',
+        `${op?.op ?? 'patch'} operation does not apply: doc is missing from path: "${op?.from ?? ''}": missing value`,
+        index,
+      );
     case 'OPERATION_VALUE_OUT_OF_BOUNDS':
     case 'OPERATION_PATH_ILLEGAL_ARRAY_INDEX':
-      return new PatchError('Unprocessable', `${op?.op ?? 'patch'} operation does not apply: index out of bounds at path "${where}"`, index);
+      return new PatchError(
+        'Unprocessable',
+        `${op?.op ?? 'patch'} operation does not apply: index out of bounds at path "${where}"`,
+        index,
+      );
     case 'OPERATION_PATH_CANNOT_ADD':
-      return new PatchError('Unprocessable', `${op?.op ?? 'patch'} operation does not apply: doc is missing path: "${where}": missing value`, index);
+      return new PatchError(
+        'Unprocessable',
+        `${op?.op ?? 'patch'} operation does not apply: doc is missing path: "${where}": missing value`,
+        index,
+      );
     case 'OPERATION_VALUE_REQUIRED':
     case 'OPERATION_FROM_REQUIRED':
     case 'OPERATION_OP_INVALID':
@@ -136,5 +157,8 @@ function translate(e: unknown, operations: JsonPatchOperation[]): PatchError {
 
 function lastSegment(p: string): string {
   const i = p.lastIndexOf('/');
-  return p.slice(i + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+  return p
+    .slice(i + 1)
+    .replace(/~1/g, '/')
+    .replace(/~0/g, '~');
 }

@@ -11,7 +11,11 @@ const rfc7386: [unknown, unknown, unknown][] = [
   [{ a: 'c' }, { a: ['b'] }, { a: ['b'] }],
   [{ a: { b: 'c' } }, { a: { b: 'd', c: null } }, { a: { b: 'd' } }],
   [{ a: [{ b: 'c' }] }, { a: [1] }, { a: [1] }],
-  [['a', 'b'], ['c', 'd'], ['c', 'd']],
+  [
+    ['a', 'b'],
+    ['c', 'd'],
+    ['c', 'd'],
+  ],
   [{ a: 'b' }, ['c'], ['c']],
   [{ a: 'foo' }, null, null],
   [{ a: 'foo' }, 'bar', 'bar'],
@@ -30,7 +34,10 @@ describe('RFC 7386 appendix A', () => {
 
 describe('createMergePatch', () => {
   const cases: [unknown, unknown][] = [
-    [{ a: 1, b: { c: 2, d: 3 } }, { a: 1, b: { c: 4 }, e: [1] }],
+    [
+      { a: 1, b: { c: 2, d: 3 } },
+      { a: 1, b: { c: 4 }, e: [1] },
+    ],
     [{ a: [1, 2] }, { a: [2] }],
     [{ x: { y: 1 } }, { x: 'scalar' }],
   ];

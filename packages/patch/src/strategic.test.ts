@@ -10,7 +10,15 @@ const base = {
   metadata: { name: 'web', labels: { app: 'web', tier: 'fe' }, finalizers: ['a', 'b'] },
   spec: {
     containers: [
-      { name: 'app', image: 'app:1', env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }], ports: [{ containerPort: 80, protocol: 'TCP' }] },
+      {
+        name: 'app',
+        image: 'app:1',
+        env: [
+          { name: 'A', value: '1' },
+          { name: 'B', value: '2' },
+        ],
+        ports: [{ containerPort: 80, protocol: 'TCP' }],
+      },
       { name: 'side', image: 'side:1', args: ['x', 'y'] },
     ],
     tolerations: [{ key: 'k1' }, { key: 'k2' }],
@@ -19,24 +27,147 @@ const base = {
 };
 
 const cases: [string, unknown, unknown, (r: any) => unknown, unknown][] = [
-  ['merge list element by key', base, { spec: { containers: [{ name: 'app', image: 'app:2' }] } }, (r) => r.spec.containers.map((c: any) => c.image), ['app:2', 'side:1']],
-  ['append new keyed element', base, { spec: { containers: [{ name: 'new', image: 'n' }] } }, (r) => r.spec.containers.map((c: any) => c.name), ['app', 'side', 'new']],
-  ['nested keyed merge (env)', base, { spec: { containers: [{ name: 'app', env: [{ name: 'B', value: '3' }, { name: 'C', value: '4' }] }] } }, (r) => r.spec.containers[0].env, [{ name: 'A', value: '1' }, { name: 'B', value: '3' }, { name: 'C', value: '4' }]],
-  ['$patch: delete in list', base, { spec: { containers: [{ name: 'side', $patch: 'delete' }] } }, (r) => r.spec.containers.map((c: any) => c.name), ['app']],
-  ['$patch: replace in list', base, { spec: { containers: [{ name: 'only', image: 'o' }, { $patch: 'replace' }] } }, (r) => r.spec.containers, [{ name: 'only', image: 'o' }]],
-  ['$patch: replace on a map', base, { metadata: { labels: { $patch: 'replace', x: 'y' } } }, (r) => r.metadata.labels, { x: 'y' }],
-  ['$patch: delete on a map', base, { spec: { containers: [{ name: 'app', ports: [{ containerPort: 80, $patch: 'delete' }] }] } }, (r) => r.spec.containers[0].ports, []],
-  ['null removes a map key', base, { metadata: { labels: { tier: null } } }, (r) => r.metadata.labels, { app: 'web' }],
-  ['atomic list replaced', base, { spec: { tolerations: [{ key: 'k3' }] } }, (r) => r.spec.tolerations, [{ key: 'k3' }]],
-  ['non-merge scalar list replaced', base, { spec: { containers: [{ name: 'side', args: ['z'] }] } }, (r) => r.spec.containers[1].args, ['z']],
-  ['set list union', base, { metadata: { finalizers: ['b', 'c'] } }, (r) => r.metadata.finalizers, ['a', 'b', 'c']],
-  ['$deleteFromPrimitiveList', base, { metadata: { '$deleteFromPrimitiveList/finalizers': ['a'] } }, (r) => r.metadata.finalizers, ['b']],
-  ['$deleteFromPrimitiveList with addition', base, { metadata: { '$deleteFromPrimitiveList/finalizers': ['a'], finalizers: ['z'] } }, (r) => r.metadata.finalizers, ['b', 'z']],
-  ['$setElementOrder', base, { spec: { '$setElementOrder/containers': [{ name: 'side' }, { name: 'app' }], containers: [{ name: 'app', image: 'app:3' }] } }, (r) => r.spec.containers.map((c: any) => `${c.name}=${c.image}`), ['side=side:1', 'app=app:3']],
-  ['$setElementOrder interleaves server-only elements by server position', { spec: { containers: [{ name: 'a' }, { name: 's' }, { name: 'b' }] } }, { spec: { '$setElementOrder/containers': [{ name: 'b' }, { name: 'a' }] } }, (r) => r.spec.containers.map((c: any) => c.name), ['s', 'b', 'a']],
+  [
+    'merge list element by key',
+    base,
+    { spec: { containers: [{ name: 'app', image: 'app:2' }] } },
+    (r) => r.spec.containers.map((c: any) => c.image),
+    ['app:2', 'side:1'],
+  ],
+  [
+    'append new keyed element',
+    base,
+    { spec: { containers: [{ name: 'new', image: 'n' }] } },
+    (r) => r.spec.containers.map((c: any) => c.name),
+    ['app', 'side', 'new'],
+  ],
+  [
+    'nested keyed merge (env)',
+    base,
+    {
+      spec: {
+        containers: [
+          {
+            name: 'app',
+            env: [
+              { name: 'B', value: '3' },
+              { name: 'C', value: '4' },
+            ],
+          },
+        ],
+      },
+    },
+    (r) => r.spec.containers[0].env,
+    [
+      { name: 'A', value: '1' },
+      { name: 'B', value: '3' },
+      { name: 'C', value: '4' },
+    ],
+  ],
+  [
+    '$patch: delete in list',
+    base,
+    { spec: { containers: [{ name: 'side', $patch: 'delete' }] } },
+    (r) => r.spec.containers.map((c: any) => c.name),
+    ['app'],
+  ],
+  [
+    '$patch: replace in list',
+    base,
+    { spec: { containers: [{ name: 'only', image: 'o' }, { $patch: 'replace' }] } },
+    (r) => r.spec.containers,
+    [{ name: 'only', image: 'o' }],
+  ],
+  [
+    '$patch: replace on a map',
+    base,
+    { metadata: { labels: { $patch: 'replace', x: 'y' } } },
+    (r) => r.metadata.labels,
+    { x: 'y' },
+  ],
+  [
+    '$patch: delete on a map',
+    base,
+    { spec: { containers: [{ name: 'app', ports: [{ containerPort: 80, $patch: 'delete' }] }] } },
+    (r) => r.spec.containers[0].ports,
+    [],
+  ],
+  [
+    'null removes a map key',
+    base,
+    { metadata: { labels: { tier: null } } },
+    (r) => r.metadata.labels,
+    { app: 'web' },
+  ],
+  [
+    'atomic list replaced',
+    base,
+    { spec: { tolerations: [{ key: 'k3' }] } },
+    (r) => r.spec.tolerations,
+    [{ key: 'k3' }],
+  ],
+  [
+    'non-merge scalar list replaced',
+    base,
+    { spec: { containers: [{ name: 'side', args: ['z'] }] } },
+    (r) => r.spec.containers[1].args,
+    ['z'],
+  ],
+  [
+    'set list union',
+    base,
+    { metadata: { finalizers: ['b', 'c'] } },
+    (r) => r.metadata.finalizers,
+    ['a', 'b', 'c'],
+  ],
+  [
+    '$deleteFromPrimitiveList',
+    base,
+    { metadata: { '$deleteFromPrimitiveList/finalizers': ['a'] } },
+    (r) => r.metadata.finalizers,
+    ['b'],
+  ],
+  [
+    '$deleteFromPrimitiveList with addition',
+    base,
+    { metadata: { '$deleteFromPrimitiveList/finalizers': ['a'], finalizers: ['z'] } },
+    (r) => r.metadata.finalizers,
+    ['b', 'z'],
+  ],
+  [
+    '$setElementOrder',
+    base,
+    {
+      spec: {
+        '$setElementOrder/containers': [{ name: 'side' }, { name: 'app' }],
+        containers: [{ name: 'app', image: 'app:3' }],
+      },
+    },
+    (r) => r.spec.containers.map((c: any) => `${c.name}=${c.image}`),
+    ['side=side:1', 'app=app:3'],
+  ],
+  [
+    '$setElementOrder interleaves server-only elements by server position',
+    { spec: { containers: [{ name: 'a' }, { name: 's' }, { name: 'b' }] } },
+    { spec: { '$setElementOrder/containers': [{ name: 'b' }, { name: 'a' }] } },
+    (r) => r.spec.containers.map((c: any) => c.name),
+    ['s', 'b', 'a'],
+  ],
   ['empty merge list keeps original', base, { spec: { containers: [] } }, (r) => r.spec.containers.length, 2],
-  ['$retainKeys on volumes (merge,retainKeys)', base, { spec: { volumes: [{ name: 'v1', hostPath: { path: '/x' }, $retainKeys: ['name', 'hostPath'] }] } }, (r) => r.spec.volumes, [{ name: 'v1', hostPath: { path: '/x' } }]],
-  ['new field created from a patch with nulls', {}, { spec: { a: { b: null, c: 1 } } }, (r) => r, { spec: { a: { c: 1 } } }],
+  [
+    '$retainKeys on volumes (merge,retainKeys)',
+    base,
+    { spec: { volumes: [{ name: 'v1', hostPath: { path: '/x' }, $retainKeys: ['name', 'hostPath'] }] } },
+    (r) => r.spec.volumes,
+    [{ name: 'v1', hostPath: { path: '/x' } }],
+  ],
+  [
+    'new field created from a patch with nulls',
+    {},
+    { spec: { a: { b: null, c: 1 } } },
+    (r) => r,
+    { spec: { a: { c: 1 } } },
+  ],
 ];
 
 describe('applyStrategicMergePatch', () => {
@@ -48,20 +179,35 @@ describe('applyStrategicMergePatch', () => {
 
   it('$retainKeys on the Deployment strategy', () => {
     const d = { spec: { strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1 } } } };
-    const r = applyStrategicMergePatch(d, { spec: { strategy: { type: 'Recreate', $retainKeys: ['type'] } } }, deployment) as any;
+    const r = applyStrategicMergePatch(
+      d,
+      { spec: { strategy: { type: 'Recreate', $retainKeys: ['type'] } } },
+      deployment,
+    ) as any;
     expect(r.spec.strategy).toEqual({ type: 'Recreate' });
   });
 
   it('without a schema, lists replace (merge patch semantics)', () => {
     const s: StructuralSchema = { type: 'object' };
-    expect(applyStrategicMergePatch({ l: [1, 2], m: { a: 1 } }, { l: [3], m: { b: 2 } }, s)).toEqual({ l: [3], m: { a: 1, b: 2 } });
+    expect(applyStrategicMergePatch({ l: [1, 2], m: { a: 1 } }, { l: [3], m: { b: 2 } }, s)).toEqual({
+      l: [3],
+      m: { a: 1, b: 2 },
+    });
   });
 
   const errorCases: [string, unknown, RegExp][] = [
     ['not an object', [1], /must be a JSON object/],
-    ['missing merge key', { spec: { template: { spec: { containers: [{ image: 'x' }] } } } }, /does not contain declared merge key: name/],
+    [
+      'missing merge key',
+      { spec: { template: { spec: { containers: [{ image: 'x' }] } } } },
+      /does not contain declared merge key: name/,
+    ],
     ['unknown $patch', { metadata: { $patch: 'frob' } }, /Unknown patch type: frob/],
-    ['retainKeys not covering patch', { spec: { strategy: { type: 'Recreate', $retainKeys: ['rollingUpdate'] } } }, /does not include the key "type"/],
+    [
+      'retainKeys not covering patch',
+      { spec: { strategy: { type: 'Recreate', $retainKeys: ['rollingUpdate'] } } },
+      /does not include the key "type"/,
+    ],
   ];
   it.each(errorCases)('rejects %s', (_n, patch, message) => {
     expect(() => applyStrategicMergePatch(base, patch, deployment)).toThrow(message);

@@ -34,7 +34,10 @@ export function fieldSchema(s: StructuralSchema | undefined, k: string): Structu
 }
 
 /** The merge strategy of a list field: its merge key (object lists) or `set` (scalar lists), else replace. */
-export function listStrategy(s: StructuralSchema | undefined): { merge: boolean; mergeKey: string | undefined } {
+export function listStrategy(s: StructuralSchema | undefined): {
+  merge: boolean;
+  mergeKey: string | undefined;
+} {
   const strategies = s?.patchStrategy?.split(',') ?? [];
   if (strategies.includes('merge')) return { merge: true, mergeKey: s?.patchMergeKey };
   return { merge: false, mergeKey: undefined };
@@ -51,8 +54,13 @@ function strategies(s: StructuralSchema | undefined): string[] {
  * is not an object, an unknown `$patch` value, a list element without its merge key, or
  * `$retainKeys` that does not cover the patched keys.
  */
-export function applyStrategicMergePatch(original: unknown, patch: unknown, schema?: StructuralSchema): unknown {
-  if (!isObject(patch)) throw new PatchError('Malformed', 'invalid JSON document: a strategic merge patch must be a JSON object');
+export function applyStrategicMergePatch(
+  original: unknown,
+  patch: unknown,
+  schema?: StructuralSchema,
+): unknown {
+  if (!isObject(patch))
+    throw new PatchError('Malformed', 'invalid JSON document: a strategic merge patch must be a JSON object');
   const base = isObject(original) ? clone(original) : {};
   const out = mergeMap(base, patch, schema);
   return out === undefined ? {} : out;
@@ -68,17 +76,28 @@ function mergeMap(original: Obj, patch: Obj, schema: StructuralSchema | undefine
       return mergeMap({}, rest, schema) ?? {};
     }
     if (directive === 'delete') return undefined;
-    if (directive !== 'merge') throw new PatchError('Malformed', `Unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`);
+    if (directive !== 'merge')
+      throw new PatchError(
+        'Malformed',
+        `Unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`,
+      );
   }
 
   const retain = patch[directives.retainKeys];
   if (retain !== undefined) {
-    if (!Array.isArray(retain)) throw new PatchError('Malformed', `invalid patch: $retainKeys must be a list, got ${JSON.stringify(retain)}`);
+    if (!Array.isArray(retain))
+      throw new PatchError(
+        'Malformed',
+        `invalid patch: $retainKeys must be a list, got ${JSON.stringify(retain)}`,
+      );
     const keep = new Set(retain.map(String));
     for (const k of Object.keys(patch)) {
       if (k.startsWith('$') || patch[k] === null) continue;
       if (!keep.has(k)) {
-        throw new PatchError('Malformed', `The $retainKeys directive does not include the key ${JSON.stringify(k)} of the patch`);
+        throw new PatchError(
+          'Malformed',
+          `The $retainKeys directive does not include the key ${JSON.stringify(k)} of the patch`,
+        );
       }
     }
     for (const k of Object.keys(original)) if (!keep.has(k)) delete original[k];
@@ -95,7 +114,8 @@ function mergeMap(original: Obj, patch: Obj, schema: StructuralSchema | undefine
 
   for (const [k, pv] of Object.entries(patch)) {
     if (k === directives.patch || k === directives.retainKeys) continue;
-    if (k.startsWith(directives.deleteFromPrimitiveList) || k.startsWith(directives.setElementOrder)) continue;
+    if (k.startsWith(directives.deleteFromPrimitiveList) || k.startsWith(directives.setElementOrder))
+      continue;
     if (pv === null) {
       delete original[k];
       continue;
@@ -122,15 +142,24 @@ function mergeMap(original: Obj, patch: Obj, schema: StructuralSchema | undefine
     const field = k.slice(directives.setElementOrder.length);
     if (!Array.isArray(v)) throw new PatchError('Malformed', `invalid patch: ${k} must be a list`);
     const cur = original[field];
-    if (Array.isArray(cur)) original[field] = applyOrder(cur, v, listStrategy(fieldSchema(schema, field)).mergeKey);
+    if (Array.isArray(cur))
+      original[field] = applyOrder(cur, v, listStrategy(fieldSchema(schema, field)).mergeKey);
   }
   return original;
 }
 
-function mergeList(original: unknown[], patch: unknown[], schema: StructuralSchema | undefined, field: string, fresh: boolean): unknown[] {
+function mergeList(
+  original: unknown[],
+  patch: unknown[],
+  schema: StructuralSchema | undefined,
+  field: string,
+  fresh: boolean,
+): unknown[] {
   const { merge, mergeKey } = listStrategy(schema);
   // A `{$patch: replace}` element replaces the whole list with the other elements.
-  const replaceIdx = patch.findIndex((e) => isObject(e) && e[directives.patch] === 'replace' && Object.keys(e).length === 1);
+  const replaceIdx = patch.findIndex(
+    (e) => isObject(e) && e[directives.patch] === 'replace' && Object.keys(e).length === 1,
+  );
   if (replaceIdx >= 0) {
     return patch.filter((_, i) => i !== replaceIdx).map((e) => (isObject(e) ? stripDirectives(e) : e));
   }
@@ -142,7 +171,8 @@ function mergeList(original: unknown[], patch: unknown[], schema: StructuralSche
     // A set of scalars: union, keeping the original order then new elements in patch order.
     const out = [...original];
     for (const e of patch) {
-      if (isObject(e)) throw new PatchError('Malformed', `invalid patch: list ${field} mixes scalars and maps`);
+      if (isObject(e))
+        throw new PatchError('Malformed', `invalid patch: list ${field} mixes scalars and maps`);
       if (!out.some((x) => deepEqual(x, e))) out.push(e);
     }
     return out;
@@ -150,9 +180,16 @@ function mergeList(original: unknown[], patch: unknown[], schema: StructuralSche
 
   const out = [...original];
   for (const e of patch) {
-    if (!isObject(e)) throw new PatchError('Malformed', `invalid patch: list ${field} with merge key ${mergeKey} holds a non-map element ${JSON.stringify(e)}`);
+    if (!isObject(e))
+      throw new PatchError(
+        'Malformed',
+        `invalid patch: list ${field} with merge key ${mergeKey} holds a non-map element ${JSON.stringify(e)}`,
+      );
     if (!(mergeKey in e)) {
-      throw new PatchError('Malformed', `map: ${JSON.stringify(e)} does not contain declared merge key: ${mergeKey}`);
+      throw new PatchError(
+        'Malformed',
+        `map: ${JSON.stringify(e)} does not contain declared merge key: ${mergeKey}`,
+      );
     }
     const key = e[mergeKey];
     const idx = out.findIndex((x) => isObject(x) && deepEqual(x[mergeKey], key));
@@ -192,7 +229,8 @@ function mergeList(original: unknown[], patch: unknown[], schema: StructuralSche
  */
 function applyOrder(list: unknown[], order: unknown[], mergeKey: string | undefined): unknown[] {
   const keyOf = (x: unknown): unknown => (mergeKey !== undefined && isObject(x) ? x[mergeKey] : x);
-  const rank = (x: unknown): number => order.findIndex((o) => deepEqual(mergeKey !== undefined && isObject(o) ? o[mergeKey] : o, keyOf(x)));
+  const rank = (x: unknown): number =>
+    order.findIndex((o) => deepEqual(mergeKey !== undefined && isObject(o) ? o[mergeKey] : o, keyOf(x)));
   const ordered = list.filter((x) => rank(x) >= 0).sort((a, b) => rank(a) - rank(b));
   const serverOnly = list.map((x, i) => ({ x, i })).filter(({ x }) => rank(x) < 0);
   if (serverOnly.length === 0) return ordered;
@@ -213,7 +251,11 @@ export function stripDirectives(v: Obj): Obj {
   for (const [k, x] of Object.entries(v)) {
     if (k.startsWith('$')) continue;
     if (x === null) continue;
-    out[k] = isObject(x) ? stripDirectives(x) : Array.isArray(x) ? x.map((e) => (isObject(e) ? stripDirectives(e) : e)) : x;
+    out[k] = isObject(x)
+      ? stripDirectives(x)
+      : Array.isArray(x)
+        ? x.map((e) => (isObject(e) ? stripDirectives(e) : e))
+        : x;
   }
   return out;
 }

@@ -17,22 +17,82 @@ const dep = (containers: unknown[], extra: Record<string, unknown> = {}) => ({
 
 type Row = [string, any, any, any, any];
 const rows: Row[] = [
-  ['configmap: change and remove a key', { data: { a: '1', b: '2' } }, { data: { a: '3' } }, { data: { a: '1', b: '2', server: 'x' } }, { data: { a: '3', b: null } }],
-  ['configmap: no change', { data: { a: '1' } }, { data: { a: '1' } }, { data: { a: '1' }, metadata: { uid: 'u' } }, {}],
-  ['server-set field kept', { data: { a: '1' } }, { data: { a: '1', c: '2' } }, { data: { a: '1' }, status: { s: 1 } }, { data: { c: '2' } }],
+  [
+    'configmap: change and remove a key',
+    { data: { a: '1', b: '2' } },
+    { data: { a: '3' } },
+    { data: { a: '1', b: '2', server: 'x' } },
+    { data: { a: '3', b: null } },
+  ],
+  [
+    'configmap: no change',
+    { data: { a: '1' } },
+    { data: { a: '1' } },
+    { data: { a: '1' }, metadata: { uid: 'u' } },
+    {},
+  ],
+  [
+    'server-set field kept',
+    { data: { a: '1' } },
+    { data: { a: '1', c: '2' } },
+    { data: { a: '1' }, status: { s: 1 } },
+    { data: { c: '2' } },
+  ],
   [
     'container image changed, one removed',
-    dep([{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:1' }]),
+    dep([
+      { name: 'a', image: 'a:1' },
+      { name: 'b', image: 'b:1' },
+    ]),
     dep([{ name: 'a', image: 'a:2' }]),
-    dep([{ name: 'a', image: 'a:1', imagePullPolicy: 'IfNotPresent' }, { name: 'b', image: 'b:1' }]),
-    { spec: { template: { spec: { '$setElementOrder/containers': [{ name: 'a' }], containers: [{ name: 'b', $patch: 'delete' }, { name: 'a', image: 'a:2' }] } } } },
+    dep([
+      { name: 'a', image: 'a:1', imagePullPolicy: 'IfNotPresent' },
+      { name: 'b', image: 'b:1' },
+    ]),
+    {
+      spec: {
+        template: {
+          spec: {
+            '$setElementOrder/containers': [{ name: 'a' }],
+            containers: [
+              { name: 'b', $patch: 'delete' },
+              { name: 'a', image: 'a:2' },
+            ],
+          },
+        },
+      },
+    },
   ],
   [
     'env var added',
     dep([{ name: 'a', image: 'a', env: [{ name: 'X', value: '1' }] }]),
-    dep([{ name: 'a', image: 'a', env: [{ name: 'X', value: '1' }, { name: 'Y', value: '2' }] }]),
+    dep([
+      {
+        name: 'a',
+        image: 'a',
+        env: [
+          { name: 'X', value: '1' },
+          { name: 'Y', value: '2' },
+        ],
+      },
+    ]),
     dep([{ name: 'a', image: 'a', env: [{ name: 'X', value: '1' }] }]),
-    { spec: { template: { spec: { '$setElementOrder/containers': [{ name: 'a' }], containers: [{ name: 'a', '$setElementOrder/env': [{ name: 'X' }, { name: 'Y' }], env: [{ name: 'Y', value: '2' }] }] } } } },
+    {
+      spec: {
+        template: {
+          spec: {
+            '$setElementOrder/containers': [{ name: 'a' }],
+            containers: [
+              {
+                name: 'a',
+                '$setElementOrder/env': [{ name: 'X' }, { name: 'Y' }],
+                env: [{ name: 'Y', value: '2' }],
+              },
+            ],
+          },
+        },
+      },
+    },
   ],
   [
     'strategy switched (retainKeys)',
@@ -50,7 +110,8 @@ describe('createThreeWayMergePatch', () => {
     expect(patch).toEqual(expected);
     // Applying it to the live object yields the manifest's values.
     const result = applyStrategicMergePatch(current, patch, schema) as any;
-    for (const k of ['data', 'spec']) if (modified[k] !== undefined) expect(result[k]).toMatchObject(modified[k]);
+    for (const k of ['data', 'spec'])
+      if (modified[k] !== undefined) expect(result[k]).toMatchObject(modified[k]);
   });
 
   it('without a schema yields a JSON merge patch', () => {
@@ -67,7 +128,13 @@ describe('createTwoWayMergePatch', () => {
   it('emits $deleteFromPrimitiveList for set lists', () => {
     const meta = { metadata: { finalizers: ['a', 'b'] } };
     const patch = createTwoWayMergePatch(meta, { metadata: { finalizers: ['b', 'c'] } }, cm);
-    expect(patch).toEqual({ metadata: { finalizers: ['c'], '$deleteFromPrimitiveList/finalizers': ['a'], '$setElementOrder/finalizers': ['b', 'c'] } });
+    expect(patch).toEqual({
+      metadata: {
+        finalizers: ['c'],
+        '$deleteFromPrimitiveList/finalizers': ['a'],
+        '$setElementOrder/finalizers': ['b', 'c'],
+      },
+    });
     expect(applyStrategicMergePatch(meta, patch, cm)).toEqual({ metadata: { finalizers: ['b', 'c'] } });
   });
 });

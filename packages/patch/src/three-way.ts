@@ -30,7 +30,12 @@ export interface DiffOptions {
  * The strategic merge patch taking `from` to `to`. Without a schema (custom resources) the
  * result is a plain JSON merge patch: lists are replaced whole and no directive appears.
  */
-export function createTwoWayMergePatch(from: Obj, to: Obj, schema?: StructuralSchema, options: DiffOptions = {}): Obj {
+export function createTwoWayMergePatch(
+  from: Obj,
+  to: Obj,
+  schema?: StructuralSchema,
+  options: DiffOptions = {},
+): Obj {
   return diffMaps(from, to, schema, { setElementOrder: true, ...options });
 }
 
@@ -39,9 +44,17 @@ export function createTwoWayMergePatch(from: Obj, to: Obj, schema?: StructuralSc
  * deletions of what `original` had and `modified` no longer has. Fields only the server set
  * (present in `current`, absent from both `original` and `modified`) are left alone.
  */
-export function createThreeWayMergePatch(original: Obj | undefined, modified: Obj, current: Obj, schema?: StructuralSchema): Obj {
+export function createThreeWayMergePatch(
+  original: Obj | undefined,
+  modified: Obj,
+  current: Obj,
+  schema?: StructuralSchema,
+): Obj {
   const delta = diffMaps(current, modified, schema, { ignoreDeletions: true, setElementOrder: true });
-  const deletions = diffMaps(original ?? {}, modified, schema, { ignoreChangesAndAdditions: true, setElementOrder: true });
+  const deletions = diffMaps(original ?? {}, modified, schema, {
+    ignoreChangesAndAdditions: true,
+    setElementOrder: true,
+  });
   return combine(deletions, delta, schema);
 }
 
@@ -69,13 +82,24 @@ function diffMaps(from: Obj, to: Obj, schema: StructuralSchema | undefined, o: D
   if (!o.ignoreDeletions) {
     for (const k of Object.keys(from)) if (!(k in to)) patch[k] = null;
   }
-  if (schema?.patchStrategy?.split(',').includes('retainKeys') && Object.keys(patch).length > 0 && !o.ignoreChangesAndAdditions) {
+  if (
+    schema?.patchStrategy?.split(',').includes('retainKeys') &&
+    Object.keys(patch).length > 0 &&
+    !o.ignoreChangesAndAdditions
+  ) {
     patch[directives.retainKeys] = Object.keys(to).sort();
   }
   return patch;
 }
 
-function diffLists(patch: Obj, field: string, from: unknown[], to: unknown[], schema: StructuralSchema | undefined, o: DiffOptions): void {
+function diffLists(
+  patch: Obj,
+  field: string,
+  from: unknown[],
+  to: unknown[],
+  schema: StructuralSchema | undefined,
+  o: DiffOptions,
+): void {
   const { merge, mergeKey } = listStrategy(schema);
   if (!merge) {
     if (!deepEqual(from, to) && !o.ignoreChangesAndAdditions) patch[field] = clone(to);
@@ -95,12 +119,14 @@ function diffLists(patch: Obj, field: string, from: unknown[], to: unknown[], sc
       changed = true;
     }
     const orderChanged = !changed && !o.ignoreChangesAndAdditions && !deepEqual(from, to);
-    if ((changed || orderChanged) && o.setElementOrder) patch[`${directives.setElementOrder}${field}`] = clone(to);
+    if ((changed || orderChanged) && o.setElementOrder)
+      patch[`${directives.setElementOrder}${field}`] = clone(to);
     return;
   }
   const key = mergeKey!;
   const items = schema?.items;
-  const find = (list: unknown[], k: unknown) => list.find((x) => isObject(x) && deepEqual(x[key], k)) as Obj | undefined;
+  const find = (list: unknown[], k: unknown) =>
+    list.find((x) => isObject(x) && deepEqual(x[key], k)) as Obj | undefined;
   const elems: Obj[] = [];
   for (const t of to) {
     if (!isObject(t)) continue;
@@ -114,7 +140,8 @@ function diffLists(patch: Obj, field: string, from: unknown[], to: unknown[], sc
   }
   if (!o.ignoreDeletions) {
     for (const f of from) {
-      if (isObject(f) && !find(to, f[key])) elems.push({ [key]: clone(f[key]), [directives.patch]: 'delete' });
+      if (isObject(f) && !find(to, f[key]))
+        elems.push({ [key]: clone(f[key]), [directives.patch]: 'delete' });
     }
   }
   const fromKeys = from.filter(isObject).map((x) => x[key]);
@@ -124,7 +151,9 @@ function diffLists(patch: Obj, field: string, from: unknown[], to: unknown[], sc
   const reordered = !o.ignoreChangesAndAdditions && !deepEqual(commonFrom, commonTo);
   if (elems.length > 0) patch[field] = elems;
   if ((elems.length > 0 || reordered) && o.setElementOrder) {
-    patch[`${directives.setElementOrder}${field}`] = to.filter(isObject).map((x) => ({ [key]: clone(x[key]) }));
+    patch[`${directives.setElementOrder}${field}`] = to
+      .filter(isObject)
+      .map((x) => ({ [key]: clone(x[key]) }));
   }
 }
 

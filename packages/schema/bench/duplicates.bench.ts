@@ -6,13 +6,14 @@
  *   npx tsx packages/schema/bench/duplicates.bench.ts
  */
 import { bench, do_not_optimize, run, summary } from 'mitata';
-import { findDuplicateFieldsJson, scanJsonDuplicates } from '../src/duplicates.js';
 import { deployment200 } from '../../patch/bench/fixture.js';
+import { findDuplicateFieldsJson, scanJsonDuplicates } from '../src/duplicates.js';
 
 const text = JSON.stringify(deployment200());
 const dupText = text.replace('"replicas":3', '"replicas":3,"replicas":4');
 if (findDuplicateFieldsJson(text, JSON.parse(text)).length !== 0) throw new Error('false positive');
-if (findDuplicateFieldsJson(dupText, JSON.parse(dupText)).join() !== 'spec.replicas') throw new Error('missed duplicate');
+if (findDuplicateFieldsJson(dupText, JSON.parse(dupText)).join() !== 'spec.replicas')
+  throw new Error('missed duplicate');
 console.log(`body: ${text.length} bytes`);
 
 summary(() => {

@@ -12,7 +12,15 @@ export interface CheckStructuralOptions {
   path?: string;
 }
 
-const forbiddenEverywhere = ['$ref', 'definitions', 'id', '$schema', 'additionalItems', 'patternProperties', 'dependencies'];
+const forbiddenEverywhere = [
+  '$ref',
+  'definitions',
+  'id',
+  '$schema',
+  'additionalItems',
+  'patternProperties',
+  'dependencies',
+];
 const allowedTypes = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
 
 function isObj(v: unknown): v is Record<string, unknown> {
@@ -31,7 +39,11 @@ function isObj(v: unknown): v is Record<string, unknown> {
  *   scalar properties of the items; `embedded-resource` only on objects;
  *   `preserve-unknown-fields` only `true`; `int-or-string` without `type`).
  */
-export function checkStructural(schema: OpenApiSchema, flavor: Flavor, options: CheckStructuralOptions = {}): FieldError[] {
+export function checkStructural(
+  schema: OpenApiSchema,
+  flavor: Flavor,
+  options: CheckStructuralOptions = {},
+): FieldError[] {
   const errs: FieldError[] = [];
   const base = options.path ?? '';
   if (!isObj(schema)) {
@@ -43,7 +55,9 @@ export function checkStructural(schema: OpenApiSchema, flavor: Flavor, options: 
     errs.push(fieldErrors.invalid(`${base}.type`, schema.type, 'must be object at the root'));
   }
   if (schema[flavor.ext('embedded-resource')] === true) {
-    errs.push(fieldErrors.forbidden(`${base}.${flavor.ext('embedded-resource')}`, 'must not be used at the root'));
+    errs.push(
+      fieldErrors.forbidden(`${base}.${flavor.ext('embedded-resource')}`, 'must not be used at the root'),
+    );
   }
   const meta = isObj(schema.properties) ? schema.properties.metadata : undefined;
   if (isObj(meta)) checkRootMetadata(meta, `${base}.properties[metadata]`, errs);
@@ -72,7 +86,9 @@ function checkRootMetadata(meta: Record<string, unknown>, path: string, errs: Fi
   for (const k of ['name', 'generateName']) {
     const p = props[k];
     if (!isObj(p)) continue;
-    const bad = Object.keys(p).filter((x) => !['type', 'pattern', 'maxLength', 'minLength', 'description', 'enum', 'format'].includes(x));
+    const bad = Object.keys(p).filter(
+      (x) => !['type', 'pattern', 'maxLength', 'minLength', 'description', 'enum', 'format'].includes(x),
+    );
     if (p.type !== undefined && p.type !== 'string')
       errs.push(fieldErrors.invalid(`${path}.properties[${k}].type`, p.type, 'must be string'));
     if (bad.length > 0)
@@ -96,7 +112,9 @@ function node(s: Record<string, unknown>, path: string, ctx: Ctx, flavor: Flavor
   const intOrString = s[x('int-or-string')] === true;
   const preserve = s[x('preserve-unknown-fields')];
   if (preserve !== undefined && preserve !== true) {
-    errs.push(fieldErrors.invalid(`${path}.${x('preserve-unknown-fields')}`, preserve, 'must be true or undefined'));
+    errs.push(
+      fieldErrors.invalid(`${path}.${x('preserve-unknown-fields')}`, preserve, 'must be true or undefined'),
+    );
   }
   const ioss = s[x('int-or-string')];
   if (ioss !== undefined && ioss !== true) {
@@ -126,8 +144,17 @@ function node(s: Record<string, unknown>, path: string, ctx: Ctx, flavor: Flavor
     }
   }
 
-  if (s.properties !== undefined && s.additionalProperties !== undefined && s.additionalProperties !== false) {
-    errs.push(fieldErrors.forbidden(`${path}.additionalProperties`, 'additionalProperties and properties are mutual exclusive'));
+  if (
+    s.properties !== undefined &&
+    s.additionalProperties !== undefined &&
+    s.additionalProperties !== false
+  ) {
+    errs.push(
+      fieldErrors.forbidden(
+        `${path}.additionalProperties`,
+        'additionalProperties and properties are mutual exclusive',
+      ),
+    );
   }
   if (s.additionalProperties === false && !ctx.inValueValidation) {
     errs.push(fieldErrors.forbidden(`${path}.additionalProperties`, 'must not be false'));
@@ -138,20 +165,48 @@ function node(s: Record<string, unknown>, path: string, ctx: Ctx, flavor: Flavor
   if (Array.isArray(s.items)) {
     errs.push(fieldErrors.forbidden(`${path}.items`, 'items must be a schema object and not an array'));
   }
-  if ((s.properties !== undefined || s.additionalProperties !== undefined) && type !== undefined && type !== 'object' && !ctx.inValueValidation) {
-    errs.push(fieldErrors.invalid(`${path}.type`, type, 'must be object if properties or additionalProperties are specified'));
+  if (
+    (s.properties !== undefined || s.additionalProperties !== undefined) &&
+    type !== undefined &&
+    type !== 'object' &&
+    !ctx.inValueValidation
+  ) {
+    errs.push(
+      fieldErrors.invalid(
+        `${path}.type`,
+        type,
+        'must be object if properties or additionalProperties are specified',
+      ),
+    );
   }
   if (typeof s.pattern === 'string' && !isValidPattern(s.pattern)) {
-    errs.push(fieldErrors.invalid(`${path}.pattern`, s.pattern, 'must be a valid regular expression, but isn\'t'));
+    errs.push(
+      fieldErrors.invalid(`${path}.pattern`, s.pattern, "must be a valid regular expression, but isn't"),
+    );
   }
 
   const embedded = s[x('embedded-resource')];
   if (embedded !== undefined) {
-    if (embedded !== true) errs.push(fieldErrors.invalid(`${path}.${x('embedded-resource')}`, embedded, 'must be true or undefined'));
+    if (embedded !== true)
+      errs.push(
+        fieldErrors.invalid(`${path}.${x('embedded-resource')}`, embedded, 'must be true or undefined'),
+      );
     else {
-      if (type !== 'object') errs.push(fieldErrors.invalid(`${path}.type`, type ?? '', `must be object if ${x('embedded-resource')} is true`));
+      if (type !== 'object')
+        errs.push(
+          fieldErrors.invalid(
+            `${path}.type`,
+            type ?? '',
+            `must be object if ${x('embedded-resource')} is true`,
+          ),
+        );
       if (s.properties === undefined && preserve !== true)
-        errs.push(fieldErrors.required(`${path}.properties`, `must not be empty if ${x('embedded-resource')} is true without ${x('preserve-unknown-fields')}`));
+        errs.push(
+          fieldErrors.required(
+            `${path}.properties`,
+            `must not be empty if ${x('embedded-resource')} is true without ${x('preserve-unknown-fields')}`,
+          ),
+        );
     }
   }
 
@@ -161,33 +216,68 @@ function node(s: Record<string, unknown>, path: string, ctx: Ctx, flavor: Flavor
     if (listType !== 'atomic' && listType !== 'set' && listType !== 'map') {
       errs.push(fieldErrors.notSupported(`${path}.${x('list-type')}`, listType, ['atomic', 'set', 'map']));
     } else if (type !== 'array') {
-      errs.push(fieldErrors.invalid(`${path}.type`, type ?? '', `must be array if ${x('list-type')} is specified`));
+      errs.push(
+        fieldErrors.invalid(`${path}.type`, type ?? '', `must be array if ${x('list-type')} is specified`),
+      );
     } else if (listType === 'set' && isObj(s.items)) {
       const it = s.items.type;
       if (it === 'object' || it === 'array' || (it === undefined && s.items[x('int-or-string')] !== true)) {
-        errs.push(fieldErrors.invalid(`${path}.items.type`, it ?? '', 'must be a scalar type if parent array type is set'));
+        errs.push(
+          fieldErrors.invalid(
+            `${path}.items.type`,
+            it ?? '',
+            'must be a scalar type if parent array type is set',
+          ),
+        );
       }
     } else if (listType === 'map') {
       if (!Array.isArray(mapKeys) || mapKeys.length === 0) {
-        errs.push(fieldErrors.required(`${path}.${x('list-map-keys')}`, `must not be empty if ${x('list-type')} is map`));
+        errs.push(
+          fieldErrors.required(
+            `${path}.${x('list-map-keys')}`,
+            `must not be empty if ${x('list-type')} is map`,
+          ),
+        );
       }
       if (isObj(s.items)) {
         if (s.items.type !== 'object')
-          errs.push(fieldErrors.invalid(`${path}.items.type`, s.items.type ?? '', `must be object if parent array's ${x('list-type')} is map`));
+          errs.push(
+            fieldErrors.invalid(
+              `${path}.items.type`,
+              s.items.type ?? '',
+              `must be object if parent array's ${x('list-type')} is map`,
+            ),
+          );
         const props = isObj(s.items.properties) ? s.items.properties : {};
         const required = Array.isArray(s.items.required) ? s.items.required : [];
         if (Array.isArray(mapKeys)) {
           for (const [i, k] of mapKeys.entries()) {
             const p = props[k as string];
             if (!isObj(p)) {
-              errs.push(fieldErrors.required(`${path}.items.properties[${String(k)}]`, `must have all properties listed in ${x('list-map-keys')}`));
+              errs.push(
+                fieldErrors.required(
+                  `${path}.items.properties[${String(k)}]`,
+                  `must have all properties listed in ${x('list-map-keys')}`,
+                ),
+              );
               continue;
             }
             if (p.type === 'object' || p.type === 'array') {
-              errs.push(fieldErrors.invalid(`${path}.items.properties[${String(k)}].type`, p.type, 'must be a scalar type if parent array type is map'));
+              errs.push(
+                fieldErrors.invalid(
+                  `${path}.items.properties[${String(k)}].type`,
+                  p.type,
+                  'must be a scalar type if parent array type is map',
+                ),
+              );
             }
             if (!required.includes(k) && p.default === undefined) {
-              errs.push(fieldErrors.required(`${path}.${x('list-map-keys')}[${i}]`, 'all map keys must be required or have a default value'));
+              errs.push(
+                fieldErrors.required(
+                  `${path}.${x('list-map-keys')}[${i}]`,
+                  'all map keys must be required or have a default value',
+                ),
+              );
             }
           }
         }
@@ -195,7 +285,12 @@ function node(s: Record<string, unknown>, path: string, ctx: Ctx, flavor: Flavor
     }
   }
   if (mapKeys !== undefined && listType !== 'map') {
-    errs.push(fieldErrors.forbidden(`${path}.${x('list-map-keys')}`, `must not be set if ${x('list-type')} is not map`));
+    errs.push(
+      fieldErrors.forbidden(
+        `${path}.${x('list-map-keys')}`,
+        `must not be set if ${x('list-type')} is not map`,
+      ),
+    );
   }
   const mapType = s[x('map-type')];
   if (mapType !== undefined && mapType !== 'atomic' && mapType !== 'granular') {
@@ -205,20 +300,36 @@ function node(s: Record<string, unknown>, path: string, ctx: Ctx, flavor: Flavor
   const nextPreserve = ctx.underPreserve || preserve === true;
   if (isObj(s.properties)) {
     for (const [k, v] of Object.entries(s.properties)) {
-      if (isObj(v)) node(v, `${path}.properties[${k}]`, { ...ctx, root: false, underPreserve: nextPreserve }, flavor, errs);
+      if (isObj(v))
+        node(
+          v,
+          `${path}.properties[${k}]`,
+          { ...ctx, root: false, underPreserve: nextPreserve },
+          flavor,
+          errs,
+        );
     }
   }
   if (isObj(s.additionalProperties)) {
-    node(s.additionalProperties, `${path}.additionalProperties`, { ...ctx, root: false, underPreserve: nextPreserve }, flavor, errs);
+    node(
+      s.additionalProperties,
+      `${path}.additionalProperties`,
+      { ...ctx, root: false, underPreserve: nextPreserve },
+      flavor,
+      errs,
+    );
   }
-  if (isObj(s.items)) node(s.items, `${path}.items`, { ...ctx, root: false, underPreserve: nextPreserve }, flavor, errs);
+  if (isObj(s.items))
+    node(s.items, `${path}.items`, { ...ctx, root: false, underPreserve: nextPreserve }, flavor, errs);
   for (const j of ['allOf', 'anyOf', 'oneOf'] as const) {
     const v = s[j];
     if (Array.isArray(v)) {
       v.forEach((sub, i) => {
-        if (isObj(sub)) node(sub, `${path}.${j}[${i}]`, { ...ctx, root: false, inValueValidation: true }, flavor, errs);
+        if (isObj(sub))
+          node(sub, `${path}.${j}[${i}]`, { ...ctx, root: false, inValueValidation: true }, flavor, errs);
       });
     }
   }
-  if (isObj(s.not)) node(s.not, `${path}.not`, { ...ctx, root: false, inValueValidation: true }, flavor, errs);
+  if (isObj(s.not))
+    node(s.not, `${path}.not`, { ...ctx, root: false, inValueValidation: true }, flavor, errs);
 }

@@ -29,7 +29,8 @@ function walk(v: unknown, s: StructuralSchema | undefined): void {
     }
   }
   for (const k of Object.keys(o)) {
-    const prop = s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    const prop =
+      s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
     walk(o[k], prop);
   }
 }

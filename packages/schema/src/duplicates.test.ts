@@ -1,12 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { countKeys, findDuplicateFieldsJson, parseYamlWithDuplicates, scanJsonDuplicates, yamlDuplicateMessage } from './duplicates.js';
+import {
+  countKeys,
+  findDuplicateFieldsJson,
+  parseYamlWithDuplicates,
+  scanJsonDuplicates,
+  yamlDuplicateMessage,
+} from './duplicates.js';
 
 describe('JSON duplicate fields', () => {
   const cases: [string, string, string[]][] = [
     ['none', '{"a":1,"b":{"c":2}}', []],
     ['top level', '{"a":1,"a":2}', ['a']],
     ['nested', '{"metadata":{"name":"x","name":"y"}}', ['metadata.name']],
-    ['in list item', '{"spec":{"containers":[{"name":"a"},{"name":"b","image":"i","image":"j"}]}}', ['spec.containers[1].image']],
+    [
+      'in list item',
+      '{"spec":{"containers":[{"name":"a"},{"name":"b","image":"i","image":"j"}]}}',
+      ['spec.containers[1].image'],
+    ],
     ['same key in siblings is fine', '[{"a":1},{"a":2}]', []],
     ['whitespace', '{ "a" : 1 ,\n "b": [ 1 , {"x" : 1, "x": 2} ], "a":3 }', ['b[1].x', 'a']],
     ['escaped key', '{"a\\"b":1,"a\\"b":2}', ['a"b']],

@@ -9,7 +9,7 @@
  * the parsed count smaller exactly when keys were collapsed. If the regex count equals the parsed
  * key count there is no duplicate, and the scanner never runs.
  */
-import { parseDocument, isMap, isSeq, isScalar, type Node as YamlNode } from 'yaml';
+import { isMap, isScalar, isSeq, parseDocument, type Node as YamlNode } from 'yaml';
 import { indexPath, joinPath } from './field-error.js';
 
 /** Number of object keys in a parsed JSON value. */
@@ -137,7 +137,9 @@ export function parseYamlWithDuplicates(text: string): { value: unknown; duplica
         visit(pair.value, p);
       }
     } else if (isSeq(node)) {
-      node.items.forEach((item, i) => visit(item, indexPath(path, i)));
+      node.items.forEach((item, i) => {
+        visit(item, indexPath(path, i));
+      });
     }
   };
   visit(doc.contents, '');

@@ -53,7 +53,8 @@ export function fromOpenApi(schema: OpenApiSchema, flavor: Flavor): StructuralSc
       if (isObj(sub)) out.properties[name] = fromOpenApi(sub, flavor);
     }
   }
-  if (typeof schema.additionalProperties === 'boolean') out.additionalProperties = schema.additionalProperties;
+  if (typeof schema.additionalProperties === 'boolean')
+    out.additionalProperties = schema.additionalProperties;
   else if (isObj(schema.additionalProperties))
     out.additionalProperties = fromOpenApi(schema.additionalProperties, flavor);
   if (isObj(schema.items)) out.items = fromOpenApi(schema.items, flavor);

@@ -12,11 +12,25 @@ const schema: StructuralSchema = {
         replicas: { type: 'integer', default: 1 },
         mode: { type: 'string', default: 'fast' },
         opt: { type: 'string', nullable: true, default: 'x' },
-        list: { type: 'array', items: { type: 'object', properties: { a: { type: 'string', default: 'A' } } } },
-        free: { type: 'object', preserveUnknownFields: true, properties: { known: { type: 'object', properties: { k: { type: 'string' } } } } },
-        map: { type: 'object', additionalProperties: { type: 'object', properties: { v: { type: 'string' } } } },
+        list: {
+          type: 'array',
+          items: { type: 'object', properties: { a: { type: 'string', default: 'A' } } },
+        },
+        free: {
+          type: 'object',
+          preserveUnknownFields: true,
+          properties: { known: { type: 'object', properties: { k: { type: 'string' } } } },
+        },
+        map: {
+          type: 'object',
+          additionalProperties: { type: 'object', properties: { v: { type: 'string' } } },
+        },
         nested: { type: 'object', default: {}, properties: { inner: { type: 'integer', default: 7 } } },
-        embedded: { type: 'object', embeddedResource: true, properties: { spec: { type: 'object', properties: { x: { type: 'string' } } } } },
+        embedded: {
+          type: 'object',
+          embeddedResource: true,
+          properties: { spec: { type: 'object', properties: { x: { type: 'string' } } } },
+        },
       },
     },
   },
@@ -24,13 +38,58 @@ const schema: StructuralSchema = {
 
 describe('prune', () => {
   const cases: [string, unknown, unknown, string[]][] = [
-    ['unknown top-level field', { apiVersion: 'v', kind: 'K', metadata: { name: 'a' }, spec: {}, foo: 1 }, { apiVersion: 'v', kind: 'K', metadata: { name: 'a' }, spec: {} }, ['foo']],
-    ['unknown nested field', { spec: { replicas: 1, bogus: true } }, { spec: { replicas: 1 } }, ['spec.bogus']],
-    ['in list items', { spec: { list: [{ a: 'x', b: 1 }, { c: 2 }] } }, { spec: { list: [{ a: 'x' }, {}] } }, ['spec.list[0].b', 'spec.list[1].c']],
-    ['preserve unknown keeps unknown, prunes inside known', { spec: { free: { any: { deep: 1 }, known: { k: 'v', z: 1 } } } }, { spec: { free: { any: { deep: 1 }, known: { k: 'v' } } } }, ['spec.free.known.z']],
-    ['map values pruned', { spec: { map: { a: { v: '1', w: '2' } } } }, { spec: { map: { a: { v: '1' } } } }, ['spec.map.a.w']],
-    ['metadata pruned against ObjectMeta', { metadata: { name: 'a', labels: { x: 'y' }, bogus: 1 } }, { metadata: { name: 'a', labels: { x: 'y' } } }, ['metadata.bogus']],
-    ['embedded resource keeps apiVersion/kind/metadata', { spec: { embedded: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', nope: 1 }, spec: { x: 'a', y: 'b' }, other: 1 } } }, { spec: { embedded: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { x: 'a' } } } }, ['spec.embedded.metadata.nope', 'spec.embedded.spec.y', 'spec.embedded.other']],
+    [
+      'unknown top-level field',
+      { apiVersion: 'v', kind: 'K', metadata: { name: 'a' }, spec: {}, foo: 1 },
+      { apiVersion: 'v', kind: 'K', metadata: { name: 'a' }, spec: {} },
+      ['foo'],
+    ],
+    [
+      'unknown nested field',
+      { spec: { replicas: 1, bogus: true } },
+      { spec: { replicas: 1 } },
+      ['spec.bogus'],
+    ],
+    [
+      'in list items',
+      { spec: { list: [{ a: 'x', b: 1 }, { c: 2 }] } },
+      { spec: { list: [{ a: 'x' }, {}] } },
+      ['spec.list[0].b', 'spec.list[1].c'],
+    ],
+    [
+      'preserve unknown keeps unknown, prunes inside known',
+      { spec: { free: { any: { deep: 1 }, known: { k: 'v', z: 1 } } } },
+      { spec: { free: { any: { deep: 1 }, known: { k: 'v' } } } },
+      ['spec.free.known.z'],
+    ],
+    [
+      'map values pruned',
+      { spec: { map: { a: { v: '1', w: '2' } } } },
+      { spec: { map: { a: { v: '1' } } } },
+      ['spec.map.a.w'],
+    ],
+    [
+      'metadata pruned against ObjectMeta',
+      { metadata: { name: 'a', labels: { x: 'y' }, bogus: 1 } },
+      { metadata: { name: 'a', labels: { x: 'y' } } },
+      ['metadata.bogus'],
+    ],
+    [
+      'embedded resource keeps apiVersion/kind/metadata',
+      {
+        spec: {
+          embedded: {
+            apiVersion: 'v1',
+            kind: 'Pod',
+            metadata: { name: 'p', nope: 1 },
+            spec: { x: 'a', y: 'b' },
+            other: 1,
+          },
+        },
+      },
+      { spec: { embedded: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: { x: 'a' } } } },
+      ['spec.embedded.metadata.nope', 'spec.embedded.spec.y', 'spec.embedded.other'],
+    ],
   ];
   it.each(cases)('%s', (_n, input, output, removed) => {
     const v = structuredClone(input);
@@ -47,9 +106,21 @@ describe('prune', () => {
 describe('applyDefaults', () => {
   const cases: [string, unknown, unknown][] = [
     ['missing fields', { spec: {} }, { spec: { replicas: 1, mode: 'fast', opt: 'x', nested: { inner: 7 } } }],
-    ['present values kept', { spec: { replicas: 3, mode: 'slow', opt: 'y', nested: { inner: 1 } } }, { spec: { replicas: 3, mode: 'slow', opt: 'y', nested: { inner: 1 } } }],
-    ['null in non-nullable defaulted, nullable kept', { spec: { replicas: null, opt: null, nested: {} } }, { spec: { replicas: 1, mode: 'fast', opt: null, nested: { inner: 7 } } }],
-    ['list items', { spec: { list: [{}, { a: 'z' }], nested: {} } }, { spec: { replicas: 1, mode: 'fast', opt: 'x', list: [{ a: 'A' }, { a: 'z' }], nested: { inner: 7 } } }],
+    [
+      'present values kept',
+      { spec: { replicas: 3, mode: 'slow', opt: 'y', nested: { inner: 1 } } },
+      { spec: { replicas: 3, mode: 'slow', opt: 'y', nested: { inner: 1 } } },
+    ],
+    [
+      'null in non-nullable defaulted, nullable kept',
+      { spec: { replicas: null, opt: null, nested: {} } },
+      { spec: { replicas: 1, mode: 'fast', opt: null, nested: { inner: 7 } } },
+    ],
+    [
+      'list items',
+      { spec: { list: [{}, { a: 'z' }], nested: {} } },
+      { spec: { replicas: 1, mode: 'fast', opt: 'x', list: [{ a: 'A' }, { a: 'z' }], nested: { inner: 7 } } },
+    ],
     ['missing parent not created', {}, {}],
   ];
   it.each(cases)('%s', (_n, input, output) => {

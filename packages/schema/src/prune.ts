@@ -4,8 +4,9 @@
  * schema preserves unknown fields. The removed paths are the `unknown field "<path>"` list of
  * field validation.
  */
-import { indexPath, joinPath } from './field-error.js';
+
 import { objectMetaSchema } from './builtin/object-meta.js';
+import { indexPath, joinPath } from './field-error.js';
 import type { StructuralSchema } from './structural.js';
 
 export interface PruneOptions {

@@ -6,7 +6,7 @@
  * `fieldValidation` parameter and the accepted patch media types (strategic merge only for built-ins).
  */
 import type { Flavor } from '@orchard/meta';
-import { toOpenApi, type OpenApiSchema } from './openapi.js';
+import { type OpenApiSchema, toOpenApi } from './openapi.js';
 import type { StructuralSchema } from './structural.js';
 
 /** A resource as the documents describe it. */
@@ -49,11 +49,23 @@ function reverseDomain(d: string): string {
  * kubernetes flavor (`io.orch.api.core.v1.ConfigMap` under orch), the reversed group for custom
  * resources (`com.example.v1.Widget`).
  */
-export function schemaName(flavor: Flavor, group: string, version: string, kind: string, builtin: boolean): string {
+export function schemaName(
+  flavor: Flavor,
+  group: string,
+  version: string,
+  kind: string,
+  builtin: boolean,
+): string {
   const root = reverseDomain(flavor.domain);
   if (!builtin) return `${reverseDomain(group)}.${version}.${kind}`;
-  const prefix = group === '' ? 'core' : group.endsWith(`.${flavor.domain}`) ? group.slice(0, -flavor.domain.length - 1) : group;
-  if (prefix === 'apiextensions') return `${root}.apiextensions-apiserver.pkg.apis.apiextensions.${version}.${kind}`;
+  const prefix =
+    group === ''
+      ? 'core'
+      : group.endsWith(`.${flavor.domain}`)
+        ? group.slice(0, -flavor.domain.length - 1)
+        : group;
+  if (prefix === 'apiextensions')
+    return `${root}.apiextensions-apiserver.pkg.apis.apiextensions.${version}.${kind}`;
   return `${root}.api.${prefix}.${version}.${kind}`;
 }
 
@@ -66,14 +78,37 @@ export function groupVersionPath(group: string, version: string): string {
   return group === '' ? `api/${version}` : `apis/${group}/${version}`;
 }
 
-function param(name: string, where: 'query' | 'path', description: string, type = 'string'): Record<string, unknown> {
-  return { name, in: where, description, ...(where === 'path' ? { required: true } : {}), schema: { type, uniqueItems: true } };
+function param(
+  name: string,
+  where: 'query' | 'path',
+  description: string,
+  type = 'string',
+): Record<string, unknown> {
+  return {
+    name,
+    in: where,
+    description,
+    ...(where === 'path' ? { required: true } : {}),
+    schema: { type, uniqueItems: true },
+  };
 }
 
 const commonWriteParams = (): Record<string, unknown>[] => [
-  param('dryRun', 'query', 'When present, indicates that modifications should not be persisted. An invalid or unrecognized dryRun directive will result in an error response and no further processing of the request. Valid values are: - All: all dry run stages will be processed'),
-  param('fieldManager', 'query', 'fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint.'),
-  param('fieldValidation', 'query', 'fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore: This will ignore any unknown fields that are silently dropped from the object, and will ignore all but the last duplicate field that the decoder encounters. - Warn: This will send a warning via the standard warning response header for each unknown field that is dropped from the object, and for each duplicate field that is encountered. This is the default. - Strict: This will fail the request with a BadRequest error if any unknown fields would be dropped from the object, or if any duplicate fields are present. The error returned from the server will contain all unknown and duplicate fields encountered.'),
+  param(
+    'dryRun',
+    'query',
+    'When present, indicates that modifications should not be persisted. An invalid or unrecognized dryRun directive will result in an error response and no further processing of the request. Valid values are: - All: all dry run stages will be processed',
+  ),
+  param(
+    'fieldManager',
+    'query',
+    'fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint.',
+  ),
+  param(
+    'fieldValidation',
+    'query',
+    'fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore: This will ignore any unknown fields that are silently dropped from the object, and will ignore all but the last duplicate field that the decoder encounters. - Warn: This will send a warning via the standard warning response header for each unknown field that is dropped from the object, and for each duplicate field that is encountered. This is the default. - Strict: This will fail the request with a BadRequest error if any unknown fields would be dropped from the object, or if any duplicate fields are present. The error returned from the server will contain all unknown and duplicate fields encountered.',
+  ),
 ];
 
 /**
@@ -92,17 +127,35 @@ export function buildOpenApiV3(
   const paths: Record<string, unknown> = {};
   const statusRef = { $ref: `#/components/schemas/${metaName(flavor, 'Status')}` };
   schemas[metaName(flavor, 'Status')] = {
-    description: 'Status is a return value for calls that don\'t return other objects.',
+    description: "Status is a return value for calls that don't return other objects.",
     type: 'object',
     properties: {
       apiVersion: { type: 'string' },
       kind: { type: 'string' },
-      code: { type: 'integer', format: 'int32', description: 'Suggested HTTP return code for this status, 0 if not set.' },
-      message: { type: 'string', description: 'A human-readable description of the status of this operation.' },
-      reason: { type: 'string', description: 'A machine-readable description of why this operation is in the "Failure" status.' },
+      code: {
+        type: 'integer',
+        format: 'int32',
+        description: 'Suggested HTTP return code for this status, 0 if not set.',
+      },
+      message: {
+        type: 'string',
+        description: 'A human-readable description of the status of this operation.',
+      },
+      reason: {
+        type: 'string',
+        description: 'A machine-readable description of why this operation is in the "Failure" status.',
+      },
       status: { type: 'string', description: 'Status of the operation. One of: "Success" or "Failure".' },
-      details: { type: 'object', description: 'Extended data associated with the reason.', [flavor.ext('preserve-unknown-fields')]: true },
-      metadata: { type: 'object', description: 'Standard list metadata.', [flavor.ext('preserve-unknown-fields')]: true },
+      details: {
+        type: 'object',
+        description: 'Extended data associated with the reason.',
+        [flavor.ext('preserve-unknown-fields')]: true,
+      },
+      metadata: {
+        type: 'object',
+        description: 'Standard list metadata.',
+        [flavor.ext('preserve-unknown-fields')]: true,
+      },
     },
     [gvkExt]: [{ group: '', kind: 'Status', version: 'v1' }],
   };
@@ -124,10 +177,24 @@ export function buildOpenApiV3(
       type: 'object',
       required: ['items'],
       properties: {
-        apiVersion: { type: 'string', description: 'APIVersion defines the versioned schema of this representation of an object.' },
-        kind: { type: 'string', description: 'Kind is a string value representing the REST resource this object represents.' },
-        items: { type: 'array', description: `List of ${r.kind} objects.`, items: { $ref: `#/components/schemas/${name}` } },
-        metadata: { type: 'object', description: 'Standard list metadata.', [flavor.ext('preserve-unknown-fields')]: true },
+        apiVersion: {
+          type: 'string',
+          description: 'APIVersion defines the versioned schema of this representation of an object.',
+        },
+        kind: {
+          type: 'string',
+          description: 'Kind is a string value representing the REST resource this object represents.',
+        },
+        items: {
+          type: 'array',
+          description: `List of ${r.kind} objects.`,
+          items: { $ref: `#/components/schemas/${name}` },
+        },
+        metadata: {
+          type: 'object',
+          description: 'Standard list metadata.',
+          [flavor.ext('preserve-unknown-fields')]: true,
+        },
       },
       [gvkExt]: [{ group: r.group, kind: `${r.kind}List`, version: r.version }],
     };
@@ -142,7 +209,9 @@ export function buildOpenApiV3(
     const base = `/${groupVersionPath(r.group, r.version)}${r.namespaced ? '/namespaces/{namespace}' : ''}/${r.resource}`;
     const pathParams = (withName: boolean) => [
       ...(withName ? [param('name', 'path', `name of the ${r.kind}`)] : []),
-      ...(r.namespaced ? [param('namespace', 'path', 'object name and auth scope, such as for teams and projects')] : []),
+      ...(r.namespaced
+        ? [param('namespace', 'path', 'object name and auth scope, such as for teams and projects')]
+        : []),
       param('pretty', 'query', "If 'true', then the output is pretty printed."),
     ];
     const op = (action: string, id: string, extra: Record<string, unknown>) => ({
@@ -154,45 +223,103 @@ export function buildOpenApiV3(
       responses: { '401': { description: 'Unauthorized' } },
       ...extra,
     });
-    const verbs = new Set(r.verbs ?? ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection']);
+    const verbs = new Set(
+      r.verbs ?? ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete', 'deletecollection'],
+    );
     const collection: Record<string, unknown> = { parameters: pathParams(false) };
     if (verbs.has('list'))
       collection.get = op('list', 'list', {
-        parameters: ['continue', 'fieldSelector', 'labelSelector', 'limit', 'resourceVersion', 'resourceVersionMatch', 'sendInitialEvents', 'timeoutSeconds', 'watch', 'allowWatchBookmarks'].map((p) => param(p, 'query', p, p === 'limit' || p === 'timeoutSeconds' ? 'integer' : p === 'watch' || p === 'allowWatchBookmarks' || p === 'sendInitialEvents' ? 'boolean' : 'string')),
+        parameters: [
+          'continue',
+          'fieldSelector',
+          'labelSelector',
+          'limit',
+          'resourceVersion',
+          'resourceVersionMatch',
+          'sendInitialEvents',
+          'timeoutSeconds',
+          'watch',
+          'allowWatchBookmarks',
+        ].map((p) =>
+          param(
+            p,
+            'query',
+            p,
+            p === 'limit' || p === 'timeoutSeconds'
+              ? 'integer'
+              : p === 'watch' || p === 'allowWatchBookmarks' || p === 'sendInitialEvents'
+                ? 'boolean'
+                : 'string',
+          ),
+        ),
         responses: { '200': ok(listRef), '401': { description: 'Unauthorized' } },
       });
     if (verbs.has('create'))
       collection.post = op('create', 'post', {
         parameters: commonWriteParams(),
         requestBody: { content: json(ref), required: true },
-        responses: { '200': ok(ref), '201': { description: 'Created', content: json(ref) }, '202': { description: 'Accepted', content: json(ref) }, '401': { description: 'Unauthorized' } },
+        responses: {
+          '200': ok(ref),
+          '201': { description: 'Created', content: json(ref) },
+          '202': { description: 'Accepted', content: json(ref) },
+          '401': { description: 'Unauthorized' },
+        },
       });
     if (verbs.has('deletecollection'))
-      collection.delete = op('deletecollection', 'deletecollection', { responses: { '200': ok(statusRef), '401': { description: 'Unauthorized' } } });
+      collection.delete = op('deletecollection', 'deletecollection', {
+        responses: { '200': ok(statusRef), '401': { description: 'Unauthorized' } },
+      });
     paths[base] = collection;
 
     const itemOps = (kindSuffix: string): Record<string, unknown> => {
       const item: Record<string, unknown> = { parameters: pathParams(true) };
-      if (verbs.has('get')) item.get = op(`read${kindSuffix}`, 'get', { responses: { '200': ok(ref), '401': { description: 'Unauthorized' } } });
+      if (verbs.has('get'))
+        item.get = op(`read${kindSuffix}`, 'get', {
+          responses: { '200': ok(ref), '401': { description: 'Unauthorized' } },
+        });
       if (verbs.has('update'))
         item.put = op(`replace${kindSuffix}`, 'put', {
           parameters: commonWriteParams(),
           requestBody: { content: json(ref), required: true },
-          responses: { '200': ok(ref), '201': { description: 'Created', content: json(ref) }, '401': { description: 'Unauthorized' } },
+          responses: {
+            '200': ok(ref),
+            '201': { description: 'Created', content: json(ref) },
+            '401': { description: 'Unauthorized' },
+          },
         });
       if (verbs.has('patch')) {
         const patchSchema = { $ref: `#/components/schemas/${metaName(flavor, 'Patch')}` };
         item.patch = op(`patch${kindSuffix}`, 'patch', {
           parameters: [
             ...commonWriteParams(),
-            param('force', 'query', 'Force is going to "force" Apply requests. It means user will re-acquire conflicting fields owned by other people. Force flag must be unset for non-apply patch requests.', 'boolean'),
+            param(
+              'force',
+              'query',
+              'Force is going to "force" Apply requests. It means user will re-acquire conflicting fields owned by other people. Force flag must be unset for non-apply patch requests.',
+              'boolean',
+            ),
           ],
-          requestBody: { content: Object.fromEntries(acceptedPatchTypes(r.builtin).map((t) => [t, { schema: patchSchema }])), required: true },
-          responses: { '200': ok(ref), '201': { description: 'Created', content: json(ref) }, '401': { description: 'Unauthorized' } },
+          requestBody: {
+            content: Object.fromEntries(
+              acceptedPatchTypes(r.builtin).map((t) => [t, { schema: patchSchema }]),
+            ),
+            required: true,
+          },
+          responses: {
+            '200': ok(ref),
+            '201': { description: 'Created', content: json(ref) },
+            '401': { description: 'Unauthorized' },
+          },
         });
       }
       if (verbs.has('delete') && kindSuffix === '')
-        item.delete = op('delete', 'delete', { responses: { '200': ok(statusRef), '202': { description: 'Accepted', content: json(statusRef) }, '401': { description: 'Unauthorized' } } });
+        item.delete = op('delete', 'delete', {
+          responses: {
+            '200': ok(statusRef),
+            '202': { description: 'Accepted', content: json(statusRef) },
+            '401': { description: 'Unauthorized' },
+          },
+        });
       return item;
     };
     paths[`${base}/{name}`] = itemOps('');
@@ -202,7 +329,9 @@ export function buildOpenApiV3(
     if (r.namespaced && verbs.has('list')) {
       paths[`/${groupVersionPath(r.group, r.version)}/${r.resource}`] = {
         parameters: [param('pretty', 'query', "If 'true', then the output is pretty printed.")],
-        get: op('listForAllNamespaces', 'list', { responses: { '200': ok(listRef), '401': { description: 'Unauthorized' } } }),
+        get: op('listForAllNamespaces', 'list', {
+          responses: { '200': ok(listRef), '401': { description: 'Unauthorized' } },
+        }),
       };
     }
   }
@@ -213,7 +342,14 @@ export function buildOpenApiV3(
     paths,
     components: {
       schemas,
-      securitySchemes: { BearerToken: { type: 'apiKey', description: 'Bearer Token authentication', name: 'authorization', in: 'header' } },
+      securitySchemes: {
+        BearerToken: {
+          type: 'apiKey',
+          description: 'Bearer Token authentication',
+          name: 'authorization',
+          in: 'header',
+        },
+      },
     },
   };
 }
@@ -248,7 +384,9 @@ function toSwagger(s: OpenApiSchema, flavor: Flavor): OpenApiSchema {
   for (const [k, v] of Object.entries(s)) {
     if (k === 'nullable' || k === 'anyOf' || k === 'oneOf' || k === 'not') continue;
     if (k === 'properties' && v && typeof v === 'object') {
-      out[k] = Object.fromEntries(Object.entries(v).map(([n, sub]) => [n, toSwagger(sub as OpenApiSchema, flavor)]));
+      out[k] = Object.fromEntries(
+        Object.entries(v).map(([n, sub]) => [n, toSwagger(sub as OpenApiSchema, flavor)]),
+      );
     } else if ((k === 'items' || k === 'additionalProperties') && v && typeof v === 'object') {
       out[k] = toSwagger(v as OpenApiSchema, flavor);
     } else out[k] = v;
@@ -261,15 +399,23 @@ function toSwagger(s: OpenApiSchema, flavor: Flavor): OpenApiSchema {
 }
 
 /** The Swagger 2.0 document (`/openapi/v2`, JSON form) of every resource. */
-export function buildOpenApiV2(resources: readonly PublishedResource[], flavor: Flavor): Record<string, unknown> {
+export function buildOpenApiV2(
+  resources: readonly PublishedResource[],
+  flavor: Flavor,
+): Record<string, unknown> {
   const definitions: Record<string, unknown> = {};
   const paths: Record<string, unknown> = {};
   const gvs = new Map<string, { group: string; version: string }>();
   for (const r of resources) gvs.set(`${r.group}/${r.version}`, { group: r.group, version: r.version });
   for (const gv of gvs.values()) {
-    const v3 = buildOpenApiV3(gv, resources, flavor) as { paths: Record<string, any>; components: { schemas: Record<string, OpenApiSchema> } };
+    const v3 = buildOpenApiV3(gv, resources, flavor) as {
+      paths: Record<string, any>;
+      components: { schemas: Record<string, OpenApiSchema> };
+    };
     for (const [name, schema] of Object.entries(v3.components.schemas)) {
-      definitions[name] = JSON.parse(JSON.stringify(toSwagger(schema, flavor)).replace(/#\/components\/schemas\//g, '#/definitions/'));
+      definitions[name] = JSON.parse(
+        JSON.stringify(toSwagger(schema, flavor)).replace(/#\/components\/schemas\//g, '#/definitions/'),
+      );
     }
     for (const [p, item] of Object.entries(v3.paths)) {
       const converted: Record<string, unknown> = {};
@@ -280,7 +426,9 @@ export function buildOpenApiV2(resources: readonly PublishedResource[], flavor: 
         }
         const o = { ...(opv as Record<string, any>) };
         const consumes = o.requestBody ? Object.keys(o.requestBody.content) : undefined;
-        const bodySchema = o.requestBody ? Object.values(o.requestBody.content as Record<string, any>)[0]?.schema : undefined;
+        const bodySchema = o.requestBody
+          ? Object.values(o.requestBody.content as Record<string, any>)[0]?.schema
+          : undefined;
         delete o.requestBody;
         o.parameters = [
           ...(bodySchema ? [{ name: 'body', in: 'body', required: true, schema: bodySchema }] : []),
@@ -291,7 +439,9 @@ export function buildOpenApiV2(resources: readonly PublishedResource[], flavor: 
         o.responses = Object.fromEntries(
           Object.entries(o.responses as Record<string, any>).map(([code, resp]) => [
             code,
-            resp.content ? { description: resp.description, schema: (Object.values(resp.content)[0] as any).schema } : resp,
+            resp.content
+              ? { description: resp.description, schema: (Object.values(resp.content)[0] as any).schema }
+              : resp,
           ]),
         );
         converted[method] = o;
@@ -304,7 +454,14 @@ export function buildOpenApiV2(resources: readonly PublishedResource[], flavor: 
     info: { title: flavor.name === 'kubernetes' ? 'Kubernetes' : 'Orchard', version: 'unversioned' },
     paths,
     definitions,
-    securityDefinitions: { BearerToken: { type: 'apiKey', description: 'Bearer Token authentication', name: 'authorization', in: 'header' } },
+    securityDefinitions: {
+      BearerToken: {
+        type: 'apiKey',
+        description: 'Bearer Token authentication',
+        name: 'authorization',
+        in: 'header',
+      },
+    },
     security: [{ BearerToken: [] }],
   };
 }

@@ -43,8 +43,7 @@ export function isValidPattern(p: string): boolean {
   return compilePattern(p) !== null;
 }
 
-const rxDateTime =
-  /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const rxDateTime = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const rxDate = /^\d{4}-\d{2}-\d{2}$/;
 const rxUuid = /^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$/;
 const rxUuidV = (v: number) =>
@@ -66,7 +65,8 @@ function isIpv6(s: string): boolean {
   const lastV4 = groups.length > 0 && groups[groups.length - 1]!.includes('.');
   if (lastV4 && !rxIpv4.test(groups[groups.length - 1]!)) return false;
   const n = groups.length + (lastV4 ? 1 : 0);
-  if (!groups.every((g, i) => (lastV4 && i === groups.length - 1) || /^[0-9a-fA-F]{1,4}$/.test(g))) return false;
+  if (!groups.every((g, i) => (lastV4 && i === groups.length - 1) || /^[0-9a-fA-F]{1,4}$/.test(g)))
+    return false;
   return dbl.length === 2 ? n < 8 : n === 8;
 }
 
@@ -139,7 +139,11 @@ function runeLength(s: string): number {
  * into that value). Types are always checked; `required`, `enum`, `format`, `pattern`, bounds,
  * lengths, item and property counts, `nullable`, and the value validations (allOf/anyOf/oneOf/not).
  */
-export function validate(value: unknown, schema: StructuralSchema, options: ValidateOptions = {}): FieldError[] {
+export function validate(
+  value: unknown,
+  schema: StructuralSchema,
+  options: ValidateOptions = {},
+): FieldError[] {
   const errs: FieldError[] = [];
   const max = options.maxErrors ?? Number.POSITIVE_INFINITY;
   walk(value, schema, options.path ?? '', errs, max);
@@ -159,7 +163,11 @@ function walk(v: unknown, s: StructuralSchema, path: string, errs: FieldError[],
   if (s.intOrString) {
     if (actual !== 'integer' && actual !== 'string') {
       errs.push(
-        fieldErrors.typeInvalid(path, actual, `${where} in body must be of type integer,string: ${JSON.stringify(actual)}`),
+        fieldErrors.typeInvalid(
+          path,
+          actual,
+          `${where} in body must be of type integer,string: ${JSON.stringify(actual)}`,
+        ),
       );
       return;
     }
@@ -167,7 +175,11 @@ function walk(v: unknown, s: StructuralSchema, path: string, errs: FieldError[],
     const ok = s.type === 'number' ? actual === 'number' || actual === 'integer' : actual === s.type;
     if (!ok) {
       errs.push(
-        fieldErrors.typeInvalid(path, actual, `${where} in body must be of type ${s.type}: ${JSON.stringify(actual)}`),
+        fieldErrors.typeInvalid(
+          path,
+          actual,
+          `${where} in body must be of type ${s.type}: ${JSON.stringify(actual)}`,
+        ),
       );
       return;
     }
@@ -178,9 +190,12 @@ function walk(v: unknown, s: StructuralSchema, path: string, errs: FieldError[],
   }
 
   if (typeof v === 'string') {
-    if (s.maxLength !== undefined && runeLength(v) > s.maxLength) errs.push(fieldErrors.tooLong(path, s.maxLength));
+    if (s.maxLength !== undefined && runeLength(v) > s.maxLength)
+      errs.push(fieldErrors.tooLong(path, s.maxLength));
     if (s.minLength !== undefined && runeLength(v) < s.minLength)
-      errs.push(fieldErrors.invalid(path, v, `${where} in body should be at least ${s.minLength} chars long`));
+      errs.push(
+        fieldErrors.invalid(path, v, `${where} in body should be at least ${s.minLength} chars long`),
+      );
     if (s.pattern !== undefined) {
       const re = compilePattern(s.pattern);
       if (re && !re.matcher(v).find())
@@ -189,7 +204,9 @@ function walk(v: unknown, s: StructuralSchema, path: string, errs: FieldError[],
     if (s.format !== undefined) {
       const check = stringFormats[s.format];
       if (check && !check(v))
-        errs.push(fieldErrors.invalid(path, v, `${where} in body must be of type ${s.format}: ${JSON.stringify(v)}`));
+        errs.push(
+          fieldErrors.invalid(path, v, `${where} in body must be of type ${s.format}: ${JSON.stringify(v)}`),
+        );
     }
   } else if (typeof v === 'number') {
     if (s.maximum !== undefined) {
@@ -220,15 +237,25 @@ function walk(v: unknown, s: StructuralSchema, path: string, errs: FieldError[],
     if (s.format !== undefined && s.type === 'integer') {
       const r = intRanges[s.format];
       if (r && (v < r[0] || v > r[1]))
-        errs.push(fieldErrors.invalid(path, v, `${where} in body must be of type ${s.format}: ${JSON.stringify(String(v))}`));
+        errs.push(
+          fieldErrors.invalid(
+            path,
+            v,
+            `${where} in body must be of type ${s.format}: ${JSON.stringify(String(v))}`,
+          ),
+        );
     }
   } else if (Array.isArray(v)) {
-    if (s.maxItems !== undefined && v.length > s.maxItems) errs.push(fieldErrors.tooMany(path, v.length, s.maxItems));
+    if (s.maxItems !== undefined && v.length > s.maxItems)
+      errs.push(fieldErrors.tooMany(path, v.length, s.maxItems));
     if (s.minItems !== undefined && v.length < s.minItems)
-      errs.push(fieldErrors.invalid(path, v.length, `${where} in body should have at least ${s.minItems} items`));
+      errs.push(
+        fieldErrors.invalid(path, v.length, `${where} in body should have at least ${s.minItems} items`),
+      );
     if (s.uniqueItems || s.listType === 'set') {
       for (let i = 1; i < v.length; i++) {
-        if (v.slice(0, i).some((x) => deepEqual(x, v[i]))) errs.push(fieldErrors.duplicate(indexPath(path, i), v[i]));
+        if (v.slice(0, i).some((x) => deepEqual(x, v[i])))
+          errs.push(fieldErrors.duplicate(indexPath(path, i), v[i]));
       }
     }
     if (s.listType === 'map' && s.listMapKeys && s.listMapKeys.length > 0) {
@@ -238,7 +265,9 @@ function walk(v: unknown, s: StructuralSchema, path: string, errs: FieldError[],
         if (typeof item !== 'object' || item === null || Array.isArray(item)) continue;
         const key = JSON.stringify(s.listMapKeys.map((k) => (item as Record<string, unknown>)[k] ?? null));
         if (seen.has(key)) {
-          const desc = Object.fromEntries(s.listMapKeys.map((k) => [k, (item as Record<string, unknown>)[k]]));
+          const desc = Object.fromEntries(
+            s.listMapKeys.map((k) => [k, (item as Record<string, unknown>)[k]]),
+          );
           errs.push(fieldErrors.duplicate(indexPath(path, i), desc));
         }
         seen.add(key);
@@ -251,24 +280,40 @@ function walk(v: unknown, s: StructuralSchema, path: string, errs: FieldError[],
     if (s.maxProperties !== undefined && keys.length > s.maxProperties)
       errs.push(fieldErrors.tooMany(path, keys.length, s.maxProperties));
     if (s.minProperties !== undefined && keys.length < s.minProperties)
-      errs.push(fieldErrors.invalid(path, keys.length, `${where} in body should have at least ${s.minProperties} properties`));
+      errs.push(
+        fieldErrors.invalid(
+          path,
+          keys.length,
+          `${where} in body should have at least ${s.minProperties} properties`,
+        ),
+      );
     if (s.required) {
       for (const r of s.required) if (o[r] === undefined) errs.push(fieldErrors.required(joinPath(path, r)));
     }
     for (const k of keys) {
       const sub = s.properties?.[k];
       if (sub) walk(o[k], sub, joinPath(path, k), errs, max);
-      else if (typeof s.additionalProperties === 'object') walk(o[k], s.additionalProperties, joinPath(path, k), errs, max);
+      else if (typeof s.additionalProperties === 'object')
+        walk(o[k], s.additionalProperties, joinPath(path, k), errs, max);
     }
   }
 
   if (s.allOf) for (const sub of s.allOf) walk(v, sub, path, errs, max);
   if (s.anyOf && s.anyOf.length > 0 && !s.anyOf.some((sub) => validate(v, sub, { path }).length === 0)) {
-    errs.push(fieldErrors.invalid(path, v, `${where} in body must be valid against at least one of the anyOf schemas`));
+    errs.push(
+      fieldErrors.invalid(
+        path,
+        v,
+        `${where} in body must be valid against at least one of the anyOf schemas`,
+      ),
+    );
   }
   if (s.oneOf && s.oneOf.length > 0) {
     const n = s.oneOf.filter((sub) => validate(v, sub, { path }).length === 0).length;
-    if (n !== 1) errs.push(fieldErrors.invalid(path, v, `${where} in body must validate one and only one schema (oneOf)`));
+    if (n !== 1)
+      errs.push(
+        fieldErrors.invalid(path, v, `${where} in body must validate one and only one schema (oneOf)`),
+      );
   }
   if (s.not && validate(v, s.not, { path }).length === 0) {
     errs.push(fieldErrors.invalid(path, v, `${where} in body must not validate the schema (not)`));

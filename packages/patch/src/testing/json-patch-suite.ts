@@ -78,7 +78,10 @@ export function jsonPatchSuiteCases(): JsonPatchSuiteCase[] {
     const text = readFileSync(path, 'utf8');
     const parsed = JSON.parse(text) as Omit<JsonPatchSuiteCase, 'id' | 'patchText'>[];
     const raws = rawMembers(text, 'patch');
-    if (raws.length !== parsed.length) throw new Error(`json-patch-test-suite ${file}: found ${raws.length} patches for ${parsed.length} cases`);
+    if (raws.length !== parsed.length)
+      throw new Error(
+        `json-patch-test-suite ${file}: found ${raws.length} patches for ${parsed.length} cases`,
+      );
     parsed.forEach((c, i) => {
       out.push({ ...c, id: `${file}#${i}${c.comment ? ` ${c.comment}` : ''}`, patchText: raws[i]! });
     });

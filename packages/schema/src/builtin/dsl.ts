@@ -20,7 +20,11 @@ export const int64 = (description: string, extra: Extra = {}): S => ({
   ...extra,
 });
 export const num = (description: string, extra: Extra = {}): S => ({ type: 'number', description, ...extra });
-export const bool = (description: string, extra: Extra = {}): S => ({ type: 'boolean', description, ...extra });
+export const bool = (description: string, extra: Extra = {}): S => ({
+  type: 'boolean',
+  description,
+  ...extra,
+});
 export const time = (description: string): S => ({ type: 'string', format: 'date-time', description });
 export const bytes = (description: string): S => ({ type: 'string', format: 'byte', description });
 export const intOrString = (description: string): S => ({ intOrString: true, description });

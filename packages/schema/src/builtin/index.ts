@@ -33,16 +33,106 @@ export interface BuiltinType {
 }
 
 const table: BuiltinType[] = [
-  { groupPrefix: '', qualified: false, version: 'v1', kind: 'Namespace', resource: 'namespaces', namespaced: false, status: true, schema: namespaceSchema },
-  { groupPrefix: '', qualified: false, version: 'v1', kind: 'ConfigMap', resource: 'configmaps', namespaced: true, status: false, schema: configMapSchema },
-  { groupPrefix: '', qualified: false, version: 'v1', kind: 'Secret', resource: 'secrets', namespaced: true, status: false, schema: secretSchema },
-  { groupPrefix: '', qualified: false, version: 'v1', kind: 'ServiceAccount', resource: 'serviceaccounts', namespaced: true, status: false, schema: serviceAccountSchema },
-  { groupPrefix: '', qualified: false, version: 'v1', kind: 'Event', resource: 'events', namespaced: true, status: false, schema: eventSchema },
-  { groupPrefix: '', qualified: false, version: 'v1', kind: 'Pod', resource: 'pods', namespaced: true, status: true, schema: podSchema },
-  { groupPrefix: '', qualified: false, version: 'v1', kind: 'Service', resource: 'services', namespaced: true, status: true, schema: serviceSchema },
-  { groupPrefix: 'apps', qualified: false, version: 'v1', kind: 'Deployment', resource: 'deployments', namespaced: true, status: true, schema: deploymentSchema },
-  { groupPrefix: 'coordination', qualified: true, version: 'v1', kind: 'Lease', resource: 'leases', namespaced: true, status: false, schema: leaseSchema },
-  { groupPrefix: 'apiextensions', qualified: true, version: 'v1', kind: 'CustomResourceDefinition', resource: 'customresourcedefinitions', namespaced: false, status: true, schema: customResourceDefinitionSchema },
+  {
+    groupPrefix: '',
+    qualified: false,
+    version: 'v1',
+    kind: 'Namespace',
+    resource: 'namespaces',
+    namespaced: false,
+    status: true,
+    schema: namespaceSchema,
+  },
+  {
+    groupPrefix: '',
+    qualified: false,
+    version: 'v1',
+    kind: 'ConfigMap',
+    resource: 'configmaps',
+    namespaced: true,
+    status: false,
+    schema: configMapSchema,
+  },
+  {
+    groupPrefix: '',
+    qualified: false,
+    version: 'v1',
+    kind: 'Secret',
+    resource: 'secrets',
+    namespaced: true,
+    status: false,
+    schema: secretSchema,
+  },
+  {
+    groupPrefix: '',
+    qualified: false,
+    version: 'v1',
+    kind: 'ServiceAccount',
+    resource: 'serviceaccounts',
+    namespaced: true,
+    status: false,
+    schema: serviceAccountSchema,
+  },
+  {
+    groupPrefix: '',
+    qualified: false,
+    version: 'v1',
+    kind: 'Event',
+    resource: 'events',
+    namespaced: true,
+    status: false,
+    schema: eventSchema,
+  },
+  {
+    groupPrefix: '',
+    qualified: false,
+    version: 'v1',
+    kind: 'Pod',
+    resource: 'pods',
+    namespaced: true,
+    status: true,
+    schema: podSchema,
+  },
+  {
+    groupPrefix: '',
+    qualified: false,
+    version: 'v1',
+    kind: 'Service',
+    resource: 'services',
+    namespaced: true,
+    status: true,
+    schema: serviceSchema,
+  },
+  {
+    groupPrefix: 'apps',
+    qualified: false,
+    version: 'v1',
+    kind: 'Deployment',
+    resource: 'deployments',
+    namespaced: true,
+    status: true,
+    schema: deploymentSchema,
+  },
+  {
+    groupPrefix: 'coordination',
+    qualified: true,
+    version: 'v1',
+    kind: 'Lease',
+    resource: 'leases',
+    namespaced: true,
+    status: false,
+    schema: leaseSchema,
+  },
+  {
+    groupPrefix: 'apiextensions',
+    qualified: true,
+    version: 'v1',
+    kind: 'CustomResourceDefinition',
+    resource: 'customresourcedefinitions',
+    namespaced: false,
+    status: true,
+    schema: customResourceDefinitionSchema,
+  },
 ];
 
 /** The full API group of a built-in type under a flavor (`''`, `apps`, `coordination.k8s.io`). */
@@ -60,7 +150,12 @@ export function builtinTypes(): readonly BuiltinType[] {
  * `coordination.orch.io`), version and kind; `undefined` when Orchard has none. The returned
  * schema carries `groupVersionKind` and must not be mutated.
  */
-export function builtinSchema(flavor: Flavor, group: string, version: string, kind: string): StructuralSchema | undefined {
+export function builtinSchema(
+  flavor: Flavor,
+  group: string,
+  version: string,
+  kind: string,
+): StructuralSchema | undefined {
   const t = table.find((x) => x.version === version && x.kind === kind && builtinGroup(x, flavor) === group);
   if (!t) return undefined;
   const key = `${flavor.name}/${group}/${version}/${kind}`;
@@ -74,5 +169,5 @@ export function builtinSchema(flavor: Flavor, group: string, version: string, ki
 
 const withGvk = new Map<string, StructuralSchema>();
 
-export { objectMetaSchema, labelSelectorSchema } from './object-meta.js';
-export { podSpecSchema, containerSchema, podTemplateSpecSchema } from './pod.js';
+export { labelSelectorSchema, objectMetaSchema } from './object-meta.js';
+export { containerSchema, podSpecSchema, podTemplateSpecSchema } from './pod.js';
