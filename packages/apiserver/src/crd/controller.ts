@@ -4,6 +4,7 @@ import { defineResource, type ResourceDefinition, type SubresourceDefinition } f
 import { statusSubresourceStrategy } from '../registry/status-strategy.js';
 import { type PrinterColumn, registerCustomResource } from '../schema/schemas.js';
 import type { ServerState } from '../state.js';
+import { registerCrdRules } from './validation-rules.js';
 
 type Obj = Record<string, any>;
 
@@ -28,7 +29,10 @@ export function definitionFromCrd(crd: Obj, flavor: Flavor): ResourceDefinition 
   const spec: Obj = crd.spec;
   const names: Obj = spec.names;
   const versions: Obj[] = spec.versions ?? [];
-  const served = versions.filter((v) => v.served).map((v) => v.name as string).sort(compareVersions);
+  const served = versions
+    .filter((v) => v.served)
+    .map((v) => v.name as string)
+    .sort(compareVersions);
   const storageVersion: string = versions.find((v) => v.storage)?.name;
   const schemas = new Map<string, StructuralSchema>();
   const printerColumns = new Map<string, PrinterColumn[]>();
@@ -56,6 +60,7 @@ export function definitionFromCrd(crd: Obj, flavor: Flavor): ResourceDefinition 
     strategy: status ? statusSubresourceStrategy() : {},
   });
   registerCustomResource(def, { schemas, storageVersion, printerColumns, crdName: crd.metadata.name });
+  registerCrdRules(def, crd, flavor);
   return def;
 }
 
@@ -74,7 +79,8 @@ export async function startCrdController(state: ServerState, signal: AbortSignal
     try {
       const def = definitionFromCrd(crd as Obj, state.flavor);
       const prev = served.get(crd.metadata.name ?? '');
-      if (prev && (prev.group !== def.group || prev.resource !== def.resource)) state.registry.remove(prev.group, prev.resource);
+      if (prev && (prev.group !== def.group || prev.resource !== def.resource))
+        state.registry.remove(prev.group, prev.resource);
       state.registry.add(def);
       served.set(crd.metadata.name ?? '', { group: def.group, resource: def.resource });
     } catch (e) {
@@ -90,7 +96,10 @@ export async function startCrdController(state: ServerState, signal: AbortSignal
     const { items } = await state.objects.list(objectsPrefix);
     for (const item of items) {
       const ns = item.metadata.namespace ?? '';
-      const key = state.objects.key({ group: prev.group, resource: prev.resource, namespace: ns }, item.metadata.name ?? '');
+      const key = state.objects.key(
+        { group: prev.group, resource: prev.resource, namespace: ns },
+        item.metadata.name ?? '',
+      );
       try {
         await state.objects.delete(key);
       } catch {
@@ -112,4 +121,3 @@ export async function startCrdController(state: ServerState, signal: AbortSignal
     }
   })();
 }
-

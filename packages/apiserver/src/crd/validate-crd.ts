@@ -1,5 +1,6 @@
 import type { Flavor, StatusCause } from '@orchard/meta';
-import { checkStructural, fieldErrors, toStatusCauses, type FieldError } from '@orchard/schema';
+import { checkStructural, type FieldError, fieldErrors, toStatusCauses } from '@orchard/schema';
+import { validateCrdRules } from './validation-rules.js';
 
 type Obj = Record<string, any>;
 
@@ -13,66 +14,156 @@ const printerTypes = ['integer', 'number', 'string', 'boolean', 'date'];
  */
 export function validateCrd(crd: Obj, flavor: Flavor): StatusCause[] {
   const errs: FieldError[] = [];
+  const ruleCauses: StatusCause[] = [];
   const spec: Obj = crd.spec ?? {};
   const names: Obj = spec.names ?? {};
   const group: string = spec.group ?? '';
   if (!group) errs.push(fieldErrors.required('spec.group'));
-  else if (!group.includes('.')) errs.push(fieldErrors.invalid('spec.group', group, 'should be a domain with at least one dot'));
+  else if (!group.includes('.'))
+    errs.push(fieldErrors.invalid('spec.group', group, 'should be a domain with at least one dot'));
   if (!names.plural) errs.push(fieldErrors.required('spec.names.plural'));
-  else if (!dnsLabel.test(names.plural)) errs.push(fieldErrors.invalid('spec.names.plural', names.plural, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'"));
-  if (names.singular && !dnsLabel.test(names.singular)) errs.push(fieldErrors.invalid('spec.names.singular', names.singular, "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'"));
+  else if (!dnsLabel.test(names.plural))
+    errs.push(
+      fieldErrors.invalid(
+        'spec.names.plural',
+        names.plural,
+        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'",
+      ),
+    );
+  if (names.singular && !dnsLabel.test(names.singular))
+    errs.push(
+      fieldErrors.invalid(
+        'spec.names.singular',
+        names.singular,
+        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'",
+      ),
+    );
   if (!names.kind) errs.push(fieldErrors.required('spec.names.kind'));
-  if (names.kind && names.listKind && names.kind === names.listKind) errs.push(fieldErrors.invalid('spec.names.listKind', names.listKind, 'kind and listKind may not be the same'));
+  if (names.kind && names.listKind && names.kind === names.listKind)
+    errs.push(
+      fieldErrors.invalid('spec.names.listKind', names.listKind, 'kind and listKind may not be the same'),
+    );
   const expectedName = `${names.plural}.${group}`;
   if (names.plural && group && crd.metadata?.name !== expectedName) {
-    errs.push(fieldErrors.invalid('metadata.name', crd.metadata?.name ?? '', 'must be spec.names.plural+"."+spec.group'));
+    errs.push(
+      fieldErrors.invalid(
+        'metadata.name',
+        crd.metadata?.name ?? '',
+        'must be spec.names.plural+"."+spec.group',
+      ),
+    );
   }
   if (spec.scope !== 'Cluster' && spec.scope !== 'Namespaced') {
-    errs.push(spec.scope === undefined ? fieldErrors.required('spec.scope') : fieldErrors.notSupported('spec.scope', spec.scope, ['Cluster', 'Namespaced']));
+    errs.push(
+      spec.scope === undefined
+        ? fieldErrors.required('spec.scope')
+        : fieldErrors.notSupported('spec.scope', spec.scope, ['Cluster', 'Namespaced']),
+    );
   }
   const versions: Obj[] = Array.isArray(spec.versions) ? spec.versions : [];
-  if (versions.length === 0) errs.push(fieldErrors.invalid('spec.versions', versions, 'must have exactly one version marked as storage version'));
+  if (versions.length === 0)
+    errs.push(
+      fieldErrors.invalid(
+        'spec.versions',
+        versions,
+        'must have exactly one version marked as storage version',
+      ),
+    );
   else {
     const storage = versions.filter((v) => v.storage === true).length;
-    if (storage !== 1) errs.push(fieldErrors.invalid('spec.versions', versions.map((v) => v.name), 'must have exactly one version marked as storage version'));
-    if (!versions.some((v) => v.served === true)) errs.push(fieldErrors.invalid('spec.versions', versions.map((v) => v.name), 'must have at least one served version'));
+    if (storage !== 1)
+      errs.push(
+        fieldErrors.invalid(
+          'spec.versions',
+          versions.map((v) => v.name),
+          'must have exactly one version marked as storage version',
+        ),
+      );
+    if (!versions.some((v) => v.served === true))
+      errs.push(
+        fieldErrors.invalid(
+          'spec.versions',
+          versions.map((v) => v.name),
+          'must have at least one served version',
+        ),
+      );
   }
   const seen = new Set<string>();
   versions.forEach((v, i) => {
     const p = `spec.versions[${i}]`;
     if (!v.name) errs.push(fieldErrors.required(`${p}.name`));
-    else if (!dnsLabel.test(v.name)) errs.push(fieldErrors.invalid(`${p}.name`, v.name, 'a DNS-1035 label must consist of lower case alphanumeric characters or \'-\''));
+    else if (!dnsLabel.test(v.name))
+      errs.push(
+        fieldErrors.invalid(
+          `${p}.name`,
+          v.name,
+          "a DNS-1035 label must consist of lower case alphanumeric characters or '-'",
+        ),
+      );
     else if (seen.has(v.name)) errs.push(fieldErrors.duplicate(`${p}.name`, v.name));
     seen.add(v.name);
     const schema = v.schema?.openAPIV3Schema;
-    if (schema === undefined || schema === null) errs.push(fieldErrors.required(`${p}.schema.openAPIV3Schema`, 'schemas are required'));
-    else errs.push(...checkStructural(schema, flavor, { path: `${p}.schema.openAPIV3Schema` }));
+    if (schema === undefined || schema === null)
+      errs.push(fieldErrors.required(`${p}.schema.openAPIV3Schema`, 'schemas are required'));
+    else {
+      const structural = checkStructural(schema, flavor, { path: `${p}.schema.openAPIV3Schema` });
+      errs.push(...structural);
+      // CEL rules compile only on a structural schema (a bad or too costly rule rejects the CRD)
+      if (structural.length === 0)
+        ruleCauses.push(...validateCrdRules(schema, flavor, `${p}.schema.openAPIV3Schema`));
+    }
     const scale = v.subresources?.scale;
     if (scale) {
       if (typeof scale.specReplicasPath !== 'string' || !scale.specReplicasPath.startsWith('.spec.'))
-        errs.push(fieldErrors.invalid(`${p}.subresources.scale.specReplicasPath`, scale.specReplicasPath ?? '', 'should be a json path under .spec'));
+        errs.push(
+          fieldErrors.invalid(
+            `${p}.subresources.scale.specReplicasPath`,
+            scale.specReplicasPath ?? '',
+            'should be a json path under .spec',
+          ),
+        );
       if (typeof scale.statusReplicasPath !== 'string' || !scale.statusReplicasPath.startsWith('.status.'))
-        errs.push(fieldErrors.invalid(`${p}.subresources.scale.statusReplicasPath`, scale.statusReplicasPath ?? '', 'should be a json path under .status'));
+        errs.push(
+          fieldErrors.invalid(
+            `${p}.subresources.scale.statusReplicasPath`,
+            scale.statusReplicasPath ?? '',
+            'should be a json path under .status',
+          ),
+        );
     }
-    (Array.isArray(v.additionalPrinterColumns) ? v.additionalPrinterColumns : []).forEach((c: Obj, j: number) => {
-      const cp = `${p}.additionalPrinterColumns[${j}]`;
-      if (!c.name) errs.push(fieldErrors.required(`${cp}.name`));
-      if (!c.jsonPath) errs.push(fieldErrors.required(`${cp}.jsonPath`));
-      if (!printerTypes.includes(c.type)) errs.push(fieldErrors.notSupported(`${cp}.type`, c.type ?? '', printerTypes));
-    });
+    (Array.isArray(v.additionalPrinterColumns) ? v.additionalPrinterColumns : []).forEach(
+      (c: Obj, j: number) => {
+        const cp = `${p}.additionalPrinterColumns[${j}]`;
+        if (!c.name) errs.push(fieldErrors.required(`${cp}.name`));
+        if (!c.jsonPath) errs.push(fieldErrors.required(`${cp}.jsonPath`));
+        if (!printerTypes.includes(c.type))
+          errs.push(fieldErrors.notSupported(`${cp}.type`, c.type ?? '', printerTypes));
+      },
+    );
   });
   const strategy = spec.conversion?.strategy;
   if (strategy !== undefined && strategy !== 'None' && strategy !== 'Webhook') {
     errs.push(fieldErrors.notSupported('spec.conversion.strategy', strategy, ['None', 'Webhook']));
   }
-  return toStatusCauses(errs);
+  return [...toStatusCauses(errs), ...ruleCauses];
 }
 
 /** Immutable parts of a CRD on update. */
 export function validateCrdUpdate(crd: Obj, old: Obj, flavor: Flavor): StatusCause[] {
   const causes = validateCrd(crd, flavor);
-  if (old.spec?.group !== crd.spec?.group) causes.push(...toStatusCauses([fieldErrors.invalid('spec.group', crd.spec?.group ?? '', 'field is immutable')]));
-  if (old.spec?.names?.plural !== crd.spec?.names?.plural) causes.push(...toStatusCauses([fieldErrors.invalid('spec.names.plural', crd.spec?.names?.plural ?? '', 'field is immutable')]));
-  if (old.spec?.scope !== crd.spec?.scope) causes.push(...toStatusCauses([fieldErrors.invalid('spec.scope', crd.spec?.scope ?? '', 'field is immutable')]));
+  if (old.spec?.group !== crd.spec?.group)
+    causes.push(
+      ...toStatusCauses([fieldErrors.invalid('spec.group', crd.spec?.group ?? '', 'field is immutable')]),
+    );
+  if (old.spec?.names?.plural !== crd.spec?.names?.plural)
+    causes.push(
+      ...toStatusCauses([
+        fieldErrors.invalid('spec.names.plural', crd.spec?.names?.plural ?? '', 'field is immutable'),
+      ]),
+    );
+  if (old.spec?.scope !== crd.spec?.scope)
+    causes.push(
+      ...toStatusCauses([fieldErrors.invalid('spec.scope', crd.spec?.scope ?? '', 'field is immutable')]),
+    );
   return causes;
 }

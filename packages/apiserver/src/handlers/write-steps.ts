@@ -12,6 +12,7 @@ import {
 import { isStoreError } from '@orchard/store';
 import { versionInStep, versionOutStep } from '../crd/conversion.js';
 import { schemaStep, schemaValidationStep } from '../schema/schema-steps.js';
+import { crdValidationRulesStep } from '../crd/validation-rules.js';
 import { fieldManagerStep } from './field-manager-step.js';
 import { patchStep as patchObjectStep } from './patch-step.js';
 import { invalidCause, requiredCause } from '../registry/validation.js';
@@ -226,6 +227,7 @@ export const defaultWriteSteps: readonly WriteStep[] = Object.freeze([
   strategyPrepareStep,
   fieldManagerStep,
   schemaValidationStep,
+  crdValidationRulesStep,
   validationStep,
   versionOutStep,
 ]);
