@@ -285,6 +285,20 @@ describe('createWatchCache: watch', () => {
     await c2.stop();
   });
 
+  it('honours store compaction: versions compacted away are gone even inside the window', async () => {
+    await setup();
+    await store.create(`${P}a`, value('a'));
+    await store.create(`${P}b`, value('b'));
+    await settle();
+    await expect(cache.watch({ start: { kind: 'Exact', revision: 1 } })).resolves.toBeDefined();
+    await store.compact(2);
+    const err = await cache.watch({ start: { kind: 'Exact', revision: 1 } }).catch((e) => e);
+    expect(err.message).toBe('too old resource version: 1 (2)');
+    await expect(cache.list({ revision: { kind: 'Exact', revision: 1 } })).rejects.toMatchObject({
+      code: 'TooOldResourceVersion',
+    });
+  });
+
   it('Exact start in the future waits for the store, then fails with TooLargeResourceVersion', async () => {
     await setup();
     await expect(cache.watch({ start: { kind: 'Exact', revision: 10 } })).rejects.toMatchObject({

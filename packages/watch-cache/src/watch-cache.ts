@@ -55,6 +55,12 @@ export interface WatchCacheOptions<T extends ApiObject = ApiObject> {
    * versions, as if it had been running since the last compaction.
    */
   replayHistory?: boolean;
+  /**
+   * Treat versions the store has compacted away as gone even while the window still holds them
+   * (default true): the history served is what both the window and the store retain, so compacting
+   * the store forces 410 for watches and Exact reads below it, as clients of a cache-less server see.
+   */
+  honorStoreCompaction?: boolean;
 }
 
 export const defaultWatchCacheOptions = Object.freeze({
@@ -223,12 +229,20 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
       : undefined;
   timer?.unref?.();
 
-  function tooOld(requested: number): WatchCacheError {
-    return new WatchCacheError(
-      'TooOldResourceVersion',
-      `too old resource version: ${requested} (${oldest})`,
-      { requested, revision: oldest },
-    );
+  const honorCompaction = options.honorStoreCompaction ?? true;
+
+  /** The oldest revision servable now: the window's, raised to the store's compaction point. */
+  async function servableFrom(): Promise<number> {
+    if (!honorCompaction) return oldest;
+    const compacted = await store.compactedRevision();
+    return Math.max(oldest, compacted);
+  }
+
+  function tooOld(requested: number, from = oldest): WatchCacheError {
+    return new WatchCacheError('TooOldResourceVersion', `too old resource version: ${requested} (${from})`, {
+      requested,
+      revision: from,
+    });
   }
 
   function notifySynced(): void {
@@ -618,8 +632,9 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
       if (start.kind === 'Exact') {
         const x = start.revision;
         if (x > synced) await ensureExists(x);
+        const compacted = honorCompaction ? await store.compactedRevision() : 0;
         cache.evict();
-        if (x < oldest) throw tooOld(x);
+        if (x < oldest || x < compacted) throw tooOld(x, Math.max(oldest, compacted));
         const w = newWatcher(Math.max(x, 0), o, false);
         // Replay the window after x (synchronously, so no live change can interleave).
         const from = firstAfter(x);
@@ -733,10 +748,11 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
       await ensureExists(rev);
       if (!(await waitSynced(rev, consistentReadWaitMs))) return { entries: 'store', keys: [] };
     }
+    const from = await servableFrom();
     cache.evict();
-    if (rev < oldest) {
+    if (rev < oldest || rev < from) {
       if (storeFallback) return { entries: 'store', keys: [] };
-      throw tooOld(rev);
+      throw tooOld(rev, Math.max(oldest, from));
     }
     checkCorrupt();
     return stateAt(rev);

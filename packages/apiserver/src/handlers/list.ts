@@ -1,9 +1,12 @@
-import { errors, type StoredObject } from '@orchard/meta';
+import type { StoredObject } from '@orchard/meta';
+import { buildListMeta, PagerError, planList } from '@orchard/pager';
+import { isStoreError } from '@orchard/store';
+import { isWatchCacheError, type ReadRevision } from '@orchard/watch-cache';
 import type { RequestContext } from '../context.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { compileFilter, type ObjectFilter } from '../request/selectors.js';
 import { writeObject } from '../response/write.js';
-import { keyParts, parseResourceVersion } from './common.js';
+import { keyParts } from './common.js';
 
 /** A page of a list: the items, the snapshot revision, the next start key, and how many remain. */
 export interface ListPage {
@@ -11,31 +14,6 @@ export interface ListPage {
   readonly revision: number;
   readonly continueKey: string | undefined;
   readonly remaining: number | undefined;
-}
-
-/**
- * The continue token of this server: base64url of `{v, rv, start}`. Opaque to clients; the pager
- * package replaces it with its signed, expiring tokens.
- */
-export function encodeContinue(revision: number, startKey: string): string {
-  return Buffer.from(JSON.stringify({ v: 'meta.orchard/v1', rv: revision, start: startKey })).toString(
-    'base64url',
-  );
-}
-
-export function decodeContinue(token: string): { revision: number; startKey: string } {
-  try {
-    const t = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
-      v?: unknown;
-      rv?: unknown;
-      start?: unknown;
-    };
-    if (t.v === 'meta.orchard/v1' && typeof t.rv === 'number' && typeof t.start === 'string')
-      return { revision: t.rv, startKey: t.start };
-  } catch {
-    // fall through
-  }
-  throw errors.badRequest('continue key is not valid: the token is malformed');
 }
 
 /**
@@ -83,43 +61,69 @@ export async function readPage(
   }
 }
 
-/** list (spec doc 1 §4.5, §4.7): resourceVersion semantics, limit/continue, selectors. */
+/**
+ * list (spec doc 1 §4.5, §4.7), served from the resource's watch cache: every cell of the §4.5 table
+ * (`planList`: Invalid cells → 400), limit/continue with signed, expiring tokens that pin the first
+ * page's snapshot (410 Expired with a fresh inconsistent token when it is gone), `remainingItemCount`
+ * only without selectors and before the last page, 410 for Exact outside the window, 504 + Retry-After
+ * for a version the store has not reached.
+ */
 export async function handleList(ctx: RequestContext, def: ResourceDefinition): Promise<void> {
   const q = ctx.query;
   const filter = compileFilter(def, q.labelSelector, q.fieldSelector);
-  const prefix = ctx.server.objects.prefix(keyParts(ctx, def));
-  const rv = q.resourceVersion;
-  let atRevision: number | undefined;
-  let startKey: string | undefined;
-  if (q.continue !== undefined) {
-    if (rv !== undefined && rv !== '' && rv !== '0') {
-      throw errors.badRequest('specifying resource version is not allowed when using continue');
-    }
-    const c = decodeContinue(q.continue);
-    atRevision = c.revision;
-    startKey = c.startKey;
-  } else if (rv !== undefined && rv !== '' && rv !== '0') {
-    const wanted = parseResourceVersion(rv);
-    const exact =
-      q.resourceVersionMatch === 'Exact' || (q.resourceVersionMatch === undefined && (q.limit ?? 0) > 0);
-    if (exact) atRevision = wanted;
-    else {
-      const current = await ctx.server.store.currentRevision();
-      if (wanted > current) throw errors.tooLargeResourceVersion(rv, String(current));
-    }
-  } else if (q.resourceVersionMatch === 'Exact' || (q.resourceVersionMatch && rv === undefined)) {
-    throw errors.badRequest(`resourceVersionMatch is forbidden unless resourceVersion is provided`);
-  }
-  const page = await readPage(ctx, prefix, filter, {
-    ...(atRevision === undefined ? {} : { atRevision }),
-    ...(q.limit ? { limit: q.limit } : {}),
-    ...(startKey === undefined ? {} : { startKey }),
+  const parts = keyParts(ctx, def);
+  const objects = ctx.server.objects;
+  const caches = ctx.server.watchCaches;
+  const codec = caches.continueCodec;
+  const keyPrefix = objects.prefix(parts);
+  const plan = planList({
+    resourceVersion: q.resourceVersion,
+    resourceVersionMatch: q.resourceVersionMatch,
+    limit: q.limit,
+    continue: q.continue,
   });
-  const metadata: Record<string, unknown> = { resourceVersion: String(page.revision) };
-  if (page.continueKey !== undefined) {
-    metadata.continue = encodeContinue(page.revision, page.continueKey);
-    if (page.remaining !== undefined) metadata.remainingItemCount = page.remaining;
+  let revision: ReadRevision;
+  let startKey: string | undefined;
+  if (plan.kind === 'Continue') {
+    const token = await codec.decode(plan.token);
+    if (!token.startKey.startsWith(keyPrefix)) {
+      throw new PagerError('InvalidContinue', 'invalid continue token: it belongs to another collection', {
+        field: 'continue',
+      });
+    }
+    startKey = token.startKey;
+    revision =
+      token.revision === undefined ? { kind: 'MostRecent' } : { kind: 'Exact', revision: token.revision };
+  } else {
+    revision = plan;
   }
+  const cache = caches.for(def);
+  let page: Awaited<ReturnType<typeof cache.list>>;
+  try {
+    page = await cache.list({
+      revision,
+      keyPrefix,
+      ...(startKey === undefined ? {} : { startKey }),
+      ...(q.limit ? { limit: q.limit } : {}),
+      ...(filter.empty ? {} : { predicate: (o: StoredObject) => filter.matches(o) }),
+      // A continue page reads its snapshot from the store when the window no longer holds it.
+      storeFallback: plan.kind === 'Continue',
+    });
+  } catch (e) {
+    if (
+      plan.kind === 'Continue' &&
+      (isStoreError(e, 'Compacted') || isWatchCacheError(e, 'TooOldResourceVersion'))
+    ) {
+      throw await codec.expired(startKey);
+    }
+    throw e;
+  }
+  const metadata = await buildListMeta(codec, {
+    revision: page.revision,
+    nextKey: page.nextKey,
+    remaining: page.remaining,
+    filtered: !filter.empty,
+  });
   const apiVersion = def.group === '' ? ctx.version : `${def.group}/${ctx.version}`;
   writeObject(ctx, 200, { kind: def.listKind, apiVersion, metadata, items: page.items }, 'list');
 }

@@ -1,0 +1,87 @@
+import type { Flavor, StoredObject } from '@orchard/meta';
+import { type ContinueCodec, createContinueCodec } from '@orchard/pager';
+import { createWatchCache, type WatchCache } from '@orchard/watch-cache';
+import type { ObjectStore } from './object-store.js';
+
+/** Watch-cache settings of the server (see `ApiServerOptions.watchCache`). */
+export interface WatchCacheSettings {
+  /** History retained for watches and Exact reads (spec doc 1 §8: 5 minutes). */
+  windowMs: number;
+  /** At most this many events per resource, whatever their age. */
+  maxEvents: number;
+  /** How long a request for a future resourceVersion waits before 504 (upstream: 3 s). */
+  tooLargeWaitMs: number;
+  /** Interval of BOOKMARK events to watches with `allowWatchBookmarks=true` (upstream: ~1 min). */
+  bookmarkIntervalMs: number;
+  /** Events a watcher may lag behind before it is closed (it then resumes from its last version). */
+  watcherBufferSize: number;
+}
+
+export const defaultWatchCacheSettings: Readonly<WatchCacheSettings> = Object.freeze({
+  windowMs: 5 * 60_000,
+  maxEvents: 100_000,
+  tooLargeWaitMs: 3000,
+  bookmarkIntervalMs: 60_000,
+  watcherBufferSize: 1024,
+});
+
+/**
+ * One watch cache per resource (created on first use, replaying the store's retained history so
+ * versions handed out before it existed stay watchable), plus the server's continue-token codec.
+ * Caches watch the whole keyspace for progress, so consistent reads are served from the cache.
+ */
+export class WatchCaches {
+  readonly settings: WatchCacheSettings;
+  readonly continueCodec: ContinueCodec;
+  private readonly caches = new Map<string, WatchCache<StoredObject>>();
+
+  constructor(
+    private readonly objects: ObjectStore,
+    private readonly flavor: Flavor,
+    settings: Partial<WatchCacheSettings>,
+    continueTtlMs: number,
+  ) {
+    this.settings = { ...defaultWatchCacheSettings, ...settings };
+    this.continueCodec = createContinueCodec({ ttlMs: continueTtlMs });
+  }
+
+  /** The cache of a resource (all namespaces). */
+  for(def: { group: string; resource: string }): WatchCache<StoredObject> {
+    const prefix = this.objects.prefix({ group: def.group, resource: def.resource, namespace: '' });
+    let cache = this.caches.get(prefix);
+    if (!cache) {
+      const s = this.settings;
+      cache = createWatchCache<StoredObject>(this.objects.store, {
+        prefix,
+        progressPrefix: '/',
+        decode: (kv) => this.objects.decode(kv),
+        window: { ms: s.windowMs, maxEvents: s.maxEvents },
+        tooLargeWaitMs: s.tooLargeWaitMs,
+        bookmarkIntervalMs: s.bookmarkIntervalMs,
+        watcherBufferSize: s.watcherBufferSize,
+        domain: this.flavor.domain,
+        replayHistory: true,
+      });
+      this.caches.set(prefix, cache);
+    }
+    return cache;
+  }
+
+  /**
+   * Re-initializes every cache from the store, as upstream's cacher does when its store watch fails
+   * (e.g. after a compaction): every open watch ends with an ERROR 410, and clients relist.
+   */
+  async restartAll(): Promise<void> {
+    await Promise.all([...this.caches.values()].map((c) => c.restart()));
+  }
+
+  /** Sends a BOOKMARK to every watch that allows them, now. */
+  sendBookmarks(): void {
+    for (const c of this.caches.values()) c.sendBookmarks();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.caches.values()].map((c) => c.stop()));
+    this.caches.clear();
+  }
+}
