@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { flavorByName } from '@orchard/meta';
 import { type FeatureGateOverrides, parseFeatureGates } from './feature-gates.js';
+import { parseDuration } from './duration.js';
 import { launchApiServer } from './launch.js';
 
 const usage = `Usage: orchard-apiserver [options]
@@ -13,6 +14,8 @@ const usage = `Usage: orchard-apiserver [options]
   --insecure-http        plain HTTP on loopback; every request is the admin
   --kubeconfig-out PATH  where to write the admin kubeconfig (default .orchard/admin.kubeconfig)
   --max-body-bytes N     request body limit in bytes (default 3145728)
+  --watch-window D       watch history retained, e.g. 2s, 5m (default 5m)
+  --continue-ttl D       lifetime of list continue tokens, e.g. 30s (default 5m)
   --feature-gates LIST   feature gates, e.g. AllowUnsafeMalformedObjectDeletion=true,Other=false
   -h, --help             this text
 `;
@@ -30,6 +33,8 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         'insecure-http': { type: 'boolean', default: false },
         'kubeconfig-out': { type: 'string', default: '.orchard/admin.kubeconfig' },
         'max-body-bytes': { type: 'string' },
+        'watch-window': { type: 'string' },
+        'continue-ttl': { type: 'string' },
         'feature-gates': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -66,6 +71,19 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   } catch (e) {
     return fail(`invalid argument for --feature-gates: ${(e as Error).message}`);
   }
+  const duration = (flag: string): number | undefined => {
+    const v = values[flag];
+    if (typeof v !== 'string') return undefined;
+    try {
+      const ms = parseDuration(v);
+      if (ms <= 0) throw new Error('must be positive');
+      return ms;
+    } catch (e) {
+      return fail(`invalid --${flag} ${v}: ${(e as Error).message}`);
+    }
+  };
+  const watchWindowMs = duration('watch-window');
+  const continueTtlMs = duration('continue-ttl');
   const kubeconfigOut = resolve(String(values['kubeconfig-out']));
   const launched = await launchApiServer({
     port,
@@ -75,6 +93,8 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     server: {
       flavor,
       ...(maxBody === undefined ? {} : { maxRequestBodyBytes: maxBody }),
+      ...(watchWindowMs === undefined ? {} : { watchCache: { windowMs: watchWindowMs } }),
+      ...(continueTtlMs === undefined ? {} : { continueTtlMs }),
       featureGates,
       logger: {
         info: (m) => process.stderr.write(`${m}\n`),
