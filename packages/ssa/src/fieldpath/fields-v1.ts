@@ -36,7 +36,7 @@ function emitText(set: FieldSet, includeSelf: boolean): string {
   let s = includeSelf && nodes.length > 0 ? '".":{}' : '';
   for (const n of nodes) {
     if (s.length > 0) s += ',';
-    s += JSON.stringify(n.pe.id);
+    s += n.pe.quoted;
     s += n.child === undefined ? ':{}' : `:{${emitText(n.child, n.member)}}`;
   }
   return s;

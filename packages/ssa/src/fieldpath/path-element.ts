@@ -16,6 +16,9 @@ export interface KeyField {
  * (`i:0`). `id` is the canonical FieldsV1 spelling, so two elements are equal iff their ids are.
  */
 export class PathElement {
+  /** `id` as a JSON string (how FieldsV1 text writes it). */
+  readonly quoted: string;
+
   private constructor(
     readonly kind: ElementKind,
     readonly id: string,
@@ -23,7 +26,9 @@ export class PathElement {
     readonly key: readonly KeyField[] | undefined,
     readonly value: unknown,
     readonly index: number,
-  ) {}
+  ) {
+    this.quoted = JSON.stringify(id);
+  }
 
   static field(name: string): PathElement {
     let pe = fieldCache.get(name);
@@ -66,6 +71,22 @@ export class PathElement {
 
   /** Parses a FieldsV1 key (`f:…`, `k:…`, `v:…`, `i:…`); undefined for an unknown prefix, as upstream skips those. */
   static parse(s: string): PathElement | undefined {
+    const c = s.charCodeAt(0);
+    if (c === 102 /* f */ && s.charCodeAt(1) === 58) return PathElement.field(s.slice(2));
+    if (c === 107 /* k */ || c === 118 /* v */) {
+      const hit = parsedCache.get(s);
+      if (hit !== undefined) return hit;
+      const pe = PathElement.parseUncached(s);
+      if (pe !== undefined && pe.id === s) {
+        if (parsedCache.size > 50_000) parsedCache.clear();
+        parsedCache.set(s, pe);
+      }
+      return pe;
+    }
+    return PathElement.parseUncached(s);
+  }
+
+  private static parseUncached(s: string): PathElement | undefined {
     if (s.length < 2 || s.charCodeAt(1) !== 58 /* : */)
       throw new SyntaxError(`invalid path element ${JSON.stringify(s)}`);
     const rest = s.slice(2);
@@ -106,6 +127,7 @@ export class PathElement {
 }
 
 const fieldCache = new Map<string, PathElement>();
+const parsedCache = new Map<string, PathElement>();
 const indexCache: PathElement[] = [];
 
 /** Upstream's total order of path elements (the order FieldsV1 is serialized in). */
