@@ -80,19 +80,37 @@ describe.each(['kubernetes', 'orch'] as const)('CustomResourceDefinitions (%s fl
     const r = await api.request('POST', crds, { body: widgetCrd(ext, apiGroup) });
     expect(r.status, r.text).toBe(201);
     expect(r.json).toMatchObject({
-      status: { acceptedNames: { kind: 'Widget', plural: 'widgets' }, storedVersions: ['v1'], conditions: expect.arrayContaining([expect.objectContaining({ type: 'Established', status: 'True' })]) },
+      status: {
+        acceptedNames: { kind: 'Widget', plural: 'widgets' },
+        storedVersions: ['v1'],
+        conditions: expect.arrayContaining([
+          expect.objectContaining({ type: 'Established', status: 'True' }),
+        ]),
+      },
     });
     await until(async () => (await api.request('GET', widgets)).status === 200, 'widgets listable');
     const groups = (await api.request('GET', '/apis')).json as { groups: { name: string }[] };
     expect(groups.groups.map((g) => g.name)).toContain('example.com');
-    const resources = (await api.request('GET', '/apis/example.com/v1')).json as { resources: { name: string; namespaced: boolean; shortNames?: string[] }[] };
-    expect(resources.resources).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'widgets', namespaced: true })]));
+    const resources = (await api.request('GET', '/apis/example.com/v1')).json as {
+      resources: { name: string; namespaced: boolean; shortNames?: string[] }[];
+    };
+    expect(resources.resources).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'widgets', namespaced: true })]),
+    );
   });
 
   it('create: defaults applied, unknown fields pruned (and warned), preserve-unknown-fields kept, status ignored', async () => {
-    const r = await api.request('POST', widgets, { body: widget('w1', { color: 'red', bogus: 1, extra: { any: { thing: 1 } }, port: 'http' }, { status: { ready: true } }) });
+    const r = await api.request('POST', widgets, {
+      body: widget(
+        'w1',
+        { color: 'red', bogus: 1, extra: { any: { thing: 1 } }, port: 'http' },
+        { status: { ready: true } },
+      ),
+    });
     expect(r.status, r.text).toBe(201);
-    expect(r.json).toMatchObject({ spec: { color: 'red', size: 3, extra: { any: { thing: 1 } }, port: 'http' } });
+    expect(r.json).toMatchObject({
+      spec: { color: 'red', size: 3, extra: { any: { thing: 1 } }, port: 'http' },
+    });
     expect((r.json as { spec: object }).spec).not.toHaveProperty('bogus');
     expect(r.json).not.toHaveProperty('status');
     expect(r.headers.warning).toContain('unknown field \\"spec.bogus\\"');
@@ -104,11 +122,19 @@ describe.each(['kubernetes', 'orch'] as const)('CustomResourceDefinitions (%s fl
     expect(list.kind).toBe('WidgetList');
     expect(list.items).toHaveLength(1);
     const cur = (await api.request('GET', `${widgets}/w1`)).json as Record<string, any>;
-    const put = await api.request('PUT', `${widgets}/w1`, { body: { ...cur, spec: { ...cur.spec, color: 'blue' } } });
+    const put = await api.request('PUT', `${widgets}/w1`, {
+      body: { ...cur, spec: { ...cur.spec, color: 'blue' } },
+    });
     expect(put.status).toBe(200);
-    const merge = await api.request('PATCH', `${widgets}/w1`, { body: '{"spec":{"tags":["a","b"]}}', headers: { 'content-type': 'application/merge-patch+json' } });
+    const merge = await api.request('PATCH', `${widgets}/w1`, {
+      body: '{"spec":{"tags":["a","b"]}}',
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
     expect(merge.json).toMatchObject({ spec: { color: 'blue', tags: ['a', 'b'] } });
-    const jp = await api.request('PATCH', `${widgets}/w1`, { body: '[{"op":"replace","path":"/spec/size","value":9}]', headers: { 'content-type': 'application/json-patch+json' } });
+    const jp = await api.request('PATCH', `${widgets}/w1`, {
+      body: '[{"op":"replace","path":"/spec/size","value":9}]',
+      headers: { 'content-type': 'application/json-patch+json' },
+    });
     expect(jp.json).toMatchObject({ spec: { size: 9 } });
     expect((await api.request('POST', widgets, { body: widget('gone', { color: 'red' }) })).status).toBe(201);
     expect((await api.request('DELETE', `${widgets}/gone`)).status).toBe(200);
@@ -120,44 +146,71 @@ describe.each(['kubernetes', 'orch'] as const)('CustomResourceDefinitions (%s fl
     ['required and minimum', { size: 0 }, ['spec.color', 'spec.size']],
     ['set duplicates', { color: 'red', tags: ['a', 'a'] }, ['spec.tags[1]']],
   ];
-  it.each(invalid)('rejects a widget violating its schema (%s) with 422 and one cause per field', async (_n, spec, fields) => {
-    const r = await api.request('POST', widgets, { body: widget('bad', spec) });
-    expect(r.status).toBe(422);
-    expect(r.json).toMatchObject({ kind: 'Status', reason: 'Invalid', details: { kind: 'Widget', group: 'example.com', name: 'bad' } });
-    expect((r.json as { details: { causes: { field: string }[] } }).details.causes.map((c) => c.field)).toEqual(fields);
-  });
+  it.each(invalid)(
+    'rejects a widget violating its schema (%s) with 422 and one cause per field',
+    async (_n, spec, fields) => {
+      const r = await api.request('POST', widgets, { body: widget('bad', spec) });
+      expect(r.status).toBe(422);
+      expect(r.json).toMatchObject({
+        kind: 'Status',
+        reason: 'Invalid',
+        details: { kind: 'Widget', group: 'example.com', name: 'bad' },
+      });
+      expect(
+        (r.json as { details: { causes: { field: string }[] } }).details.causes.map((c) => c.field),
+      ).toEqual(fields);
+    },
+  );
 
   it('rejects a strategic merge patch on a custom resource with 415', async () => {
-    const r = await api.request('PATCH', `${widgets}/w1`, { body: '{"spec":{"size":2}}', headers: { 'content-type': 'application/strategic-merge-patch+json' } });
+    const r = await api.request('PATCH', `${widgets}/w1`, {
+      body: '{"spec":{"size":2}}',
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+    });
     expect(r.status).toBe(415);
     expect(r.json).toMatchObject({ kind: 'Status', reason: 'UnsupportedMediaType' });
   });
 
   it('the status sub-resource changes only status; the main resource ignores status', async () => {
     const cur = (await api.request('GET', `${widgets}/w1`)).json as Record<string, any>;
-    const st = await api.request('PUT', `${widgets}/w1/status`, { body: { ...cur, spec: { color: 'red' }, status: { ready: true } } });
+    const st = await api.request('PUT', `${widgets}/w1/status`, {
+      body: { ...cur, spec: { color: 'red' }, status: { ready: true } },
+    });
     expect(st.status, st.text).toBe(200);
     expect(st.json).toMatchObject({ spec: { color: 'blue' }, status: { ready: true } });
-    const main = await api.request('PATCH', `${widgets}/w1`, { body: '{"status":{"ready":false},"spec":{"size":4}}', headers: { 'content-type': 'application/merge-patch+json' } });
+    const main = await api.request('PATCH', `${widgets}/w1`, {
+      body: '{"status":{"ready":false},"spec":{"size":4}}',
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
     expect(main.json).toMatchObject({ spec: { size: 4 }, status: { ready: true } });
-    const sp = await api.request('PATCH', `${widgets}/w1/status`, { body: '{"status":{"ready":false},"spec":{"size":5}}', headers: { 'content-type': 'application/merge-patch+json' } });
+    const sp = await api.request('PATCH', `${widgets}/w1/status`, {
+      body: '{"status":{"ready":false},"spec":{"size":5}}',
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
     expect(sp.json).toMatchObject({ spec: { size: 4 }, status: { ready: false } });
   });
 
   it('publishes the resource in OpenAPI v3 (with ETag/304) and v2', async () => {
-    const index = (await api.request('GET', '/openapi/v3')).json as { paths: Record<string, { serverRelativeURL: string }> };
+    const index = (await api.request('GET', '/openapi/v3')).json as {
+      paths: Record<string, { serverRelativeURL: string }>;
+    };
     const url = index.paths['apis/example.com/v1']!.serverRelativeURL;
     expect(url).toMatch(/^\/openapi\/v3\/apis\/example\.com\/v1\?hash=[0-9A-F]+$/);
     const doc = await api.request('GET', url);
     expect(doc.status).toBe(200);
     const body = doc.json as any;
-    expect(body.components.schemas['com.example.v1.Widget'][`${ext}group-version-kind`]).toEqual([{ group: 'example.com', kind: 'Widget', version: 'v1' }]);
+    expect(body.components.schemas['com.example.v1.Widget'][`${ext}group-version-kind`]).toEqual([
+      { group: 'example.com', kind: 'Widget', version: 'v1' },
+    ]);
     const patchOp = body.paths['/apis/example.com/v1/namespaces/{namespace}/widgets/{name}'].patch;
     expect(patchOp.parameters.map((p: { name: string }) => p.name)).toContain('fieldValidation');
     expect(Object.keys(patchOp.requestBody.content)).not.toContain('application/strategic-merge-patch+json');
     const again = await api.request('GET', url, { headers: { 'if-none-match': String(doc.headers.etag) } });
     expect(again.status).toBe(304);
-    const v2 = (await api.request('GET', '/openapi/v2')).json as { swagger: string; definitions: Record<string, unknown> };
+    const v2 = (await api.request('GET', '/openapi/v2')).json as {
+      swagger: string;
+      definitions: Record<string, unknown>;
+    };
     expect(v2.swagger).toBe('2.0');
     expect(v2.definitions).toHaveProperty('com.example.v1.Widget');
   });
@@ -175,7 +228,9 @@ describe.each(['kubernetes', 'orch'] as const)('CustomResourceDefinitions (%s fl
     };
     const r = await api.request('POST', crds, { body: bad });
     expect(r.status).toBe(422);
-    const fields = (r.json as { details: { causes: { field: string }[] } }).details.causes.map((c) => c.field);
+    const fields = (r.json as { details: { causes: { field: string }[] } }).details.causes.map(
+      (c) => c.field,
+    );
     const p = 'spec.versions[0].schema.openAPIV3Schema';
     expect(fields).toEqual([
       `${p}.properties[spec].type`,
@@ -196,7 +251,9 @@ describe.each(['kubernetes', 'orch'] as const)('CustomResourceDefinitions (%s fl
     delete noStorage.spec.versions[0].schema;
     const r = await api.request('POST', crds, { body: noStorage });
     expect(r.status).toBe(422);
-    expect((r.json as { message: string }).message).toContain('must have exactly one version marked as storage version');
+    expect((r.json as { message: string }).message).toContain(
+      'must have exactly one version marked as storage version',
+    );
     expect((r.json as { message: string }).message).toContain('schemas are required');
   });
 
@@ -213,17 +270,32 @@ describe.each(['kubernetes', 'orch'] as const)('CustomResourceDefinitions (%s fl
   });
 
   it('serves several versions with None conversion, and a plugged converter', async () => {
-    expect((await api.request('POST', crds, { body: widgetCrd(ext, apiGroup, ['v1', 'v2'], 'v1') })).status).toBe(201);
+    expect(
+      (await api.request('POST', crds, { body: widgetCrd(ext, apiGroup, ['v1', 'v2'], 'v1') })).status,
+    ).toBe(201);
     const v2 = '/apis/example.com/v2/namespaces/default/widgets';
     await until(async () => (await api.request('GET', v2)).status === 200, 'v2 served');
-    const created = await api.request('POST', v2, { body: { apiVersion: 'example.com/v2', kind: 'Widget', metadata: { name: 'mv' }, spec: { color: 'red' } } });
+    const created = await api.request('POST', v2, {
+      body: {
+        apiVersion: 'example.com/v2',
+        kind: 'Widget',
+        metadata: { name: 'mv' },
+        spec: { color: 'red' },
+      },
+    });
     expect(created.status, created.text).toBe(201);
     expect(created.json).toMatchObject({ apiVersion: 'example.com/v2' });
-    expect((await api.request('GET', `${widgets}/mv`)).json).toMatchObject({ apiVersion: 'example.com/v1', spec: { color: 'red' } });
+    expect((await api.request('GET', `${widgets}/mv`)).json).toMatchObject({
+      apiVersion: 'example.com/v1',
+      spec: { color: 'red' },
+    });
     expect((await api.request('GET', `${v2}/mv`)).json).toMatchObject({ apiVersion: 'example.com/v2' });
     const list = (await api.request('GET', v2)).json as { items: { apiVersion: string }[] };
     expect(list.items.map((i) => i.apiVersion)).toEqual(['example.com/v2']);
-    const patched = await api.request('PATCH', `${v2}/mv`, { body: '{"spec":{"size":7}}', headers: { 'content-type': 'application/merge-patch+json' } });
+    const patched = await api.request('PATCH', `${v2}/mv`, {
+      body: '{"spec":{"size":7}}',
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
     expect(patched.json).toMatchObject({ apiVersion: 'example.com/v2', spec: { size: 7 } });
 
     // A converter: v2 calls the field `colour`.
@@ -253,7 +325,10 @@ describe.each(['kubernetes', 'orch'] as const)('CustomResourceDefinitions (%s fl
 describe.skipIf(!kubectlAvailable())('CRDs with kubectl (kubernetes flavor)', () => {
   let api: TestServer;
   const k = (args: string[], input?: string) =>
-    kubectl(args, input === undefined ? { kubeconfig: api.kubeconfigPath } : { kubeconfig: api.kubeconfigPath, input });
+    kubectl(
+      args,
+      input === undefined ? { kubeconfig: api.kubeconfigPath } : { kubeconfig: api.kubeconfigPath, input },
+    );
   const crdYaml = JSON.stringify(widgetCrd('x-kubernetes-', 'apiextensions.k8s.io'));
   const cr = (color: string, extra = '') =>
     `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: default\nspec:\n  color: ${color}\n${extra}`;
@@ -266,27 +341,48 @@ describe.skipIf(!kubectlAvailable())('CRDs with kubectl (kubernetes flavor)', ()
   });
 
   it('kubectl apply of a CRD, then get/apply/patch/explain/delete of its resource', async () => {
-    expect(await k(['apply', '-f', '-'], crdYaml)).toMatchObject({ code: 0, stdout: 'customresourcedefinition.apiextensions.k8s.io/widgets.example.com created\n' });
-    await until(async () => (await api.request('GET', '/apis/example.com/v1/namespaces/default/widgets')).status === 200, 'served');
-    expect(await k(['apply', '-f', '-'], cr('red'))).toMatchObject({ code: 0, stdout: 'widget.example.com/w created\n' });
+    expect(await k(['apply', '-f', '-'], crdYaml)).toMatchObject({
+      code: 0,
+      stdout: 'customresourcedefinition.apiextensions.k8s.io/widgets.example.com created\n',
+    });
+    await until(
+      async () =>
+        (await api.request('GET', '/apis/example.com/v1/namespaces/default/widgets')).status === 200,
+      'served',
+    );
+    expect(await k(['apply', '-f', '-'], cr('red'))).toMatchObject({
+      code: 0,
+      stdout: 'widget.example.com/w created\n',
+    });
     const get = await k(['get', 'widgets']);
     expect(get.code).toBe(0);
     expect(get.stdout).toMatch(/^NAME\s+/);
     expect(get.stdout).toMatch(/\nw\s+/);
     // Client-side apply of a custom resource uses a JSON merge patch (no strategic for CRs).
-    expect(await k(['apply', '-f', '-'], cr('blue', '  size: 5\n'))).toMatchObject({ code: 0, stdout: 'widget.example.com/w configured\n' });
+    expect(await k(['apply', '-f', '-'], cr('blue', '  size: 5\n'))).toMatchObject({
+      code: 0,
+      stdout: 'widget.example.com/w configured\n',
+    });
     expect((await k(['get', 'wd', 'w', '-o', 'jsonpath={.spec.color} {.spec.size}'])).stdout).toBe('blue 5');
-    expect(await k(['patch', 'widget', 'w', '--type=merge', '-p', '{"spec":{"size":6}}'])).toMatchObject({ code: 0, stdout: 'widget.example.com/w patched\n' });
+    expect(await k(['patch', 'widget', 'w', '--type=merge', '-p', '{"spec":{"size":6}}'])).toMatchObject({
+      code: 0,
+      stdout: 'widget.example.com/w patched\n',
+    });
     const strategic = await k(['patch', 'widget', 'w', '-p', '{"spec":{"size":7}}']);
     expect(strategic.code).toBe(1);
-    expect(strategic.stderr).toContain('application/strategic-merge-patch+json is not supported by example.com/v1, Kind=Widget');
+    expect(strategic.stderr).toContain(
+      'application/strategic-merge-patch+json is not supported by example.com/v1, Kind=Widget',
+    );
     const strict = await k(['apply', '-f', '-'], cr('blue', '  bogus: 1\n'));
     expect(strict.code).toBe(1);
     expect(strict.stderr).toContain('unknown field "spec.bogus"');
     const explain = await k(['explain', 'widget.spec']);
     expect(explain.code, explain.stderr).toBe(0);
     expect(explain.stdout).toContain('How big the widget is.');
-    expect(await k(['delete', 'widget', 'w'])).toMatchObject({ code: 0, stdout: 'widget.example.com "w" deleted\n' });
+    expect(await k(['delete', 'widget', 'w'])).toMatchObject({
+      code: 0,
+      stdout: 'widget.example.com "w" deleted\n',
+    });
     expect(await k(['delete', '-f', '-'], crdYaml)).toMatchObject({ code: 0 });
   });
 

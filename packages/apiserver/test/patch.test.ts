@@ -23,7 +23,12 @@ const docsCrd = (ext: string) => ({
         schema: {
           openAPIV3Schema: {
             type: 'object',
-            properties: { spec: { type: 'object', properties: { doc: { [`${ext}preserve-unknown-fields`]: true, nullable: true } } } },
+            properties: {
+              spec: {
+                type: 'object',
+                properties: { doc: { [`${ext}preserve-unknown-fields`]: true, nullable: true } },
+              },
+            },
           },
         },
       },
@@ -57,11 +62,16 @@ describe.each(['kubernetes', 'orch'] as const)('PATCH (%s flavor)', (flavor) => 
   beforeAll(async () => {
     api = await startTestServer({ flavor });
     const r = await api.request('POST', `/apis/${crdGroup}/v1/customresourcedefinitions`, {
-      body: { ...docsCrd(flavor === 'kubernetes' ? 'x-kubernetes-' : 'x-orch-'), apiVersion: `${crdGroup}/v1` },
+      body: {
+        ...docsCrd(flavor === 'kubernetes' ? 'x-kubernetes-' : 'x-orch-'),
+        apiVersion: `${crdGroup}/v1`,
+      },
     });
     expect(r.status).toBe(201);
     await until(async () => (await api.request('GET', docs)).status === 200);
-    expect((await api.request('POST', cms, { body: { metadata: { name: 'p' }, data: { a: '1' } } })).status).toBe(201);
+    expect(
+      (await api.request('POST', cms, { body: { metadata: { name: 'p' }, data: { a: '1' } } })).status,
+    ).toBe(201);
   });
   afterAll(async () => {
     await api.stop();
@@ -72,11 +82,20 @@ describe.each(['kubernetes', 'orch'] as const)('PATCH (%s flavor)', (flavor) => 
     const counts = { passed: 0, total: cases.length };
     afterAll(() => {
       // The report the issue asks for; the per-case assertions below are what fail.
-      console.log(`json-patch-test-suite over HTTP (${flavor}): ${counts.passed}/${counts.total} cases passed`);
+      console.log(
+        `json-patch-test-suite over HTTP (${flavor}): ${counts.passed}/${counts.total} cases passed`,
+      );
     });
     it.each(cases.map((c, i) => [c.id, c, i] as const))('%s', async (_id, c, i) => {
       const name = `case-${i}`;
-      const created = await api.request('POST', docs, { body: { apiVersion: 'test.orchard.dev/v1', kind: 'JsonDoc', metadata: { name }, spec: { doc: c.doc } } });
+      const created = await api.request('POST', docs, {
+        body: {
+          apiVersion: 'test.orchard.dev/v1',
+          kind: 'JsonDoc',
+          metadata: { name },
+          spec: { doc: c.doc },
+        },
+      });
       expect(created.status).toBe(201);
       const r = await patch(`${docs}/${name}`, 'application/json-patch+json', embedPatchText(c.patchText));
       if (c.error !== undefined) {
@@ -87,7 +106,8 @@ describe.each(['kubernetes', 'orch'] as const)('PATCH (%s flavor)', (flavor) => 
         expect((after.json as { spec: { doc: unknown } }).spec.doc).toEqual(c.doc);
       } else {
         expect(r.status, r.text).toBe(200);
-        if (c.expected !== undefined) expect((r.json as { spec: { doc: unknown } }).spec.doc).toEqual(c.expected);
+        if (c.expected !== undefined)
+          expect((r.json as { spec: { doc: unknown } }).spec.doc).toEqual(c.expected);
       }
       counts.passed++;
     });
@@ -97,10 +117,18 @@ describe.each(['kubernetes', 'orch'] as const)('PATCH (%s flavor)', (flavor) => 
     let r = await patch(`${cms}/p`, 'application/merge-patch+json', '{"data":{"a":null,"b":"2"}}');
     expect(r.status).toBe(200);
     expect((r.json as { data: unknown }).data).toEqual({ b: '2' });
-    r = await patch(`${cms}/p`, 'application/strategic-merge-patch+json', '{"metadata":{"finalizers":["x/y"]},"data":{"c":"3"}}');
+    r = await patch(
+      `${cms}/p`,
+      'application/strategic-merge-patch+json',
+      '{"metadata":{"finalizers":["x/y"]},"data":{"c":"3"}}',
+    );
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ data: { b: '2', c: '3' }, metadata: { finalizers: ['x/y'] } });
-    r = await patch(`${cms}/p`, 'application/strategic-merge-patch+json', '{"metadata":{"$deleteFromPrimitiveList/finalizers":["x/y"]}}');
+    r = await patch(
+      `${cms}/p`,
+      'application/strategic-merge-patch+json',
+      '{"metadata":{"$deleteFromPrimitiveList/finalizers":["x/y"]}}',
+    );
     expect((r.json as { metadata: { finalizers?: string[] } }).metadata.finalizers ?? []).toEqual([]);
   });
 
@@ -108,10 +136,36 @@ describe.each(['kubernetes', 'orch'] as const)('PATCH (%s flavor)', (flavor) => 
     const deps = '/apis/apps/v1/namespaces/default/deployments';
     const d = {
       metadata: { name: 'web' },
-      spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'a', image: 'a:1' }, { name: 'b', image: 'b:1' }] } } },
+      spec: {
+        selector: { matchLabels: { app: 'web' } },
+        template: {
+          metadata: { labels: { app: 'web' } },
+          spec: {
+            containers: [
+              { name: 'a', image: 'a:1' },
+              { name: 'b', image: 'b:1' },
+            ],
+          },
+        },
+      },
     };
     expect((await api.request('POST', deps, { body: d })).status).toBe(201);
-    const r = await patch(`${deps}/web`, 'application/strategic-merge-patch+json', JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'a', image: 'a:2' }, { name: 'b', $patch: 'delete' }] } } } }));
+    const r = await patch(
+      `${deps}/web`,
+      'application/strategic-merge-patch+json',
+      JSON.stringify({
+        spec: {
+          template: {
+            spec: {
+              containers: [
+                { name: 'a', image: 'a:2' },
+                { name: 'b', $patch: 'delete' },
+              ],
+            },
+          },
+        },
+      }),
+    );
     expect(r.status).toBe(200);
     const containers = (r.json as any).spec.template.spec.containers;
     expect(containers).toEqual([{ name: 'a', image: 'a:2' }]);
@@ -119,17 +173,105 @@ describe.each(['kubernetes', 'orch'] as const)('PATCH (%s flavor)', (flavor) => 
   });
 
   const errorCases: [string, string, string, string, number, string, RegExp][] = [
-    ['a failing test op', `${cms}/p`, 'application/json-patch+json', '[{"op":"test","path":"/data/b","value":"nope"}]', 422, 'Invalid', /testing value \/data\/b failed/],
-    ['a path that does not exist', `${cms}/p`, 'application/json-patch+json', '[{"op":"replace","path":"/data/zzz","value":"1"}]', 422, 'Invalid', /missing path/],
-    ['a JSON patch that is not a list', `${cms}/p`, 'application/json-patch+json', '{"op":"add"}', 400, 'BadRequest', /jsonpatch/],
-    ['malformed merge patch', `${cms}/p`, 'application/merge-patch+json', '{"data":', 400, 'BadRequest', /error decoding patch/],
-    ['a wrong Content-Type', `${cms}/p`, 'text/plain', '{"data":{}}', 415, 'UnsupportedMediaType', /accepted media types include/],
-    ['a stale resourceVersion in the patch', `${cms}/p`, 'application/merge-patch+json', '{"metadata":{"resourceVersion":"1"},"data":{"z":"1"}}', 409, 'Conflict', /has been modified/],
-    ['a patch that makes the object invalid', `${cms}/p`, 'application/merge-patch+json', '{"data":{"bad key!":"x"}}', 422, 'Invalid', /data\[bad key!\]/],
-    ['a patch that breaks the schema of a Deployment', '/apis/apps/v1/namespaces/default/deployments/web', 'application/json-patch+json', '[{"op":"replace","path":"/spec/replicas","value":-1}]', 422, 'Invalid', /spec\.replicas/],
-    ['a patch changing the kind', `${cms}/p`, 'application/merge-patch+json', '{"kind":"Secret"}', 400, 'BadRequest', /kind/],
-    ['a strategic merge patch on a custom resource', `${docs}/case-0`, 'application/strategic-merge-patch+json', '{"spec":{"doc":1}}', 415, 'UnsupportedMediaType', /application\/merge-patch\+json/],
-    ['a patch of a missing object', `${cms}/missing`, 'application/merge-patch+json', '{"data":{}}', 404, 'NotFound', /not found/],
+    [
+      'a failing test op',
+      `${cms}/p`,
+      'application/json-patch+json',
+      '[{"op":"test","path":"/data/b","value":"nope"}]',
+      422,
+      'Invalid',
+      /testing value \/data\/b failed/,
+    ],
+    [
+      'a path that does not exist',
+      `${cms}/p`,
+      'application/json-patch+json',
+      '[{"op":"replace","path":"/data/zzz","value":"1"}]',
+      422,
+      'Invalid',
+      /missing path/,
+    ],
+    [
+      'a JSON patch that is not a list',
+      `${cms}/p`,
+      'application/json-patch+json',
+      '{"op":"add"}',
+      400,
+      'BadRequest',
+      /jsonpatch/,
+    ],
+    [
+      'malformed merge patch',
+      `${cms}/p`,
+      'application/merge-patch+json',
+      '{"data":',
+      400,
+      'BadRequest',
+      /error decoding patch/,
+    ],
+    [
+      'a wrong Content-Type',
+      `${cms}/p`,
+      'text/plain',
+      '{"data":{}}',
+      415,
+      'UnsupportedMediaType',
+      /accepted media types include/,
+    ],
+    [
+      'a stale resourceVersion in the patch',
+      `${cms}/p`,
+      'application/merge-patch+json',
+      '{"metadata":{"resourceVersion":"1"},"data":{"z":"1"}}',
+      409,
+      'Conflict',
+      /has been modified/,
+    ],
+    [
+      'a patch that makes the object invalid',
+      `${cms}/p`,
+      'application/merge-patch+json',
+      '{"data":{"bad key!":"x"}}',
+      422,
+      'Invalid',
+      /data\[bad key!\]/,
+    ],
+    [
+      'a patch that breaks the schema of a Deployment',
+      '/apis/apps/v1/namespaces/default/deployments/web',
+      'application/json-patch+json',
+      '[{"op":"replace","path":"/spec/replicas","value":-1}]',
+      422,
+      'Invalid',
+      /spec\.replicas/,
+    ],
+    [
+      'a patch changing the kind',
+      `${cms}/p`,
+      'application/merge-patch+json',
+      '{"kind":"Secret"}',
+      400,
+      'BadRequest',
+      /kind/,
+    ],
+    [
+      'a strategic merge patch on a custom resource',
+      `${docs}/case-0`,
+      'application/strategic-merge-patch+json',
+      '{"spec":{"doc":1}}',
+      415,
+      'UnsupportedMediaType',
+      /application\/merge-patch\+json/,
+    ],
+    [
+      'a patch of a missing object',
+      `${cms}/missing`,
+      'application/merge-patch+json',
+      '{"data":{}}',
+      404,
+      'NotFound',
+      /not found/,
+    ],
   ];
   it.each(errorCases)('answers %s with a Status', async (_n, path, type, body, code, reason, message) => {
     const before = await api.request('GET', path);
@@ -143,7 +285,11 @@ describe.each(['kubernetes', 'orch'] as const)('PATCH (%s flavor)', (flavor) => 
 
   it('honours a current resourceVersion precondition', async () => {
     const cur = (await api.request('GET', `${cms}/p`)).json as { metadata: { resourceVersion: string } };
-    const r = await patch(`${cms}/p`, 'application/merge-patch+json', JSON.stringify({ metadata: { resourceVersion: cur.metadata.resourceVersion }, data: { rv: 'ok' } }));
+    const r = await patch(
+      `${cms}/p`,
+      'application/merge-patch+json',
+      JSON.stringify({ metadata: { resourceVersion: cur.metadata.resourceVersion }, data: { rv: 'ok' } }),
+    );
     expect(r.status).toBe(200);
   });
 
@@ -187,25 +333,73 @@ ${extra}`;
   });
 
   it('kubectl apply creates, reconfigures (strategic three-way patch) and reports unchanged', async () => {
-    const create = await kubectl(['apply', '-f', '-'], { kubeconfig: api.kubeconfigPath, input: deployment('nginx:1', 2) });
+    const create = await kubectl(['apply', '-f', '-'], {
+      kubeconfig: api.kubeconfigPath,
+      input: deployment('nginx:1', 2),
+    });
     expect(create).toMatchObject({ code: 0, stdout: 'deployment.apps/web created\n' });
     // A server-side change the manifest does not mention survives the next apply.
     expect((await k('label', 'deploy', 'web', 'owner=ops')).code).toBe(0);
-    const update = await kubectl(['apply', '-f', '-'], { kubeconfig: api.kubeconfigPath, input: deployment('nginx:2', 3) });
+    const update = await kubectl(['apply', '-f', '-'], {
+      kubeconfig: api.kubeconfigPath,
+      input: deployment('nginx:2', 3),
+    });
     expect(update).toMatchObject({ code: 0, stdout: 'deployment.apps/web configured\n' });
-    const got = await k('get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image} {.metadata.labels.owner}');
+    const got = await k(
+      'get',
+      'deploy',
+      'web',
+      '-o',
+      'jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image} {.metadata.labels.owner}',
+    );
     expect(got.stdout).toBe('3 nginx:2 ops');
-    const again = await kubectl(['apply', '-f', '-'], { kubeconfig: api.kubeconfigPath, input: deployment('nginx:2', 3) });
+    const again = await kubectl(['apply', '-f', '-'], {
+      kubeconfig: api.kubeconfigPath,
+      input: deployment('nginx:2', 3),
+    });
     expect(again).toMatchObject({ code: 0, stdout: 'deployment.apps/web unchanged\n' });
   });
 
   it('kubectl patch --type=strategic|json|merge', async () => {
-    expect(await k('patch', 'deploy', 'web', '--type=strategic', '-p', '{"spec":{"template":{"spec":{"containers":[{"name":"side","image":"busybox"}]}}}}')).toMatchObject({ code: 0, stdout: 'deployment.apps/web patched\n' });
-    expect(await k('patch', 'deploy', 'web', '--type=json', '-p', '[{"op":"replace","path":"/spec/replicas","value":5}]')).toMatchObject({ code: 0 });
-    expect(await k('patch', 'deploy', 'web', '--type=merge', '-p', '{"metadata":{"labels":{"tier":"fe"}}}')).toMatchObject({ code: 0 });
-    const got = await k('get', 'deploy', 'web', '-o', 'jsonpath={.spec.replicas} {.spec.template.spec.containers[*].name} {.metadata.labels.tier}');
+    expect(
+      await k(
+        'patch',
+        'deploy',
+        'web',
+        '--type=strategic',
+        '-p',
+        '{"spec":{"template":{"spec":{"containers":[{"name":"side","image":"busybox"}]}}}}',
+      ),
+    ).toMatchObject({ code: 0, stdout: 'deployment.apps/web patched\n' });
+    expect(
+      await k(
+        'patch',
+        'deploy',
+        'web',
+        '--type=json',
+        '-p',
+        '[{"op":"replace","path":"/spec/replicas","value":5}]',
+      ),
+    ).toMatchObject({ code: 0 });
+    expect(
+      await k('patch', 'deploy', 'web', '--type=merge', '-p', '{"metadata":{"labels":{"tier":"fe"}}}'),
+    ).toMatchObject({ code: 0 });
+    const got = await k(
+      'get',
+      'deploy',
+      'web',
+      '-o',
+      'jsonpath={.spec.replicas} {.spec.template.spec.containers[*].name} {.metadata.labels.tier}',
+    );
     expect(got.stdout).toBe('5 app side fe');
-    const failing = await k('patch', 'deploy', 'web', '--type=json', '-p', '[{"op":"test","path":"/spec/replicas","value":9}]');
+    const failing = await k(
+      'patch',
+      'deploy',
+      'web',
+      '--type=json',
+      '-p',
+      '[{"op":"test","path":"/spec/replicas","value":9}]',
+    );
     expect(failing.code).toBe(1);
     expect(failing.stderr).toContain('testing value /spec/replicas failed');
   });
@@ -217,6 +411,8 @@ ${extra}`;
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('strict decoding error: unknown field "spec.bogus"');
-    expect((await k('get', 'deploy', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}')).stdout).toBe('nginx:2');
+    expect(
+      (await k('get', 'deploy', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}')).stdout,
+    ).toBe('nginx:2');
   });
 });

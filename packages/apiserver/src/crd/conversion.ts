@@ -40,7 +40,12 @@ export function setCustomResourceConverter(
 }
 
 /** The object at `version` (unchanged for built-ins and objects already there). */
-export function convertToVersion(registry: ResourceRegistry, def: ResourceDefinition, obj: ApiObject, version: string): ApiObject {
+export function convertToVersion(
+  registry: ResourceRegistry,
+  def: ResourceDefinition,
+  obj: ApiObject,
+  version: string,
+): ApiObject {
   if (!customResourceInfo(def) || typeof obj !== 'object' || obj === null) return obj;
   const from = String(obj.apiVersion ?? '');
   const to = formatApiVersion({ group: def.group, version });
@@ -56,7 +61,10 @@ export function convertForResponse(ctx: RequestContext, value: unknown): unknown
   if (!def || !customResourceInfo(def) || typeof value !== 'object' || value === null) return value;
   const v = value as ApiObject & { items?: unknown[] };
   if (v.kind === def.listKind && Array.isArray(v.items)) {
-    return { ...v, items: v.items.map((i) => convertToVersion(ctx.server.registry, def, i as ApiObject, ctx.version)) };
+    return {
+      ...v,
+      items: v.items.map((i) => convertToVersion(ctx.server.registry, def, i as ApiObject, ctx.version)),
+    };
   }
   return convertToVersion(ctx.server.registry, def, v, ctx.version);
 }

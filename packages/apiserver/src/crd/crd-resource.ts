@@ -20,7 +20,13 @@ function crdStatus(obj: ApiObject, previous: Obj | undefined): Obj {
   const t = now();
   const cond = (type: string, reason: string, message: string) => {
     const prev = (previous?.conditions ?? []).find((c: Obj) => c.type === type);
-    return { type, status: 'True', lastTransitionTime: prev?.status === 'True' ? prev.lastTransitionTime : t, reason, message };
+    return {
+      type,
+      status: 'True',
+      lastTransitionTime: prev?.status === 'True' ? prev.lastTransitionTime : t,
+      reason,
+      message,
+    };
   };
   return {
     conditions: [

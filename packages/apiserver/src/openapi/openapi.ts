@@ -56,7 +56,8 @@ function build(state: ServerState): Cache {
   const resources = published(state);
   const v3 = new Map<string, Doc>();
   const gvs = new Map<string, { group: string; version: string }>();
-  for (const r of resources) gvs.set(groupVersionPath(r.group, r.version), { group: r.group, version: r.version });
+  for (const r of resources)
+    gvs.set(groupVersionPath(r.group, r.version), { group: r.group, version: r.version });
   for (const [key, gv] of gvs) {
     const body = JSON.stringify(buildOpenApiV3(gv, resources, state.flavor));
     v3.set(key, { body, hash: contentHash(body) });
@@ -79,7 +80,13 @@ function cacheOf(state: ServerState): Cache {
   return c;
 }
 
-function sendDoc(req: IncomingMessage, res: ServerResponse, doc: Doc, immutable: boolean, head: boolean): void {
+function sendDoc(
+  req: IncomingMessage,
+  res: ServerResponse,
+  doc: Doc,
+  immutable: boolean,
+  head: boolean,
+): void {
   const etag = `"${doc.hash}"`;
   const headers: Record<string, string> = {
     ETag: etag,
@@ -87,7 +94,7 @@ function sendDoc(req: IncomingMessage, res: ServerResponse, doc: Doc, immutable:
     ...(immutable ? { 'Cache-Control': 'public, immutable' } : {}),
   };
   const inm = req.headers['if-none-match'];
-  if (inm && inm.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
+  if (inm?.split(',').some((t) => t.trim() === etag || t.trim() === '*')) {
     res.writeHead(304, headers);
     res.end();
     return;
@@ -101,7 +108,13 @@ function sendDoc(req: IncomingMessage, res: ServerResponse, doc: Doc, immutable:
  * `/openapi/v2` (Swagger 2.0, JSON form). Documents are rebuilt after any registry change (a CRD
  * added or removed). Returns false when the path is not an OpenAPI path.
  */
-export function serveOpenApi(state: ServerState, req: IncomingMessage, res: ServerResponse, path: string, url: URL): boolean {
+export function serveOpenApi(
+  state: ServerState,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  url: URL,
+): boolean {
   const head = req.method === 'HEAD';
   if (path === '/openapi/v2') {
     sendDoc(req, res, cacheOf(state).v2, false, head);

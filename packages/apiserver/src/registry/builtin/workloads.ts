@@ -14,7 +14,10 @@ export const pods: ResourceDefinition = defineResource({
   shortNames: ['po'],
   categories: ['all'],
   subresources: [statusSub],
-  strategy: statusSubresourceStrategy({}, { initialStatus: () => ({ phase: 'Pending', qosClass: 'BestEffort' }) }),
+  strategy: statusSubresourceStrategy(
+    {},
+    { initialStatus: () => ({ phase: 'Pending', qosClass: 'BestEffort' }) },
+  ),
 });
 
 /** `services` (core v1, namespaced) with `/status`. */
