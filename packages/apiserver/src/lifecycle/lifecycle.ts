@@ -49,8 +49,17 @@ export function installLifecycle(state: ServerState): Lifecycle {
     try {
       object = state.objects.decode(kv);
     } catch {
-      // Undecodable values are the unsafe-delete path's business; the controllers skip them.
-      return undefined;
+      // Undecodable values are the unsafe-delete path's business; the controllers skip them, but
+      // their removal still tells the namespace controller that content left (no uid: the GC ignores it).
+      if (type !== 'delete') return undefined;
+      object = {
+        metadata: {
+          name: parts.name,
+          uid: '',
+          resourceVersion: String(kv.modRevision),
+          ...(parts.namespace ? { namespace: parts.namespace } : {}),
+        },
+      };
     }
     return { type, key: kv.key, group: parts.group, resource: parts.resource, namespace: parts.namespace, object };
   };
