@@ -6,18 +6,24 @@ import { toCelValue } from './types.js';
 
 function schemaWith(maxItems?: number, maxLength?: number): StructuralSchema {
   const str: StructuralSchema = maxLength === undefined ? { type: 'string' } : { type: 'string', maxLength };
-  const list: StructuralSchema = maxItems === undefined ? { type: 'array', items: str } : { type: 'array', items: str, maxItems };
+  const list: StructuralSchema =
+    maxItems === undefined ? { type: 'array', items: str } : { type: 'array', items: str, maxItems };
   return {
     type: 'object',
     properties: {
       name: str,
       names: list,
-      counts: { type: 'object', additionalProperties: { type: 'integer' }, ...(maxItems === undefined ? {} : { maxProperties: maxItems }) },
+      counts: {
+        type: 'object',
+        additionalProperties: { type: 'integer' },
+        ...(maxItems === undefined ? {} : { maxProperties: maxItems }),
+      },
     },
   };
 }
 
-const estimate = (expr: string, schema: StructuralSchema) => compile(expr, createEnv({ variables: { self: { schema } } })).estimatedCost.max;
+const estimate = (expr: string, schema: StructuralSchema) =>
+  compile(expr, createEnv({ variables: { self: { schema } } })).estimatedCost.max;
 
 describe('static cost estimate', () => {
   it.each([
@@ -44,7 +50,10 @@ describe('static cost estimate', () => {
 
   it('charges regexes by input length times pattern length', () => {
     const short = estimate('self.name.matches("a")', schemaWith(1, 1000));
-    const long = estimate('self.name.matches("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")', schemaWith(1, 1000));
+    const long = estimate(
+      'self.name.matches("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa")',
+      schemaWith(1, 1000),
+    );
     expect(long).toBeGreaterThan(short * 5);
   });
 

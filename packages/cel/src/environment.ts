@@ -21,7 +21,7 @@ import {
 import { CelError, fromEngineError, isCelError } from './errors.js';
 import { registerLibraries } from './library/index.js';
 import { PerCallLimit } from './limits.js';
-import { type CelType, celTypeOf } from './types.js';
+import { type CelType, celTypeOf, registerSchemaTypes } from './types.js';
 
 /** Feature gates that change the environment (same names and defaults as upstream). */
 export interface CelFeatureGates {
@@ -37,6 +37,8 @@ export const defaultCelFeatureGates: Readonly<CelFeatureGates> = Object.freeze({
 export interface VariableDeclaration {
   type?: CelType;
   schema?: StructuralSchema;
+  /** With `type: 'optional<…>'`: the schema of the optional's value (for compile-time field types). */
+  optionalOf?: StructuralSchema;
 }
 
 export interface CelEnvOptions {
@@ -54,6 +56,8 @@ export interface CelEnv {
 interface EnvInternals extends CelEnv {
   engine: Environment;
   evaluator: Evaluator;
+  /** A checking-only environment where schema objects are message types (field types checked). */
+  typed: Environment | undefined;
 }
 
 const bases = new Map<string, Environment>();
@@ -86,7 +90,23 @@ export function createEnv(options: CelEnvOptions = {}): CelEnv {
     variables.set(name, d.schema === undefined ? { type } : { type, schema: d.schema });
   }
   const evaluator = captureEvaluator(engine);
-  const env: EnvInternals = { variables, featureGates, engine, evaluator };
+  let typed: Environment | undefined;
+  if ([...variables.values()].some((v) => v.schema !== undefined)) {
+    typed = baseEnvironment(featureGates).clone();
+    let n = 0;
+    const next = () => `orchard.Object${++n}`;
+    const seen = new Map<StructuralSchema, CelType>();
+    for (const [name, v] of variables) {
+      let type = v.type;
+      if (v.schema !== undefined) type = registerSchemaTypes(typed, v.schema, next, seen);
+      else if (/^optional<.*>$/.test(type) && typeof options.variables?.[name] === 'object') {
+        const inner = (options.variables[name] as VariableDeclaration).optionalOf;
+        if (inner !== undefined) type = `optional<${registerSchemaTypes(typed, inner, next, seen)}>`;
+      }
+      typed.registerVariable(name, type);
+    }
+  }
+  const env: EnvInternals = { variables, featureGates, engine, evaluator, typed };
   return env;
 }
 
@@ -193,12 +213,7 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
   const checked = parsed.check();
   if (!checked.valid)
     throw fromEngineError(checked.error, expr, checked.error?.name === 'ParseError' ? 'parse' : 'type-check');
-  const outputType = checked.type ?? 'dyn';
-  if (options.outputType !== undefined && outputType !== options.outputType && outputType !== 'dyn') {
-    throw new CelError('type-check', `expression must evaluate to ${options.outputType}, got ${outputType}`, {
-      expression: expr,
-    });
-  }
+  let outputType = checked.type ?? 'dyn';
   const root = parsed.ast as unknown as EngineNode;
   patchAst(root, expr);
   let estimate: CostEstimate;
@@ -208,6 +223,19 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
     if (isCelError(e))
       throw new CelError(e.code, e.summary, { expression: expr, position: e.position, detail: e.detail });
     throw e;
+  }
+  if (internals.typed !== undefined) {
+    // the same expression against message types: field types are checked too
+    const shadow = internals.typed.parse(expr);
+    patchParsed(shadow.ast as unknown as EngineNode);
+    const typedCheck = shadow.check();
+    if (!typedCheck.valid) throw fromEngineError(typedCheck.error, expr, 'type-check');
+    outputType = typedCheck.type ?? outputType;
+  }
+  if (options.outputType !== undefined && outputType !== options.outputType && outputType !== 'dyn') {
+    throw new CelError('type-check', `expression must evaluate to ${options.outputType}, got ${outputType}`, {
+      expression: expr,
+    });
   }
   if (options.estimatedCostLimit !== undefined && estimate.max > options.estimatedCostLimit) {
     throw new CelError(

@@ -97,7 +97,16 @@ describe('schema-driven conversion', () => {
     expect(compile(expr, env).evaluate({ self })).toEqual(want);
   });
 
-  it.each(['self.namespac', 'self.x_y', 'self.nosuch == 1'])('rejects the undeclared field in %s', (expr) => {
+  it.each([
+    'self.namespac',
+    'self.x_y',
+    'self.nosuch == 1',
+    // field types are checked at compile time, as upstream
+    'self.replicas + "a" == "b"',
+    'self.x__dash__y + 1 == 2',
+    'self.replicas.startsWith("1")',
+    'self.labels.app == 1',
+  ])('rejects %s at compile time', (expr) => {
     let err: unknown;
     try {
       compile(expr, env);
@@ -122,7 +131,7 @@ describe('list-type set and map semantics', () => {
       },
     },
   };
-  const env = createEnv({ variables: { self: { schema }, oldSelf: { schema } } });
+  const env = createEnv({ variables: { self: { schema }, oldSelf: { schema }, other: { schema } } });
   const self = toCelValue(
     {
       set: ['a', 'b'],
@@ -145,6 +154,16 @@ describe('list-type set and map semantics', () => {
     },
     schema,
   );
+  const other = toCelValue(
+    {
+      set: ['c', 'a'],
+      ports: [
+        { name: 'http', port: 8080 },
+        { name: 'grpc', port: 9090 },
+      ],
+    },
+    schema,
+  );
   it.each([
     ['self.set == oldSelf.set', true],
     ['self.set == ["b", "a"]', true],
@@ -155,9 +174,10 @@ describe('list-type set and map semantics', () => {
     ['self.set + ["c", "a"] == ["a", "b", "c"]', true],
     ['size(self.set + ["a"])', 2n],
     ['size(self.atomic + ["a"])', 3n],
-    ['(self.ports + [{"name": "http", "port": 8080}]).map(p, p.port)', [8080n, 443n]],
-    ['size(self.ports + [{"name": "grpc", "port": 9090}])', 3n],
+    ['(self.ports + other.ports).map(p, p.port)', [8080n, 443n, 9090n]],
+    ['size(self.ports + other.ports)', 3n],
+    ['(self.set + other.set).size()', 3n],
   ])('%s → %s', (expr, want) => {
-    expect(compile(expr, env).evaluate({ self, oldSelf })).toEqual(want);
+    expect(compile(expr, env).evaluate({ self, oldSelf, other })).toEqual(want);
   });
 });

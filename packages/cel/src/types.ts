@@ -207,3 +207,62 @@ export function fromCelValue(value: unknown): unknown {
   }
   return value;
 }
+
+/** What `registerSchemaTypes` needs of an engine environment. */
+interface TypeRegistrar {
+  registerType(name: string, definition: { fields: Record<string, string> }): unknown;
+  registerOperator(signature: string, handler: (a: unknown, b: unknown) => unknown): unknown;
+}
+
+/**
+ * Registers object types for `schema` on a checking-only environment, so that field types are
+ * checked at compile time (`self.replicas + "a"` is a type error): an object with properties
+ * becomes a message type whose fields are the escaped property names. Returns the CEL type.
+ */
+export function registerSchemaTypes(
+  engine: TypeRegistrar,
+  schema: StructuralSchema | undefined,
+  next: () => string,
+  seen: Map<StructuralSchema, CelType> = new Map(),
+): CelType {
+  if (schema === undefined || schema.intOrString) return 'dyn';
+  const known = seen.get(schema);
+  if (known !== undefined) return known;
+  const t = schemaType(engine, schema, next, seen);
+  seen.set(schema, t);
+  return t;
+}
+
+function schemaType(
+  engine: TypeRegistrar,
+  schema: StructuralSchema,
+  next: () => string,
+  seen: Map<StructuralSchema, CelType>,
+): CelType {
+  switch (schema.type) {
+    case 'array':
+      return `list<${registerSchemaTypes(engine, schema.items, next, seen)}>`;
+    case 'object':
+    case undefined: {
+      const props = schema.properties;
+      if (props === undefined || schema.preserveUnknownFields || schema.additionalProperties !== undefined) {
+        if (typeof schema.additionalProperties === 'object' && props === undefined) {
+          return `map<string, ${registerSchemaTypes(engine, schema.additionalProperties, next, seen)}>`;
+        }
+        return schema.type === undefined && props === undefined ? 'dyn' : 'map<string, dyn>';
+      }
+      const fields: Record<string, string> = {};
+      for (const [name, ps] of Object.entries(props)) {
+        const ident = escapePropertyName(name);
+        if (ident !== undefined) fields[ident] = registerSchemaTypes(engine, ps, next, seen);
+      }
+      const typeName = next();
+      engine.registerType(typeName, { fields });
+      // checking only: evaluation runs on plain objects, where celEquals decides
+      engine.registerOperator(`${typeName} == ${typeName}`, () => false);
+      return typeName;
+    }
+    default:
+      return celTypeOf(schema);
+  }
+}

@@ -107,7 +107,9 @@ function envFor(
     env = createEnv({
       variables: {
         self: { schema },
-        oldSelf: optionalOldSelf ? { type: `optional<${celTypeOf(schema)}>` } : { schema },
+        oldSelf: optionalOldSelf
+          ? { type: `optional<${celTypeOf(schema)}>`, optionalOf: schema }
+          : { schema },
       },
       ...(gates ? { featureGates: gates } : {}),
     });
