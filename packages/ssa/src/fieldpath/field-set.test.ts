@@ -61,6 +61,20 @@ describe('FieldSet algebra', () => {
     expect(F(sy)).toEqual(F(S(y)));
   });
 
+  it('isSubsetOf agrees with an empty difference', () => {
+    const pairs: [object, object][] = [
+      [a, b],
+      [b, a],
+      [{ 'f:spec': { 'f:b': {} } }, b],
+      [{ 'f:m': { '.': {}, 'f:k': {} } }, { 'f:m': { 'f:k': {} } }],
+      [{ 'f:m': { 'f:k': {} } }, { 'f:m': { '.': {}, 'f:k': {} } }],
+      [{}, a],
+    ];
+    for (const [x, y] of pairs) expect(S(x).isSubsetOf(S(y))).toBe(S(x).difference(S(y)).isEmpty());
+    expect(S({ 'f:spec': { 'f:b': {} } }).isSubsetOf(S(b))).toBe(true);
+    expect(S(a).isSubsetOf(S(b))).toBe(false);
+  });
+
   it('leaves keeps the deepest members only', () => {
     expect(F(S({ 'f:m': { '.': {}, 'f:k': {} }, 'f:n': {} }).leaves())).toEqual({
       'f:m': { 'f:k': {} },

@@ -155,6 +155,15 @@ export class FieldSet {
     return this.nodes.get(id);
   }
 
+  /** @internal The nodes of this level in no particular order (for walkers that need none). */
+  unsortedNodes(): IterableIterator<{
+    readonly pe: PathElement;
+    readonly member: boolean;
+    readonly child: FieldSet | undefined;
+  }> {
+    return this.nodes.values();
+  }
+
   /** The nodes of this level in upstream order (for walkers and serialization). */
   sortedNodes(): readonly {
     readonly pe: PathElement;
@@ -259,6 +268,18 @@ export class FieldSet {
       else out.set(id, { pe: n.pe, member: false, child: n.child.leaves() });
     }
     return new FieldSet(out);
+  }
+
+  /** True when every path of this set is in `o` (that is, `this.difference(o)` is empty). */
+  isSubsetOf(o: FieldSet): boolean {
+    if (o === this) return true;
+    for (const [id, a] of this.nodes) {
+      const b = o.nodes.get(id);
+      if (b === undefined) return false;
+      if (a.member && !b.member) return false;
+      if (a.child !== undefined && (b.child === undefined || !a.child.isSubsetOf(b.child))) return false;
+    }
+    return true;
   }
 
   equals(o: FieldSet): boolean {

@@ -16,8 +16,7 @@ export interface KeyField {
  * (`i:0`). `id` is the canonical FieldsV1 spelling, so two elements are equal iff their ids are.
  */
 export class PathElement {
-  /** `id` as a JSON string (how FieldsV1 text writes it). */
-  readonly quoted: string;
+  private quotedCache: string | undefined;
 
   private constructor(
     readonly kind: ElementKind,
@@ -27,7 +26,13 @@ export class PathElement {
     readonly value: unknown,
     readonly index: number,
   ) {
-    this.quoted = JSON.stringify(id);
+    this.quotedCache = undefined;
+  }
+
+  /** `id` as a JSON string (how FieldsV1 text writes it). */
+  get quoted(): string {
+    this.quotedCache ??= JSON.stringify(this.id);
+    return this.quotedCache;
   }
 
   static field(name: string): PathElement {

@@ -106,6 +106,17 @@ const htmlEscapes: Record<string, string> = {
  * `&` escaped as Go's encoding/json does.
  */
 export function canonicalJson(v: unknown): string {
+  switch (typeof v) {
+    case 'number':
+      return Number.isFinite(v) ? String(v) : 'null';
+    case 'boolean':
+      return v ? 'true' : 'false';
+    case 'string': {
+      const q = JSON.stringify(v);
+      return htmlUnsafe.test(v) ? q.replace(htmlUnsafeAll, (c) => htmlEscapes[c] as string) : q;
+    }
+  }
+  if (v === null || v === undefined) return 'null';
   const s = rawJson(v);
   return htmlUnsafe.test(s) ? s.replace(htmlUnsafeAll, (c) => htmlEscapes[c] as string) : s;
 }

@@ -67,7 +67,7 @@ export function applyFields(
   const lastSet = ms.get(manager);
   const set = toFieldSet(config, atom);
   ms.set(manager, { set, apiVersion: version, applied: true });
-  if (lastSet !== undefined && !lastSet.set.isEmpty() && !lastSet.set.difference(set).isEmpty()) {
+  if (lastSet !== undefined && !lastSet.set.isEmpty() && !lastSet.set.isSubsetOf(set)) {
     merged = prune(merged, ms, manager, lastSet, atom, convert);
     merged = resetDefaults(merged, lastSet.set.difference(set), atom);
   }

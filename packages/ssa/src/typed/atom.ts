@@ -1,5 +1,5 @@
 import type { StructuralSchema } from '@orchard/schema';
-import { PathElement } from '../fieldpath/path-element.js';
+import { formatPath, PathElement } from '../fieldpath/path-element.js';
 import { isMap, type JsonMap } from '../fieldpath/value.js';
 
 /**
@@ -265,7 +265,13 @@ export function mapField(m: MapAtom, name: string): Atom {
 }
 
 /** The path element identifying a list item (upstream `listItemToPathElement`). */
-export function listItemElement(l: ListAtom, index: number, item: unknown, path: () => string): PathElement {
+export function listItemElement(
+  l: ListAtom,
+  index: number,
+  item: unknown,
+  at: readonly PathElement[],
+): PathElement {
+  const path = () => formatPath(at);
   if (l.type === 'map') {
     if (!isMap(item)) {
       throw new TypedValueError(

@@ -77,12 +77,11 @@ class CompareWalker {
       return true;
     }
     const elem = lt.elem();
-    const where = () => formatPath(this.path);
     const rItems = new Map<string, unknown>();
     const rOrder: PathElement[] = [];
     if (ra !== undefined) {
       for (let i = 0; i < ra.length; i++) {
-        const pe = listItemElement(lt, i, ra[i], where);
+        const pe = listItemElement(lt, i, ra[i], this.path);
         if (!rItems.has(pe.id)) rOrder.push(pe);
         rItems.set(pe.id, ra[i]);
       }
@@ -90,7 +89,7 @@ class CompareWalker {
     const seen = new Set<string>();
     if (la !== undefined) {
       for (let i = 0; i < la.length; i++) {
-        const pe = listItemElement(lt, i, la[i], where);
+        const pe = listItemElement(lt, i, la[i], this.path);
         if (seen.has(pe.id)) continue;
         seen.add(pe.id);
         this.path.push(pe);

@@ -38,14 +38,13 @@ class MergeWalker {
       return r !== undefined ? r : l;
     }
     const elem = lt.elem();
-    const where = () => formatPath(this.path);
     const rItems = new Map<string, unknown>();
     const rOrder: PathElement[] = [];
     if (ra !== undefined) {
       for (let i = 0; i < ra.length; i++) {
-        const pe = listItemElement(lt, i, ra[i], where);
+        const pe = listItemElement(lt, i, ra[i], this.path);
         if (rItems.has(pe.id))
-          throw new TypedValueError(where(), `duplicate entries for key ${pe.toString()}`);
+          throw new TypedValueError(formatPath(this.path), `duplicate entries for key ${pe.toString()}`);
         rItems.set(pe.id, ra[i]);
         rOrder.push(pe);
       }
@@ -54,7 +53,7 @@ class MergeWalker {
     const seen = new Set<string>();
     if (la !== undefined) {
       for (let i = 0; i < la.length; i++) {
-        const pe = listItemElement(lt, i, la[i], where);
+        const pe = listItemElement(lt, i, la[i], this.path);
         if (seen.has(pe.id)) continue;
         seen.add(pe.id);
         this.path.push(pe);

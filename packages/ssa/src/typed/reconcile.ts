@@ -16,7 +16,7 @@ export function reconcileFieldSet(set: FieldSet, atom: Atom): FieldSet {
 /** Returns a replacement for `set`, or undefined when unchanged. */
 function walk(set: FieldSet, a: Atom): FieldSet | undefined {
   let out: FieldSet | undefined;
-  for (const n of set.sortedNodes()) {
+  for (const n of set.unsortedNodes()) {
     if (n.child === undefined) continue;
     const ca = childAtom(a, n.pe);
     if (ca === undefined) continue;
@@ -49,7 +49,7 @@ function childAtom(a: Atom, pe: PathElement): Atom | undefined {
  */
 export function ensureNamedFieldsAreMembers(set: FieldSet, atom: Atom | undefined): FieldSet {
   let out: FieldSet | undefined;
-  for (const n of set.sortedNodes()) {
+  for (const n of set.unsortedNodes()) {
     if (n.child === undefined) continue;
     let ca: Atom | undefined;
     let named = false;

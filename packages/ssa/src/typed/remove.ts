@@ -27,7 +27,7 @@ function remove(v: unknown, items: FieldSet, a: Atom): unknown {
       const item = v[i];
       let pe: PathElement;
       try {
-        pe = listItemElement(l, i, item, () => '');
+        pe = listItemElement(l, i, item, []);
       } catch {
         out.push(item);
         continue;

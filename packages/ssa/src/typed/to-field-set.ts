@@ -59,7 +59,7 @@ function visitListItems(v: unknown[], a: Atom, into: FieldSet, stack: PathElemen
   const seen = l.type === 'atomic' ? undefined : new Set<string>();
   for (let i = 0; i < v.length; i++) {
     const item = v[i];
-    const pe = listItemElement(l, i, item, () => formatPath(stack));
+    const pe = listItemElement(l, i, item, stack);
     if (seen !== undefined) {
       if (seen.has(pe.id))
         throw new TypedValueError(formatPath(stack), `duplicate entries for key ${pe.toString()}`);
