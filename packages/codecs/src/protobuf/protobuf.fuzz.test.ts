@@ -7,14 +7,24 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isWireDecodeError } from './errors.js';
 import { samplePod } from './fixtures.js';
-import { ProtobufFrameReader, decodeProtobuf, decodeProtobufWatchEvent, encodeProtobuf, encodeProtobufWatchEvent } from './protobuf.js';
+import {
+  decodeProtobuf,
+  decodeProtobufWatchEvent,
+  encodeProtobuf,
+  encodeProtobufWatchEvent,
+  ProtobufFrameReader,
+} from './protobuf.js';
 
 const k8s = kubernetesFlavor;
 const bodies = [
   encodeProtobuf(samplePod(1), k8s),
   encodeProtobuf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } }, k8s),
   encodeProtobuf(
-    { apiVersion: 'authorization.k8s.io/v1', kind: 'SelfSubjectAccessReview', spec: { resourceAttributes: { verb: 'get' } } },
+    {
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SelfSubjectAccessReview',
+      spec: { resourceAttributes: { verb: 'get' } },
+    },
     k8s,
   ),
 ];
@@ -49,10 +59,13 @@ describe('Protobuf decode fuzzing', () => {
     fc.assert(
       fc.property(
         fc.constantFrom(...bodies),
-        fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom('set', 'insert', 'delete')), {
-          minLength: 1,
-          maxLength: 8,
-        }),
+        fc.array(
+          fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom('set', 'insert', 'delete')),
+          {
+            minLength: 1,
+            maxLength: 8,
+          },
+        ),
         (body, edits) => {
           const bytes = [...body];
           for (const [pos, value, op] of edits) {
@@ -80,7 +93,9 @@ describe('Protobuf decode fuzzing', () => {
   it('deeply nested groups are rejected, not a stack overflow that escapes', () => {
     // Wire type 3 (start group) repeated: a naive skipper recurses once per byte.
     const nested = new Uint8Array(200_000).fill(0x0b);
-    expect(() => decodeProtobuf(new Uint8Array([0x6b, 0x38, 0x73, 0x00, ...nested.subarray(0, 10)]), k8s)).toThrow();
+    expect(() =>
+      decodeProtobuf(new Uint8Array([0x6b, 0x38, 0x73, 0x00, ...nested.subarray(0, 10)]), k8s),
+    ).toThrow();
     decodeOrTypedError(new Uint8Array([0x6b, 0x38, 0x73, 0x00, 0x12, 0xff, 0xff, 0x0f, ...nested]));
   });
 
@@ -98,6 +113,8 @@ describe('Protobuf decode fuzzing', () => {
       }),
       { numRuns: 2000 },
     );
-    expect(() => new ProtobufFrameReader(1024).push(new Uint8Array([0xff, 0xff, 0xff, 0xff]))).toThrow(/exceeds/);
+    expect(() => new ProtobufFrameReader(1024).push(new Uint8Array([0xff, 0xff, 0xff, 0xff]))).toThrow(
+      /exceeds/,
+    );
   });
 });

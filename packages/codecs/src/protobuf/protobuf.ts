@@ -8,9 +8,9 @@ import type { ApiObject, Flavor, GroupVersionKind, WatchEvent, WatchEventType } 
 import { parseApiVersion } from '@orchard/meta';
 import type { Type } from 'protobufjs';
 import { CodecError } from '../codec.js';
-import { ConversionError, jsonToMessage, messageToJson } from './convert.js';
 import { WireDecodeError } from './errors.js';
 import { messageType, protobufMessageName } from './registry.js';
+import { ConversionError, decodeMessage, encodeMessage as encodeWire } from './wire-codec.js';
 
 /** The 4 bytes every Protobuf body starts with (`k8s\0`). */
 export const protobufPrefix: readonly number[] = Object.freeze([0x6b, 0x38, 0x73, 0x00]);
@@ -64,7 +64,7 @@ function typeFor(gvk: GroupVersionKind, flavor: Flavor): Type | undefined {
 
 function encodeMessage(type: Type, value: unknown, flavor: Flavor): Uint8Array {
   try {
-    return type.encode(jsonToMessage(type, value)).finish();
+    return encodeWire(type, value);
   } catch (e) {
     if (e instanceof ConversionError)
       throw notEncodable(flavor, `cannot encode ${type.name} as Protobuf: ${e.message}`);
@@ -170,7 +170,7 @@ export function decodeProtobuf(bytes: Uint8Array, flavor: Flavor): ApiObject {
       `no Protobuf message for ${env.apiVersion}, Kind=${env.kind}`,
     );
   try {
-    const fields = messageToJson(type, decodeRaw(type, env.raw));
+    const fields = decodeMessage(type, env.raw);
     return { apiVersion: env.apiVersion, kind: env.kind, ...fields };
   } catch (e) {
     throw decodeFailure(e, mediaType, `invalid ${env.kind}`);
