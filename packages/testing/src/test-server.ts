@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ApiServer, type ApiServerOptions, launchApiServer } from '@orchard/apiserver';
 import { type GeneratedTls, generateServerTls } from '@orchard/apiserver/tls';
+import { createRestClient, type RestClient } from '@orchard/client';
 import { type Flavor, type FlavorName, flavorByName } from '@orchard/meta';
 
 export interface TestServerOptions {
@@ -42,6 +43,8 @@ export interface TestServer {
   readonly server: ApiServer;
   /** The TLS material (CA, admin client certificate), undefined with `insecureHttp`. */
   readonly tls: GeneratedTls | undefined;
+  /** A REST client (`@orchard/client`) connected as the admin. */
+  readonly client: RestClient;
   /** One HTTP request to the server as the admin (client certificate, trusted CA). */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   /** Stops the server and removes its temp directory. */
@@ -121,6 +124,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     kubeconfig: launched.kubeconfig,
     server: launched.server,
     tls,
+    client: createRestClient(
+      tls
+        ? {
+            server: launched.url,
+            ca: tls.ca.cert,
+            cert: tls.admin.cert,
+            key: tls.admin.key,
+            userAgent: 'orchard-testing',
+          }
+        : { server: launched.url, userAgent: 'orchard-testing' },
+    ),
     request,
     async stop() {
       agent?.destroy();
