@@ -160,11 +160,22 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const accept = req.headers.accept;
-    const abort = new AbortController();
-    res.on('close', () => abort.abort());
-    const onClosing = () => abort.abort();
-    closingController.signal.addEventListener('abort', onClosing, { once: true });
-    res.on('close', () => closingController.signal.removeEventListener('abort', onClosing));
+    // The request's abort signal is created on first use (only watches need it): an
+    // AbortController per request and its abort on every response close are measurable costs.
+    let abort: AbortController | undefined;
+    const signal = (): AbortSignal => {
+      if (abort) return abort.signal;
+      const controller = new AbortController();
+      abort = controller;
+      if (res.closed || closingController.signal.aborted) controller.abort();
+      const onClosing = () => controller.abort();
+      closingController.signal.addEventListener('abort', onClosing, { once: true });
+      res.once('close', () => {
+        closingController.signal.removeEventListener('abort', onClosing);
+        controller.abort();
+      });
+      return controller.signal;
+    };
     let ctx: RequestContext | undefined;
     try {
       const user = authenticator.authenticate(req);
@@ -191,7 +202,9 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
         def,
         version: info.apiVersion,
         warnings: [],
-        signal: abort.signal,
+        get signal() {
+          return signal();
+        },
       };
       await dispatch(ctx, def);
     } catch (e) {
