@@ -215,6 +215,97 @@ describe.each(['kubernetes', 'orch'] as const)('CustomResourceDefinitions (%s fl
     expect(v2.definitions).toHaveProperty('com.example.v1.Widget');
   });
 
+  it('the scale sub-resource reads and writes replicas through the declared paths', async () => {
+    const crd = widgetCrd(ext, apiGroup) as any;
+    crd.metadata.name = 'pools.example.com';
+    crd.spec.names = { plural: 'pools', kind: 'Pool' };
+    const schema = crd.spec.versions[0].schema.openAPIV3Schema;
+    schema.properties.spec.properties.replicas = { type: 'integer' };
+    schema.properties.spec.properties.selector = { type: 'string' };
+    schema.properties.status.properties.replicas = { type: 'integer' };
+    crd.spec.versions[0].subresources.scale = {
+      specReplicasPath: '.spec.replicas',
+      statusReplicasPath: '.status.replicas',
+      labelSelectorPath: '.spec.selector',
+    };
+    expect((await api.request('POST', crds, { body: crd })).status).toBe(201);
+    const pools = '/apis/example.com/v1/namespaces/default/pools';
+    await until(async () => (await api.request('GET', pools)).status === 200, 'pools served');
+    const res = (await api.request('GET', '/apis/example.com/v1')).json as { resources: { name: string }[] };
+    expect(res.resources.map((r) => r.name)).toEqual(
+      expect.arrayContaining(['pools', 'pools/scale', 'pools/status']),
+    );
+    expect(
+      (
+        await api.request('POST', pools, {
+          body: {
+            apiVersion: 'example.com/v1',
+            kind: 'Pool',
+            metadata: { name: 'p' },
+            spec: { color: 'red', replicas: 2, selector: 'app=p' },
+          },
+        })
+      ).status,
+    ).toBe(201);
+    const scale = await api.request('GET', `${pools}/p/scale`);
+    expect(scale.json).toMatchObject({
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      metadata: { name: 'p' },
+      spec: { replicas: 2 },
+      status: { replicas: 0, selector: 'app=p' },
+    });
+    const patched = await api.request('PATCH', `${pools}/p/scale`, {
+      body: '{"spec":{"replicas":5}}',
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(patched.json).toMatchObject({ kind: 'Scale', spec: { replicas: 5 } });
+    expect((await api.request('GET', `${pools}/p`)).json).toMatchObject({
+      spec: { replicas: 5, color: 'red' },
+    });
+    const stale = await api.request('PUT', `${pools}/p/scale`, {
+      body: {
+        apiVersion: 'autoscaling/v1',
+        kind: 'Scale',
+        metadata: { name: 'p', resourceVersion: '1' },
+        spec: { replicas: 1 },
+      },
+    });
+    expect(stale.status).toBe(409);
+    const negative = await api.request('PATCH', `${pools}/p/scale`, {
+      body: '{"spec":{"replicas":-1}}',
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    expect(negative.status).toBe(422);
+    expect((await api.request('DELETE', `${crds}/pools.example.com`)).status).toBe(200);
+  });
+
+  it('Deployments have a scale sub-resource too', async () => {
+    const deps = '/apis/apps/v1/namespaces/default/deployments';
+    const d = {
+      metadata: { name: 'sc' },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'sc' } },
+        template: { metadata: { labels: { app: 'sc' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+      },
+    };
+    expect((await api.request('POST', deps, { body: d })).status).toBe(201);
+    expect((await api.request('GET', `${deps}/sc/scale`)).json).toMatchObject({
+      kind: 'Scale',
+      spec: { replicas: 2 },
+      status: { selector: 'app=sc' },
+    });
+    const put = await api.request('PUT', `${deps}/sc/scale`, {
+      body: { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'sc' }, spec: { replicas: 4 } },
+    });
+    expect(put.json).toMatchObject({ spec: { replicas: 4 } });
+    expect((await api.request('GET', `${deps}/sc`)).json).toMatchObject({
+      spec: { replicas: 4 },
+      metadata: { generation: 2 },
+    });
+  });
+
   it('rejects a non-structural schema, giving every reason', async () => {
     const bad = widgetCrd(ext, apiGroup) as any;
     bad.metadata.name = 'gadgets.example.com';
@@ -384,6 +475,16 @@ describe.skipIf(!kubectlAvailable())('CRDs with kubectl (kubernetes flavor)', ()
       stdout: 'widget.example.com "w" deleted\n',
     });
     expect(await k(['delete', '-f', '-'], crdYaml)).toMatchObject({ code: 0 });
+  });
+
+  it('kubectl scale deployment', async () => {
+    const d = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: s\n  namespace: default\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: s}\n  template:\n    metadata:\n      labels: {app: s}\n    spec:\n      containers:\n      - name: c\n        image: i\n`;
+    expect((await k(['apply', '-f', '-'], d)).code).toBe(0);
+    expect(await k(['scale', 'deployment', 's', '--replicas=3'])).toMatchObject({
+      code: 0,
+      stdout: 'deployment.apps/s scaled\n',
+    });
+    expect((await k(['get', 'deploy', 's', '-o', 'jsonpath={.spec.replicas}'])).stdout).toBe('3');
   });
 
   it('kubectl explain deployment.spec.template.spec.containers', async () => {

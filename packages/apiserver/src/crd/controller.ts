@@ -2,7 +2,7 @@ import type { Flavor, StoredObject } from '@orchard/meta';
 import { fromOpenApi, type StructuralSchema } from '@orchard/schema';
 import { defineResource, type ResourceDefinition, type SubresourceDefinition } from '../registry/resource.js';
 import { statusSubresourceStrategy } from '../registry/status-strategy.js';
-import { type PrinterColumn, registerCustomResource } from '../schema/schemas.js';
+import { type PrinterColumn, registerCustomResource, type ScalePaths } from '../schema/schemas.js';
 import type { ServerState } from '../state.js';
 import { registerCrdRules } from './validation-rules.js';
 
@@ -37,15 +37,26 @@ export function definitionFromCrd(crd: Obj, flavor: Flavor): ResourceDefinition 
   const schemas = new Map<string, StructuralSchema>();
   const printerColumns = new Map<string, PrinterColumn[]>();
   let status = false;
+  let scale: ScalePaths | undefined;
   for (const v of versions) {
     const s = fromOpenApi(v.schema?.openAPIV3Schema ?? { type: 'object' }, flavor);
     if (spec.preserveUnknownFields === true) s.preserveUnknownFields = true;
     schemas.set(v.name, s);
     printerColumns.set(v.name, v.additionalPrinterColumns ?? []);
     if (v.served && v.subresources?.status !== undefined) status = true;
+    if (v.served && v.subresources?.scale) scale = v.subresources.scale;
   }
   const subresources: SubresourceDefinition[] = [];
   if (status) subresources.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
+  if (scale) {
+    subresources.push({
+      name: 'scale',
+      kind: 'Scale',
+      group: 'autoscaling',
+      version: 'v1',
+      verbs: ['get', 'patch', 'update'],
+    });
+  }
   const def = defineResource({
     group: spec.group,
     versions: served,
@@ -59,7 +70,13 @@ export function definitionFromCrd(crd: Obj, flavor: Flavor): ResourceDefinition 
     subresources,
     strategy: status ? statusSubresourceStrategy() : {},
   });
-  registerCustomResource(def, { schemas, storageVersion, printerColumns, crdName: crd.metadata.name });
+  registerCustomResource(def, {
+    schemas,
+    storageVersion,
+    printerColumns,
+    crdName: crd.metadata.name,
+    ...(scale ? { scale } : {}),
+  });
   registerCrdRules(def, crd, flavor);
   return def;
 }

@@ -9,8 +9,17 @@ export interface CustomResourceInfo {
   readonly storageVersion: string;
   /** The CRD's `additionalPrinterColumns` per version (for Table output). */
   readonly printerColumns: ReadonlyMap<string, readonly PrinterColumn[]>;
-  /** Whether the schema at the root (or the CRD) preserves unknown fields. */
+  /** The name of the CRD serving this resource. */
   readonly crdName: string;
+  /** The `/scale` sub-resource's JSON paths, when the CRD declares one. */
+  readonly scale?: ScalePaths;
+}
+
+/** Where a resource keeps what its `/scale` sub-resource shows (`.spec.replicas` …). */
+export interface ScalePaths {
+  readonly specReplicasPath: string;
+  readonly statusReplicasPath: string;
+  readonly labelSelectorPath?: string;
 }
 
 export interface PrinterColumn {

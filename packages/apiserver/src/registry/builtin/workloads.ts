@@ -52,7 +52,10 @@ export const deployments: ResourceDefinition = defineResource({
   namespaced: true,
   shortNames: ['deploy'],
   categories: ['all'],
-  subresources: [statusSub],
+  subresources: [
+    statusSub,
+    { name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: ['get', 'patch', 'update'] },
+  ],
   strategy: statusSubresourceStrategy({
     prepareForCreate(obj) {
       obj.metadata = { ...obj.metadata, generation: 1 };
@@ -60,7 +63,7 @@ export const deployments: ResourceDefinition = defineResource({
     prepareForUpdate(obj, old, ctx) {
       const gen = Number(old.metadata.generation ?? 1);
       const changed = JSON.stringify(obj.spec) !== JSON.stringify(old.spec);
-      obj.metadata = { ...obj.metadata, generation: ctx.subresource === '' && changed ? gen + 1 : gen };
+      obj.metadata = { ...obj.metadata, generation: ctx.subresource !== 'status' && changed ? gen + 1 : gen };
     },
   }),
 });

@@ -1,0 +1,156 @@
+import { parseMediaType } from '@orchard/codecs';
+import { type ApiObject, errors, type StoredObject } from '@orchard/meta';
+import { applyJsonPatch, applyMergePatch, parseJsonPatchText } from '@orchard/patch';
+import type { RequestContext } from '../context.js';
+import { convertToVersion } from '../crd/conversion.js';
+import type { ResourceDefinition } from '../registry/resource.js';
+import { readBody } from '../request/body.js';
+import { writeObject } from '../response/write.js';
+import { customResourceInfo, type ScalePaths } from '../schema/schemas.js';
+import { decodeBody, errorTarget, objectKey } from './common.js';
+import { updateObject } from './update.js';
+
+type Obj = Record<string, any>;
+
+/** Built-in kinds with a `/scale` sub-resource and where they keep replicas. */
+const builtinScale: Record<string, ScalePaths & { selectorFromSpec?: boolean }> = {
+  'apps/deployments': {
+    specReplicasPath: '.spec.replicas',
+    statusReplicasPath: '.status.replicas',
+    selectorFromSpec: true,
+  },
+};
+
+export function scalePathsOf(
+  def: ResourceDefinition,
+): (ScalePaths & { selectorFromSpec?: boolean }) | undefined {
+  return customResourceInfo(def)?.scale ?? builtinScale[`${def.group}/${def.resource}`];
+}
+
+function getPath(o: Obj, path: string): unknown {
+  let cur: unknown = o;
+  for (const p of path.split('.').filter(Boolean)) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Obj)[p];
+  }
+  return cur;
+}
+
+function setPath(o: Obj, path: string, value: unknown): void {
+  const parts = path.split('.').filter(Boolean);
+  let cur = o;
+  for (const p of parts.slice(0, -1)) {
+    if (typeof cur[p] !== 'object' || cur[p] === null) cur[p] = {};
+    cur = cur[p];
+  }
+  cur[parts.at(-1)!] = value;
+}
+
+function selectorString(sel: unknown): string {
+  if (typeof sel === 'string') return sel;
+  const s = (sel ?? {}) as {
+    matchLabels?: Record<string, string>;
+    matchExpressions?: { key: string; operator: string; values?: string[] }[];
+  };
+  const parts = Object.entries(s.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
+  for (const e of s.matchExpressions ?? []) {
+    const vals = (e.values ?? []).join(',');
+    if (e.operator === 'In') parts.push(`${e.key} in (${vals})`);
+    else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${vals})`);
+    else if (e.operator === 'Exists') parts.push(e.key);
+    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
+  }
+  return parts.join(',');
+}
+
+/** The `autoscaling/v1` Scale view of an object. */
+export function toScale(
+  obj: StoredObject | ApiObject,
+  paths: ScalePaths & { selectorFromSpec?: boolean },
+): Obj {
+  const m = obj.metadata ?? {};
+  const selector = paths.selectorFromSpec
+    ? selectorString((obj.spec as Obj | undefined)?.selector)
+    : paths.labelSelectorPath
+      ? getPath(obj as Obj, paths.labelSelectorPath)
+      : undefined;
+  const replicas = getPath(obj as Obj, paths.specReplicasPath);
+  return {
+    kind: 'Scale',
+    apiVersion: 'autoscaling/v1',
+    metadata: {
+      name: m.name,
+      ...(m.namespace ? { namespace: m.namespace } : {}),
+      uid: m.uid,
+      resourceVersion: m.resourceVersion,
+      creationTimestamp: m.creationTimestamp,
+    },
+    spec: typeof replicas === 'number' ? { replicas } : {},
+    status: {
+      replicas: Number(getPath(obj as Obj, paths.statusReplicasPath) ?? 0),
+      ...(typeof selector === 'string' && selector !== '' ? { selector } : {}),
+    },
+  };
+}
+
+/**
+ * The `/scale` sub-resource (autoscaling/v1 Scale) of Deployments and of custom resources whose
+ * CRD declares one: GET shows replicas and selector; PUT and PATCH (JSON or merge patch of the
+ * Scale) change `spec.replicas` at the resource's path, through the resource's normal update (so
+ * a stale resourceVersion is a 409 and the whole write pipeline runs).
+ */
+export async function handleScale(ctx: RequestContext, def: ResourceDefinition): Promise<void> {
+  const paths = scalePathsOf(def);
+  if (!paths) throw errors.pathNotFound();
+  const name = ctx.info.name;
+  const key = objectKey(ctx, def, name);
+  const { object } = await ctx.server.objects.get(key);
+  if (!object) throw errors.notFound(errorTarget(def, name), name);
+  const current = toScale(object, paths);
+  if (ctx.info.verb === 'get') {
+    writeObject(ctx, 200, current);
+    return;
+  }
+  let wanted: Obj;
+  if (ctx.info.verb === 'update') {
+    wanted = (await decodeBody(ctx)).value as Obj;
+  } else {
+    const mt = parseMediaType(ctx.req.headers['content-type'] ?? '');
+    const type = mt ? `${mt.type}/${mt.subtype}` : '';
+    const text = new TextDecoder().decode(await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes));
+    if (type === 'application/json-patch+json')
+      wanted = applyJsonPatch(current, parseJsonPatchText(text)) as Obj;
+    else if (type === 'application/merge-patch+json' || type === 'application/strategic-merge-patch+json') {
+      let patch: unknown;
+      try {
+        patch = JSON.parse(text);
+      } catch (e) {
+        throw errors.badRequest(`error decoding patch: ${(e as Error).message}`);
+      }
+      wanted = applyMergePatch(current, patch) as Obj;
+    } else {
+      throw errors.unsupportedMediaType(type, [
+        'application/json-patch+json',
+        'application/merge-patch+json',
+        'application/strategic-merge-patch+json',
+      ]);
+    }
+  }
+  const replicas = wanted?.spec?.replicas;
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+    throw errors.invalid('autoscaling', 'Scale', name, [
+      {
+        reason: 'FieldValueInvalid',
+        field: 'spec.replicas',
+        message: `Invalid value: ${JSON.stringify(replicas ?? null)}: must be greater than or equal to 0`,
+      },
+    ]);
+  }
+  const rv = wanted?.metadata?.resourceVersion;
+  const body = convertToVersion(ctx.server.registry, def, structuredClone(object), ctx.version) as Obj;
+  setPath(body, paths.specReplicasPath, replicas);
+  body.metadata.resourceVersion = rv === undefined || rv === '' ? object.metadata.resourceVersion : rv;
+  const updated = await updateObject(ctx, def, 'update', body, undefined);
+  if (!updated) throw errors.notFound(errorTarget(def, name), name);
+  writeObject(ctx, 200, toScale(updated, paths));
+}
