@@ -44,6 +44,7 @@ import { WatchCaches } from './storage/watch-caches.js';
 import { versionInfo } from './version.js';
 import { startCrdController } from './crd/controller.js';
 import { serveOpenApi } from './openapi/openapi.js';
+import { handleScale } from './handlers/scale.js';
 
 /** The reference API server: a request handler plus the pieces other packages plug into. */
 export interface ApiServer {
@@ -242,6 +243,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     if (!allowed.includes(verb)) {
       throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
     }
+    if (info.subresource === 'scale') return handleScale(ctx, def);
     switch (verb) {
       case 'get':
         return handleGet(ctx, def);
