@@ -118,6 +118,14 @@ describe.each(['orch', 'kubernetes'] as const)('namespace lifecycle (%s flavor)'
     expect(json<{ message: string }>(refused).message).toBe(
       `configmaps "late" is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
     );
+    expect(json(refused)).toMatchObject({
+      reason: 'Forbidden',
+      details: {
+        causes: [
+          { reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' },
+        ],
+      },
+    });
 
     // Everything without a finalizer goes; the held widget turns Terminating and blocks.
     await waitFor('namespace content removed but the held widget', async () => {

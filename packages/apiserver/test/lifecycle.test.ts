@@ -197,6 +197,19 @@ describe('deletion lifecycle (spec doc 1 §3)', () => {
     expect((await api.request('DELETE', `${cms}/opts`, { body: { orphanDependents: true } })).status).toBe(200);
   });
 
+  it('DeleteOptions in a YAML body', async () => {
+    await api.request('POST', cms, { body: cm('yaml-opts', { finalizers: ['example.com/x'] }) });
+    const r = await api.request('DELETE', `${cms}/yaml-opts`, {
+      headers: { 'content-type': 'application/yaml' },
+      body: 'kind: DeleteOptions\napiVersion: v1\npropagationPolicy: Foreground\n',
+    });
+    expect(r.status).toBe(200);
+    expect(json<{ metadata: { finalizers: string[] } }>(r).metadata.finalizers).toEqual([
+      'example.com/x',
+      'foregroundDeletion',
+    ]);
+  });
+
   it('gracePeriodSeconds is accepted (types without graceful deletion are removed at once)', async () => {
     await api.request('POST', cms, { body: cm('grace') });
     const r = await api.request('DELETE', `${cms}/grace?gracePeriodSeconds=30`);

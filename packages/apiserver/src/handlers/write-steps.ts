@@ -153,11 +153,22 @@ export const namespaceLifecycleStep: WriteStep = {
     );
     if (!object) throw errors.notFound({ group: '', resource: 'namespaces' }, w.namespace);
     if (object.metadata.deletionTimestamp) {
-      throw errors.forbidden(
+      const err = errors.forbidden(
         { group: w.def.group, resource: w.def.resource },
         w.obj.metadata?.name ?? '',
         `unable to create new content in namespace ${w.namespace} because it is being terminated`,
       );
+      // Upstream's NamespaceLifecycle admission adds this cause so clients can tell why.
+      if (err.details) {
+        err.details.causes = [
+          {
+            reason: 'NamespaceTerminating',
+            message: `namespace ${w.namespace} is being terminated`,
+            field: 'metadata.namespace',
+          },
+        ];
+      }
+      throw err;
     }
   },
 };
