@@ -31,12 +31,18 @@ const schema: StructuralSchema = {
       maxItems: 32,
       listType: 'map',
       listMapKeys: ['name'],
-      items: { type: 'object', properties: { name: { type: 'string', maxLength: 15 }, port: { type: 'integer' } } },
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string', maxLength: 15 }, port: { type: 'integer' } },
+      },
     },
     containers: {
       type: 'array',
       maxItems: 16,
-      items: { type: 'object', properties: { name: { type: 'string', maxLength: 63 }, image: { type: 'string', maxLength: 256 } } },
+      items: {
+        type: 'object',
+        properties: { name: { type: 'string', maxLength: 63 }, image: { type: 'string', maxLength: 256 } },
+      },
     },
   },
 };
