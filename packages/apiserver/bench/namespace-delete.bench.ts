@@ -34,7 +34,13 @@ async function fill(api: ApiServer): Promise<string[]> {
     await api.objects.create(key, {
       apiVersion: 'v1',
       kind: 'ConfigMap',
-      metadata: { name, namespace: ns, uid: newUid(), creationTimestamp: nowRfc3339(), labels: { app: 'bench' } },
+      metadata: {
+        name,
+        namespace: ns,
+        uid: newUid(),
+        creationTimestamp: nowRfc3339(),
+        labels: { app: 'bench' },
+      },
       data: { key: `value-${i}`, other: 'x'.repeat(64) },
     });
     keys.push(key);
@@ -73,7 +79,14 @@ async function baseline(): Promise<number> {
   return ms;
 }
 
-async function namespaceDelete(): Promise<{ ms: number; heap: number; rss: number; requestMs: number; p50: number; max: number }> {
+async function namespaceDelete(): Promise<{
+  ms: number;
+  heap: number;
+  rss: number;
+  requestMs: number;
+  p50: number;
+  max: number;
+}> {
   const api = createApiServer({});
   const { url } = await api.listen(0);
   await fill(api);
@@ -102,7 +115,9 @@ async function namespaceDelete(): Promise<{ ms: number; heap: number; rss: numbe
   const max = latencies.at(-1) ?? 0;
   const ms = performance.now() - t0;
   const mem = s.stop();
-  const left = await api.objects.list(api.objects.prefix({ group: '', resource: 'configmaps', namespace: ns }));
+  const left = await api.objects.list(
+    api.objects.prefix({ group: '', resource: 'configmaps', namespace: ns }),
+  );
   if (left.items.length !== 0) throw new Error(`${left.items.length} config maps left`);
   await api.close();
   return { ms, requestMs, p50, max, ...mem };
@@ -113,9 +128,13 @@ const run = await namespaceDelete();
 console.log(`namespace with ${count} config maps (memory store, Node ${process.version})`);
 console.log(`| measure | value |\n|---|---|`);
 console.log(`| DELETE request answered (Terminating) | ${run.requestMs.toFixed(1)} ms |`);
-console.log(`| namespace gone (GET 404) | ${run.ms.toFixed(0)} ms (${((count / run.ms) * 1000).toFixed(0)} objects/s) |`);
+console.log(
+  `| namespace gone (GET 404) | ${run.ms.toFixed(0)} ms (${((count / run.ms) * 1000).toFixed(0)} objects/s) |`,
+);
 console.log(`| GET latency meanwhile (p50 / max) | ${run.p50.toFixed(1)} ms / ${run.max.toFixed(1)} ms |`);
-console.log(`| baseline: bare objects.delete loop | ${base.toFixed(0)} ms (${((count / base) * 1000).toFixed(0)} objects/s) |`);
+console.log(
+  `| baseline: bare objects.delete loop | ${base.toFixed(0)} ms (${((count / base) * 1000).toFixed(0)} objects/s) |`,
+);
 console.log(`| ratio namespace / baseline | ${(run.ms / base).toFixed(1)}× |`);
 console.log(`| peak heapUsed above start | ${mib(run.heap)} |`);
 console.log(`| peak RSS | ${mib(run.rss)} |`);

@@ -66,7 +66,10 @@ describe('garbage collector', () => {
     expect(r.status).toBe(200);
     expect(json(r)).toMatchObject({ kind: 'Status', details: { uid: a.uid } });
     expect(await exists(`${cms}/bg-a`)).toBe(false);
-    await waitFor('B and C collected', async () => !(await exists(`${gadgetsPath}/bg-b`)) && !(await exists(`${secrets}/bg-c`)));
+    await waitFor(
+      'B and C collected',
+      async () => !(await exists(`${gadgetsPath}/bg-b`)) && !(await exists(`${secrets}/bg-c`)),
+    );
   });
 
   it('Foreground: the owner stays with foregroundDeletion until its blocking dependents are gone (C, then B, then A)', async () => {
@@ -85,12 +88,16 @@ describe('garbage collector', () => {
     expect(await exists(`${secrets}/fg-c`)).toBe(false);
     const deletedAt = (w: typeof wa) =>
       Number(w.events.find((e) => e.type === 'DELETED')?.object.metadata.resourceVersion ?? Number.NaN);
-    await Promise.all([wa, wb, wc].map((w) => waitFor('DELETED', () => w.events.some((e) => e.type === 'DELETED'))));
+    await Promise.all(
+      [wa, wb, wc].map((w) => waitFor('DELETED', () => w.events.some((e) => e.type === 'DELETED'))),
+    );
     expect(deletedAt(wc)).toBeLessThan(deletedAt(wb));
     expect(deletedAt(wb)).toBeLessThan(deletedAt(wa));
     // B went through foreground deletion itself (it has a dependent): Terminating with the finalizer first.
     expect(
-      wb.events.some((e) => e.type === 'MODIFIED' && e.object.metadata.finalizers?.includes('foregroundDeletion')),
+      wb.events.some(
+        (e) => e.type === 'MODIFIED' && e.object.metadata.finalizers?.includes('foregroundDeletion'),
+      ),
     ).toBe(true);
     for (const w of [wa, wb, wc]) w.close();
   });
@@ -102,7 +109,10 @@ describe('garbage collector', () => {
     });
     await api.request('DELETE', `${cms}/fw-a`, { body: { propagationPolicy: 'Foreground' } });
     await waitFor('B terminating', async () =>
-      Boolean(json<{ metadata: { deletionTimestamp?: string } }>(await api.request('GET', `${cms}/fw-b`)).metadata.deletionTimestamp),
+      Boolean(
+        json<{ metadata: { deletionTimestamp?: string } }>(await api.request('GET', `${cms}/fw-b`)).metadata
+          .deletionTimestamp,
+      ),
     );
     await new Promise((r) => setTimeout(r, 100));
     expect(await exists(`${cms}/fw-a`)).toBe(true);
@@ -119,9 +129,13 @@ describe('garbage collector', () => {
     expect(r.status).toBe(200);
     expect(json<{ metadata: { finalizers: string[] } }>(r).metadata.finalizers).toEqual(['orphan']);
     await waitFor('A removed', async () => !(await exists(`${cms}/or-a`)));
-    const gb = json<{ metadata: { ownerReferences?: unknown[] } }>(await api.request('GET', `${gadgetsPath}/or-b`));
+    const gb = json<{ metadata: { ownerReferences?: unknown[] } }>(
+      await api.request('GET', `${gadgetsPath}/or-b`),
+    );
     expect(gb.metadata.ownerReferences).toBeUndefined();
-    const sc = json<{ metadata: { ownerReferences?: { uid: string }[] } }>(await api.request('GET', `${secrets}/or-c`));
+    const sc = json<{ metadata: { ownerReferences?: { uid: string }[] } }>(
+      await api.request('GET', `${secrets}/or-c`),
+    );
     expect(sc.metadata.ownerReferences?.[0]?.uid).toBe(b.uid);
     // Stable: nothing collects them later.
     await new Promise((r) => setTimeout(r, 100));
@@ -140,7 +154,9 @@ describe('garbage collector', () => {
   it('dangling references: a dependent whose only owner does not exist is deleted', async () => {
     const r = await api.request('POST', cms, {
       body: cm('dangling', {
-        ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: '00000000-0000-0000-0000-000000000000' }],
+        ownerReferences: [
+          { apiVersion: 'v1', kind: 'ConfigMap', name: 'ghost', uid: '00000000-0000-0000-0000-000000000000' },
+        ],
       }),
     });
     expect(r.status).toBe(201);
@@ -148,7 +164,9 @@ describe('garbage collector', () => {
     // Same name, another uid: still dangling.
     await api.request('POST', cms, { body: cm('owner-x') });
     await api.request('POST', cms, {
-      body: cm('dangling2', { ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner-x', uid: 'not-the-uid' }] }),
+      body: cm('dangling2', {
+        ownerReferences: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'owner-x', uid: 'not-the-uid' }],
+      }),
     });
     await waitFor('dangling2 collected', async () => !(await exists(`${cms}/dangling2`)));
     expect(await exists(`${cms}/owner-x`)).toBe(true);
@@ -158,11 +176,15 @@ describe('garbage collector', () => {
     const o1 = json<{ metadata: Meta }>(await api.request('POST', cms, { body: cm('m-o1') })).metadata;
     const o2 = json<{ metadata: Meta }>(await api.request('POST', cms, { body: cm('m-o2') })).metadata;
     await api.request('POST', cms, {
-      body: cm('m-dep', { ownerReferences: [ref('v1', 'ConfigMap', o1, false), ref('v1', 'ConfigMap', o2, false)] }),
+      body: cm('m-dep', {
+        ownerReferences: [ref('v1', 'ConfigMap', o1, false), ref('v1', 'ConfigMap', o2, false)],
+      }),
     });
     await api.request('DELETE', `${cms}/m-o1`);
     await waitFor('reference to o1 removed', async () => {
-      const d = json<{ metadata: { ownerReferences?: { uid: string }[] } }>(await api.request('GET', `${cms}/m-dep`));
+      const d = json<{ metadata: { ownerReferences?: { uid: string }[] } }>(
+        await api.request('GET', `${cms}/m-dep`),
+      );
       return d.metadata.ownerReferences?.length === 1 && d.metadata.ownerReferences[0]?.uid === o2.uid;
     });
     await api.request('DELETE', `${cms}/m-o2`);
@@ -173,7 +195,9 @@ describe('garbage collector', () => {
     const owner = json<{ metadata: Meta }>(
       await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'owner-ns' } } }),
     ).metadata;
-    await api.request('POST', cms, { body: cm('ns-dep', { ownerReferences: [ref('v1', 'Namespace', owner)] }) });
+    await api.request('POST', cms, {
+      body: cm('ns-dep', { ownerReferences: [ref('v1', 'Namespace', owner)] }),
+    });
     await new Promise((r) => setTimeout(r, 50));
     expect(await exists(`${cms}/ns-dep`)).toBe(true);
     await api.request('DELETE', '/api/v1/namespaces/owner-ns');

@@ -15,7 +15,8 @@ export async function waitFor<T>(
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 10));
   }
 }
@@ -74,9 +75,11 @@ export async function openWatch(api: TestServer, path: string): Promise<Watch> {
   return {
     events,
     next: (n, timeoutMs = 5_000) =>
-      waitFor(`${n} watch events on ${path} (have ${events.length})`, () =>
-        events.length >= n ? events.slice(0, n) : undefined,
-      timeoutMs),
+      waitFor(
+        `${n} watch events on ${path} (have ${events.length})`,
+        () => (events.length >= n ? events.slice(0, n) : undefined),
+        timeoutMs,
+      ),
     close: () => abort.abort(),
   };
 }

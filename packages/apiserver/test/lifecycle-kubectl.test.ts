@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 describe.skipIf(!kubectlAvailable())('kubectl delete (kubernetes flavor)', () => {
   let api: TestServer;
   const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
-  const apply = (yaml: string) => kubectl(['create', '-f', '-'], { kubeconfig: api.kubeconfigPath, input: yaml });
+  const apply = (yaml: string) =>
+    kubectl(['create', '-f', '-'], { kubeconfig: api.kubeconfigPath, input: yaml });
 
   beforeAll(async () => {
     api = await startTestServer({ flavor: 'kubernetes' });
@@ -41,14 +42,23 @@ describe.skipIf(!kubectlAvailable())('kubectl delete (kubernetes flavor)', () =>
     const ns = await k('get', 'ns', 'slow');
     expect(ns.code).toBe(0);
     // The STATUS column comes from the server's Table conversion once it is wired in.
-    if (ns.stdout.startsWith('NAME') && ns.stdout.includes('STATUS')) expect(ns.stdout).toMatch(/slow\s+Terminating\s+/);
-    const cols = await k('get', 'ns', 'slow', '-o', 'custom-columns=NAME:.metadata.name,STATUS:.status.phase');
+    if (ns.stdout.startsWith('NAME') && ns.stdout.includes('STATUS'))
+      expect(ns.stdout).toMatch(/slow\s+Terminating\s+/);
+    const cols = await k(
+      'get',
+      'ns',
+      'slow',
+      '-o',
+      'custom-columns=NAME:.metadata.name,STATUS:.status.phase',
+    );
     expect(cols.stdout).toMatch(/slow\s+Terminating\n/);
     const phase = await k('get', 'ns', 'slow', '-o', 'jsonpath={.status.phase}');
     expect(phase.stdout).toBe('Terminating');
     const refused = await k('-n', 'slow', 'create', 'cm', 'late', '--from-literal=a=b');
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain('unable to create new content in namespace slow because it is being terminated');
+    expect(refused.stderr).toContain(
+      'unable to create new content in namespace slow because it is being terminated',
+    );
     const cm = await k('-n', 'slow', 'get', 'cm', 'held', '-o', 'jsonpath={.metadata.deletionTimestamp}');
     expect(cm.stdout).toMatch(/^\d{4}-/);
     expect(
@@ -62,7 +72,9 @@ describe.skipIf(!kubectlAvailable())('kubectl delete (kubernetes flavor)', () =>
   it('kubectl delete ns default is refused', async () => {
     const r = await k('delete', 'ns', 'default');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('Error from server (Forbidden): namespaces "default" is forbidden: this namespace may not be deleted');
+    expect(r.stderr).toContain(
+      'Error from server (Forbidden): namespaces "default" is forbidden: this namespace may not be deleted',
+    );
   });
 
   async function ownerAndDependent(prefix: string): Promise<void> {

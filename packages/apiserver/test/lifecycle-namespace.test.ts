@@ -41,21 +41,28 @@ describe.each(['orch', 'kubernetes'] as const)('namespace lifecycle (%s flavor)'
               name: 'v1',
               served: true,
               storage: true,
-              schema: { openAPIV3Schema: { type: 'object', [`x-${finalizer}-preserve-unknown-fields`]: true } },
+              schema: {
+                openAPIV3Schema: { type: 'object', [`x-${finalizer}-preserve-unknown-fields`]: true },
+              },
             },
           ],
         },
       },
     });
     expect(crd.status).toBe(201);
-    await waitFor('widgets served', async () => (await api.request('GET', '/apis/example.com/v1/widgets')).status === 200);
+    await waitFor(
+      'widgets served',
+      async () => (await api.request('GET', '/apis/example.com/v1/widgets')).status === 200,
+    );
   });
   afterAll(async () => {
     await api.stop();
   });
 
   it('default namespaces exist; default, system and public ones may not be deleted (403)', async () => {
-    const list = json<{ items: { metadata: { name: string } }[] }>(await api.request('GET', '/api/v1/namespaces'));
+    const list = json<{ items: { metadata: { name: string } }[] }>(
+      await api.request('GET', '/api/v1/namespaces'),
+    );
     const names = list.items.map((i) => i.metadata.name);
     for (const n of ['default', system, publicNs, `${flavor === 'orch' ? 'orch' : 'kube'}-node-lease`])
       expect(names).toContain(n);
@@ -79,8 +86,11 @@ describe.each(['orch', 'kubernetes'] as const)('namespace lifecycle (%s flavor)'
     const ns = 'team-a';
     await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } });
     const base = `/api/v1/namespaces/${ns}`;
-    for (let i = 0; i < 5; i++) expect((await api.request('POST', `${base}/configmaps`, { body: cm(`c${i}`) })).status).toBe(201);
-    await api.request('POST', `${base}/secrets`, { body: { metadata: { name: 's' }, stringData: { a: 'b' } } });
+    for (let i = 0; i < 5; i++)
+      expect((await api.request('POST', `${base}/configmaps`, { body: cm(`c${i}`) })).status).toBe(201);
+    await api.request('POST', `${base}/secrets`, {
+      body: { metadata: { name: 's' }, stringData: { a: 'b' } },
+    });
     await api.request('POST', `${base}/serviceaccounts`, { body: { metadata: { name: 'sa' } } });
     const w1 = await api.request('POST', `/apis/example.com/v1/namespaces/${ns}/widgets`, {
       body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w1' }, spec: { size: 1 } },
@@ -102,7 +112,9 @@ describe.each(['orch', 'kubernetes'] as const)('namespace lifecycle (%s flavor)'
 
     const nsWatch = await openWatch(api, `/api/v1/namespaces?fieldSelector=metadata.name%3D${ns}`);
     await nsWatch.next(1);
-    const del = await api.request('DELETE', `/api/v1/namespaces/${ns}`, { body: { propagationPolicy: 'Background' } });
+    const del = await api.request('DELETE', `/api/v1/namespaces/${ns}`, {
+      body: { propagationPolicy: 'Background' },
+    });
     expect(del.status).toBe(200);
     expect(json(del)).toMatchObject({
       kind: 'Namespace',
@@ -122,7 +134,11 @@ describe.each(['orch', 'kubernetes'] as const)('namespace lifecycle (%s flavor)'
       reason: 'Forbidden',
       details: {
         causes: [
-          { reason: 'NamespaceTerminating', message: `namespace ${ns} is being terminated`, field: 'metadata.namespace' },
+          {
+            reason: 'NamespaceTerminating',
+            message: `namespace ${ns} is being terminated`,
+            field: 'metadata.namespace',
+          },
         ],
       },
     });
@@ -147,10 +163,17 @@ describe.each(['orch', 'kubernetes'] as const)('namespace lifecycle (%s flavor)'
     expect((await api.request('GET', `${base}/secrets/s`)).status).toBe(404);
     expect((await api.request('GET', `${base}/serviceaccounts/sa`)).status).toBe(404);
     const stuck = await waitFor('conditions', async () => {
-      const r = json<{ status: { phase: string; conditions?: { type: string; status: string; reason: string; message: string }[] } }>(
-        await api.request('GET', `/api/v1/namespaces/${ns}`),
-      );
-      return r.status.conditions?.some((c) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True') ? r : undefined;
+      const r = json<{
+        status: {
+          phase: string;
+          conditions?: { type: string; status: string; reason: string; message: string }[];
+        };
+      }>(await api.request('GET', `/api/v1/namespaces/${ns}`));
+      return r.status.conditions?.some(
+        (c) => c.type === 'NamespaceFinalizersRemaining' && c.status === 'True',
+      )
+        ? r
+        : undefined;
     });
     expect(stuck.status.phase).toBe('Terminating');
     expect(stuck.status.conditions).toEqual(
@@ -165,7 +188,8 @@ describe.each(['orch', 'kubernetes'] as const)('namespace lifecycle (%s flavor)'
           type: 'NamespaceFinalizersRemaining',
           status: 'True',
           reason: 'SomeFinalizersRemain',
-          message: 'Some content in the namespace has finalizers remaining: example.com/cleanup in 1 resource instances',
+          message:
+            'Some content in the namespace has finalizers remaining: example.com/cleanup in 1 resource instances',
         }),
       ]),
     );
@@ -179,16 +203,23 @@ describe.each(['orch', 'kubernetes'] as const)('namespace lifecycle (%s flavor)'
       body: JSON.stringify({ metadata: { finalizers: null } }),
     });
     expect(patch.status).toBe(200);
-    await waitFor('namespace removed', async () => (await api.request('GET', `/api/v1/namespaces/${ns}`)).status === 404);
-    const types = (await waitFor('DELETED event', () =>
-      nsWatch.events.some((e) => e.type === 'DELETED') ? nsWatch.events : undefined,
-    )).map((e) => e.type);
+    await waitFor(
+      'namespace removed',
+      async () => (await api.request('GET', `/api/v1/namespaces/${ns}`)).status === 404,
+    );
+    const types = (
+      await waitFor('DELETED event', () =>
+        nsWatch.events.some((e) => e.type === 'DELETED') ? nsWatch.events : undefined,
+      )
+    ).map((e) => e.type);
     expect(types[0]).toBe('ADDED');
     expect(types.at(-1)).toBe('DELETED');
     expect(types.slice(1, -1).every((t) => t === 'MODIFIED')).toBe(true);
     nsWatch.close();
     // The name is reusable, with an empty namespace.
-    expect((await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } })).status).toBe(201);
+    expect(
+      (await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: ns } } })).status,
+    ).toBe(201);
     expect(json<{ items: unknown[] }>(await api.request('GET', `${base}/configmaps`)).items).toHaveLength(0);
   });
 
@@ -210,13 +241,18 @@ describe.each(['orch', 'kubernetes'] as const)('namespace lifecycle (%s flavor)'
       expect(json(fin)).toMatchObject({ spec: { finalizers: [] }, status: { phase: 'Terminating' } });
       return true;
     });
-    await waitFor('namespace removed', async () => (await api.request('GET', `/api/v1/namespaces/${ns}`)).status === 404);
+    await waitFor(
+      'namespace removed',
+      async () => (await api.request('GET', `/api/v1/namespaces/${ns}`)).status === 404,
+    );
   });
 
   it('dryRun=All on a namespace leaves it Active', async () => {
     await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'dry-ns' } } });
     const r = await api.request('DELETE', '/api/v1/namespaces/dry-ns?dryRun=All');
     expect(json(r)).toMatchObject({ status: { phase: 'Terminating' } });
-    expect(json(await api.request('GET', '/api/v1/namespaces/dry-ns'))).toMatchObject({ status: { phase: 'Active' } });
+    expect(json(await api.request('GET', '/api/v1/namespaces/dry-ns'))).toMatchObject({
+      status: { phase: 'Active' },
+    });
   });
 });

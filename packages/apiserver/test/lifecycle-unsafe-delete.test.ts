@@ -62,7 +62,10 @@ describe('unsafe delete with AllowUnsafeMalformedObjectDeletion=true', () => {
 
   it('a readable object aborts the unsafe delete (422) and stays', async () => {
     await api.request('POST', cms, { body: cm('fine') });
-    const r = await api.request('DELETE', `${cms}/fine?ignoreStoreReadErrorWithClusterBreakingPotential=true`);
+    const r = await api.request(
+      'DELETE',
+      `${cms}/fine?ignoreStoreReadErrorWithClusterBreakingPotential=true`,
+    );
     expect(r.status).toBe(422);
     expect(json(r)).toMatchObject({
       reason: 'Invalid',
@@ -74,7 +77,9 @@ describe('unsafe delete with AllowUnsafeMalformedObjectDeletion=true', () => {
   });
 
   it('deletecollection refuses the option (422)', async () => {
-    const r = await api.request('DELETE', cms, { body: { ignoreStoreReadErrorWithClusterBreakingPotential: true } });
+    const r = await api.request('DELETE', cms, {
+      body: { ignoreStoreReadErrorWithClusterBreakingPotential: true },
+    });
     expect(r.status).toBe(422);
     expect(json<{ message: string }>(r).message).toContain('is not allowed with DELETECOLLECTION');
   });
@@ -95,7 +100,10 @@ describe('unsafe delete with AllowUnsafeMalformedObjectDeletion=true', () => {
     expect((await store.get('/core/configmaps/default/bad')).kv).toBeUndefined();
     expect((await api.request('GET', `${cms}/bad`)).status).toBe(404);
     expect((await api.request('GET', cms)).status).toBe(200);
-    const again = await api.request('DELETE', `${cms}/bad?ignoreStoreReadErrorWithClusterBreakingPotential=true`);
+    const again = await api.request(
+      'DELETE',
+      `${cms}/bad?ignoreStoreReadErrorWithClusterBreakingPotential=true`,
+    );
     expect(again.status).toBe(404);
   });
 
@@ -107,20 +115,27 @@ describe('unsafe delete with AllowUnsafeMalformedObjectDeletion=true', () => {
       const ns = json<{ status: { conditions?: { type: string; status: string }[] } }>(
         await api.request('GET', '/api/v1/namespaces/broken'),
       );
-      if (ns.status.conditions?.some((c) => c.type === 'NamespaceDeletionContentFailure' && c.status === 'True')) break;
+      if (
+        ns.status.conditions?.some((c) => c.type === 'NamespaceDeletionContentFailure' && c.status === 'True')
+      )
+        break;
       await new Promise((r) => setTimeout(r, 10));
     }
-    const ns = json<{ status: { phase: string; conditions: { type: string; status: string; message: string }[] } }>(
-      await api.request('GET', '/api/v1/namespaces/broken'),
-    );
+    const ns = json<{
+      status: { phase: string; conditions: { type: string; status: string; message: string }[] };
+    }>(await api.request('GET', '/api/v1/namespaces/broken'));
     expect(ns.status.phase).toBe('Terminating');
     expect(ns.status.conditions.find((c) => c.type === 'NamespaceDeletionContentFailure')).toMatchObject({
       status: 'True',
     });
     // The way out: the unsafe delete, then the namespace finishes.
     expect(
-      (await api.request('DELETE', '/api/v1/namespaces/broken/configmaps/x?ignoreStoreReadErrorWithClusterBreakingPotential=true'))
-        .status,
+      (
+        await api.request(
+          'DELETE',
+          '/api/v1/namespaces/broken/configmaps/x?ignoreStoreReadErrorWithClusterBreakingPotential=true',
+        )
+      ).status,
     ).toBe(200);
     for (let i = 0; i < 500; i++) {
       if ((await api.request('GET', '/api/v1/namespaces/broken')).status === 404) break;
@@ -154,7 +169,9 @@ describe('unsafe delete with the gate off (default)', () => {
 
 describe('feature gates', () => {
   it('parses Name=bool lists and rejects unknown names and bad values as upstream', () => {
-    expect(parseFeatureGates('AllowUnsafeMalformedObjectDeletion=true, APIResponseCompression=false')).toEqual({
+    expect(
+      parseFeatureGates('AllowUnsafeMalformedObjectDeletion=true, APIResponseCompression=false'),
+    ).toEqual({
       AllowUnsafeMalformedObjectDeletion: true,
       APIResponseCompression: false,
     });

@@ -1,6 +1,6 @@
 import { startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cm, json, openWatch, waitFor } from './lifecycle-helpers.js';
+import { cm, json, openWatch } from './lifecycle-helpers.js';
 
 /**
  * The deletion lifecycle of spec doc 1 §3 end to end (orch flavor, plain HTTP so watches are easy
@@ -194,7 +194,9 @@ describe('deletion lifecycle (spec doc 1 §3)', () => {
     const type = await api.request('DELETE', `${cms}/opts`, { body: { gracePeriodSeconds: 'soon' } });
     expect(type.status).toBe(400);
     // The deprecated orphanDependents alone is accepted.
-    expect((await api.request('DELETE', `${cms}/opts`, { body: { orphanDependents: true } })).status).toBe(200);
+    expect((await api.request('DELETE', `${cms}/opts`, { body: { orphanDependents: true } })).status).toBe(
+      200,
+    );
   });
 
   it('DeleteOptions in a YAML body', async () => {
@@ -233,7 +235,9 @@ describe('deletion lifecycle (spec doc 1 §3)', () => {
   it('deletecollection with a label selector honours finalizers per object and applies the options to each', async () => {
     await api.request('POST', cms, { body: cm('x1', { labels: { app: 'x' } }) });
     await api.request('POST', cms, { body: cm('x2', { labels: { app: 'x' } }) });
-    await api.request('POST', cms, { body: cm('x3', { labels: { app: 'x' }, finalizers: ['example.com/x'] }) });
+    await api.request('POST', cms, {
+      body: cm('x3', { labels: { app: 'x' }, finalizers: ['example.com/x'] }),
+    });
     await api.request('POST', cms, { body: cm('y1', { labels: { app: 'y' } }) });
     const dry = await api.request('DELETE', `${cms}?labelSelector=app%3Dx&dryRun=All`);
     expect(dry.status).toBe(200);

@@ -37,7 +37,9 @@ function typeError(field: string, want: string, got: unknown): ApiError {
 export function deleteOptionsFromBody(value: unknown): DeleteOptions {
   if (!isPlainObject(value)) throw errors.badRequest('the request body must be a DeleteOptions object');
   if (value.kind !== undefined && value.kind !== null && value.kind !== 'DeleteOptions') {
-    throw errors.badRequest(`decoded object of kind ${JSON.stringify(value.kind)} cannot be converted to DeleteOptions`);
+    throw errors.badRequest(
+      `decoded object of kind ${JSON.stringify(value.kind)} cannot be converted to DeleteOptions`,
+    );
   }
   const out: DeleteOptions = {};
   const v = value;
@@ -52,7 +54,8 @@ export function deleteOptionsFromBody(value: unknown): DeleteOptions {
     out.gracePeriodSeconds = v.gracePeriodSeconds;
   }
   if (v.orphanDependents !== undefined && v.orphanDependents !== null) {
-    if (typeof v.orphanDependents !== 'boolean') throw typeError('orphanDependents', 'bool', v.orphanDependents);
+    if (typeof v.orphanDependents !== 'boolean')
+      throw typeError('orphanDependents', 'bool', v.orphanDependents);
     out.orphanDependents = v.orphanDependents;
   }
   if (v.propagationPolicy !== undefined && v.propagationPolicy !== null) {
@@ -62,7 +65,8 @@ export function deleteOptionsFromBody(value: unknown): DeleteOptions {
     out.propagationPolicy = v.propagationPolicy as PropagationPolicy;
   }
   if (v.preconditions !== undefined && v.preconditions !== null) {
-    if (!isPlainObject(v.preconditions)) throw typeError('preconditions', 'v1.Preconditions', v.preconditions);
+    if (!isPlainObject(v.preconditions))
+      throw typeError('preconditions', 'v1.Preconditions', v.preconditions);
     const p: { uid?: string; resourceVersion?: string } = {};
     const { uid, resourceVersion } = v.preconditions;
     if (uid !== undefined && uid !== null) {
@@ -99,7 +103,10 @@ export function deleteOptionsFromQuery(ctx: RequestContext): DeleteOptions {
       out.ignoreStoreReadErrorWithClusterBreakingPotential = true;
     else if (ign === 'false' || ign === '0' || ign === 'False')
       out.ignoreStoreReadErrorWithClusterBreakingPotential = false;
-    else throw errors.badRequest(`invalid boolean value for ${ignoreStoreReadErrorField}: ${JSON.stringify(ign)}`);
+    else
+      throw errors.badRequest(
+        `invalid boolean value for ${ignoreStoreReadErrorField}: ${JSON.stringify(ign)}`,
+      );
   }
   return out;
 }

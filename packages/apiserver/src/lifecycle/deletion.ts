@@ -62,7 +62,10 @@ export function keyOf(state: Pick<ServerState, 'objects'>, t: DeleteTarget): str
  * `shouldDeleteDependents`): explicit options win, then the finalizers already on the object,
  * then the type's default (Background for every type here).
  */
-export function gcFinalizers(obj: ApiObject, opts: DeleteOptions): { changed: boolean; finalizers: string[] } {
+export function gcFinalizers(
+  obj: ApiObject,
+  opts: DeleteOptions,
+): { changed: boolean; finalizers: string[] } {
   const current = finalizersOf(obj);
   let orphan: boolean;
   let foreground: boolean;
@@ -171,7 +174,10 @@ export async function deleteObject(
       }
       if (dry) {
         return {
-          object: { ...next, metadata: { ...next.metadata, resourceVersion: current.metadata.resourceVersion } },
+          object: {
+            ...next,
+            metadata: { ...next.metadata, resourceVersion: current.metadata.resourceVersion },
+          },
           deleted: false,
         };
       }
@@ -207,7 +213,7 @@ function genericDelete(
  * the GC finalizers the options ask for, then removal once `spec.finalizers` is empty.
  */
 function namespaceDelete(
-  state: ServerState,
+  _state: ServerState,
   current: StoredObject,
   opts: DeleteOptions,
 ): ApiObject | 'delete-generic' {

@@ -312,7 +312,8 @@ export function createGarbageCollector(
         if (node.finalizers.includes(finalizerOrphanDependents)) queue.add(orphanItem + uid);
         if (node.finalizers.includes(finalizerDeleteDependents)) {
           queue.add(deleteItem + uid);
-          if (!isDeletingDependents(old)) for (const d of dependents.get(uid) ?? []) queue.add(deleteItem + d);
+          if (!isDeletingDependents(old))
+            for (const d of dependents.get(uid) ?? []) queue.add(deleteItem + d);
         }
       }
     },

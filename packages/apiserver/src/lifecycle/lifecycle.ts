@@ -61,7 +61,14 @@ export function installLifecycle(state: ServerState): Lifecycle {
         },
       };
     }
-    return { type, key: kv.key, group: parts.group, resource: parts.resource, namespace: parts.namespace, object };
+    return {
+      type,
+      key: kv.key,
+      group: parts.group,
+      resource: parts.resource,
+      namespace: parts.namespace,
+      object,
+    };
   };
   const dispatch = (ev: ObservedObject) => {
     gc.observe(ev);
@@ -92,7 +99,8 @@ export function installLifecycle(state: ServerState): Lifecycle {
         return;
       } catch (e) {
         if (abort.signal.aborted) return;
-        if (!isStoreError(e, 'Compacted')) state.log.error('lifecycle controllers: watch failed, relisting', e);
+        if (!isStoreError(e, 'Compacted'))
+          state.log.error('lifecycle controllers: watch failed, relisting', e);
         await new Promise<void>((r) => setTimeout(r, 100).unref?.());
       }
     }

@@ -193,7 +193,7 @@ export function createNamespaceController(
     if (!nsDef) return;
     const key = state.objects.key({ group: '', resource: 'namespaces', namespace: '' }, name);
     const { object: ns } = await state.objects.get(key);
-    if (!ns || !ns.metadata.deletionTimestamp) {
+    if (!ns?.metadata.deletionTimestamp) {
       terminating.delete(name);
       return;
     }
@@ -212,14 +212,18 @@ export function createNamespaceController(
       const now = nowRfc3339();
       const next = conditionsFor(report).map((c) => {
         const prev = old.get(c.type);
-        const same = prev && prev.status === c.status && prev.reason === c.reason && prev.message === c.message;
+        const same =
+          prev && prev.status === c.status && prev.reason === c.reason && prev.message === c.message;
         return { ...c, lastTransitionTime: same ? (prev.lastTransitionTime ?? now) : now };
       });
       const others = (status.conditions ?? []).filter(
         (c) => !(namespaceConditionTypes as readonly string[]).includes(c.type),
       );
       const merged = [...others, ...next];
-      if (JSON.stringify(merged) === JSON.stringify(status.conditions ?? []) && status.phase === 'Terminating')
+      if (
+        JSON.stringify(merged) === JSON.stringify(status.conditions ?? []) &&
+        status.phase === 'Terminating'
+      )
         return undefined;
       obj.status = { ...status, phase: 'Terminating', conditions: merged };
       return obj;
@@ -264,7 +268,8 @@ export function createNamespaceController(
         return;
       }
       // Content leaving a terminating namespace: check whether it is now empty.
-      if (ev.type === 'delete' && ev.namespace !== '' && terminating.has(ev.namespace)) queue.add(ev.namespace);
+      if (ev.type === 'delete' && ev.namespace !== '' && terminating.has(ev.namespace))
+        queue.add(ev.namespace);
     },
     idle: () => queue.idle(),
     stop: () => queue.stop(),
