@@ -77,9 +77,9 @@ describe.skipIf(!kubectlAvailable())('kubectl against the reference server (kube
       out += d.toString();
     });
     try {
-      for (let i = 0; i < 200 && !/\bc\s+\d+[smhd]/.test(out); i++)
+      for (let i = 0; i < 200 && !/^c\s+(\d+\s+)?\d+[smhd]\s*$/m.test(out); i++)
         await new Promise((r) => setTimeout(r, 50));
-      expect(out).toMatch(/\bc\s+\d+[smhd]/);
+      expect(out).toMatch(/^c\s+(\d+\s+)?\d+[smhd]\s*$/m);
       const created = await api.request('POST', '/api/v1/namespaces/demo/configmaps', {
         body: { metadata: { name: 'later' }, data: { x: 'y' } },
       });
