@@ -141,6 +141,34 @@ describe.each(['kubernetes', 'orch'] as const)('CustomResourceDefinitions (%s fl
     expect((await api.request('GET', `${widgets}/gone`)).status).toBe(404);
   });
 
+  it('watch and deletecollection', async () => {
+    const rv = ((await api.request('GET', widgets)).json as { metadata: { resourceVersion: string } })
+      .metadata.resourceVersion;
+    expect(
+      (
+        await api.request('POST', widgets, {
+          body: widget('x1', { color: 'red' }, { metadata: { name: 'x1', labels: { batch: 'x' } } }),
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await api.request('POST', widgets, {
+          body: widget('x2', { color: 'blue' }, { metadata: { name: 'x2', labels: { batch: 'x' } } }),
+        })
+      ).status,
+    ).toBe(201);
+    const watch = await api.request('GET', `${widgets}?watch=1&timeoutSeconds=1&resourceVersion=${rv}`);
+    const events = watch.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; object: { metadata: { name: string } } });
+    expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED x1', 'ADDED x2']);
+    expect((await api.request('DELETE', `${widgets}?labelSelector=batch%3Dx`)).status).toBe(200);
+    const left = (await api.request('GET', widgets)).json as { items: { metadata: { name: string } }[] };
+    expect(left.items.map((i) => i.metadata.name)).toEqual(['w1']);
+  });
+
   const invalid: [string, Record<string, unknown>, string[]][] = [
     ['enum and type', { color: 'green', size: 'big' }, ['spec.color', 'spec.size']],
     ['required and minimum', { size: 0 }, ['spec.color', 'spec.size']],
