@@ -1,0 +1,90 @@
+import { ApiError, orchFlavor } from '@orchard/meta';
+import { describe, expect, it } from 'vitest';
+import { deleteOptionsFromBody, invalidDeleteOptions, validateDeleteOptions } from './delete-options.js';
+
+const messages = (o: Parameters<typeof validateDeleteOptions>[0]) =>
+  validateDeleteOptions(o).map((c) => `${c.field}: ${c.message}`);
+
+describe('validateDeleteOptions (upstream ValidateDeleteOptions)', () => {
+  it.each([
+    [{}, []],
+    [{ propagationPolicy: 'Foreground' }, []],
+    [{ orphanDependents: false }, []],
+    [{ dryRun: ['All'] }, []],
+    [
+      { orphanDependents: true, propagationPolicy: 'Background' },
+      [
+        'propagationPolicy: Invalid value: "Background": orphanDependents and deletionPropagation cannot be both set',
+      ],
+    ],
+    [
+      { propagationPolicy: 'Later' },
+      [
+        'propagationPolicy: Unsupported value: "Later": supported values: "Foreground", "Background", "Orphan", "nil"',
+      ],
+    ],
+    [
+      { dryRun: ['All', 'Some'] },
+      ['dryRun: Unsupported value: []string{"All", "Some"}: supported values: "All"'],
+    ],
+    [{ ignoreStoreReadErrorWithClusterBreakingPotential: true }, []],
+    [{ ignoreStoreReadErrorWithClusterBreakingPotential: false, propagationPolicy: 'Orphan' }, []],
+    [
+      { ignoreStoreReadErrorWithClusterBreakingPotential: true, gracePeriodSeconds: 0, preconditions: {} },
+      [
+        'ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: cannot be set together with .gracePeriodSeconds',
+        'ignoreStoreReadErrorWithClusterBreakingPotential: Invalid value: true: cannot be set together with .preconditions',
+      ],
+    ],
+  ] as const)('%j → %j', (opts, want) => {
+    expect(messages(opts as never)).toEqual(want);
+  });
+
+  it('aggregates several causes into one 422 for DeleteOptions.meta.<domain>', () => {
+    const e = invalidDeleteOptions(
+      orchFlavor,
+      validateDeleteOptions({ dryRun: ['x'], propagationPolicy: 'y' as never }),
+    );
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e.code).toBe(422);
+    expect(e.message).toBe(
+      'DeleteOptions.meta.orch.io "" is invalid: [propagationPolicy: Unsupported value: "y": supported values: "Foreground", "Background", "Orphan", "nil", dryRun: Unsupported value: []string{"x"}: supported values: "All"]',
+    );
+  });
+});
+
+describe('deleteOptionsFromBody', () => {
+  it('reads the known fields, treats null as unset and ignores unknown fields', () => {
+    expect(
+      deleteOptionsFromBody({
+        kind: 'DeleteOptions',
+        apiVersion: 'meta.k8s.io/v1',
+        gracePeriodSeconds: 5,
+        propagationPolicy: null,
+        preconditions: { uid: 'u', resourceVersion: null },
+        somethingElse: 1,
+      }),
+    ).toEqual({ gracePeriodSeconds: 5, preconditions: { uid: 'u' } });
+  });
+
+  it.each([
+    [[], 'the request body must be a DeleteOptions object'],
+    [{ kind: 'ConfigMap' }, 'cannot be converted to DeleteOptions'],
+    [{ dryRun: 'All' }, 'DeleteOptions.dryRun of type []string'],
+    [{ gracePeriodSeconds: 1.5 }, 'DeleteOptions.gracePeriodSeconds of type int64'],
+    [{ orphanDependents: 'yes' }, 'DeleteOptions.orphanDependents of type bool'],
+    [{ propagationPolicy: 3 }, 'DeleteOptions.propagationPolicy'],
+    [{ preconditions: { uid: 7 } }, 'DeleteOptions.preconditions.uid'],
+    [{ ignoreStoreReadErrorWithClusterBreakingPotential: 'true' }, 'of type bool'],
+  ])('%j → 400 (%s)', (body, fragment) => {
+    let err: unknown;
+    try {
+      deleteOptionsFromBody(body);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe(400);
+    expect((err as ApiError).message).toContain(fragment);
+  });
+});
