@@ -205,3 +205,33 @@ describe('dropped fields (spec doc 1 §4.9 items 2, 4b, 8)', () => {
     expect(r.managedFields).toEqual(row.managedFields);
   });
 });
+
+describe('nulls left by the merge are not stored', () => {
+  it.each<Row>([
+    {
+      name: 'a granular map emptied by a dropped key disappears instead of becoming null',
+      writes: [
+        { apply: { metadata: meta, spec: { settings: { a: '1' } }, data: { k: 'v' } }, manager: 'A' },
+        { apply: { metadata: meta, spec: { settings: { a: '1' } } }, manager: 'B' },
+        { apply: { metadata: meta, spec: { color: 'x' } }, manager: 'B' },
+        { apply: { metadata: meta, spec: { color: 'x' } }, manager: 'A', force: true },
+      ],
+      object: { metadata: meta, spec: { color: 'x' } },
+      managedFields: {
+        'A/Apply': { 'f:spec': { 'f:color': {} } },
+        'B/Apply': { 'f:spec': { 'f:color': {} } },
+      },
+    },
+    {
+      name: 'an explicit null for a declared field is not stored; nulls inside preserved values are',
+      writes: [{ apply: { metadata: meta, spec: { image: null, config: { a: null } } }, manager: 'A' }],
+      object: { metadata: meta, spec: { config: { a: null } } },
+      managedFields: { 'A/Apply': { 'f:spec': { 'f:config': { 'f:a': {} }, 'f:image': {} } } },
+    },
+  ])('$name', (row) => {
+    const r = runRow(row, widgetSchema);
+    expect(r.error).toBeUndefined();
+    expect(r.object).toEqual(row.object);
+    expect(r.managedFields).toEqual(row.managedFields);
+  });
+});

@@ -4,7 +4,7 @@ import type { FieldSet } from '../fieldpath/field-set.js';
 import { isMap, type JsonMap } from '../fieldpath/value.js';
 import { type Conflict, isMergeConflicts } from '../merge/conflicts.js';
 import { applyFields, type ManagedSets, updateFields, type VersionConverter } from '../merge/updater.js';
-import { type Atom, resourceAtomOf, TypedValueError } from '../typed/atom.js';
+import { type Atom, dropNulls, resourceAtomOf, TypedValueError } from '../typed/atom.js';
 import { compare } from '../typed/compare.js';
 import { toFieldSet } from '../typed/to-field-set.js';
 import { ApplyConflictError, FieldManagerError } from './errors.js';
@@ -128,7 +128,9 @@ export function apply(
       applyFields(liveBody, intent, opts.apiVersion, m.fields, key, force, { atom, ...conv(opts) }),
     );
     strip(r.managers, key);
-    return { m: { fields: r.managers, times: m.times } as Managed, object: r.object };
+    // Nulls the merge leaves (emptied containers, nulls of the intent) are not stored, as upstream's decoding.
+    const object = r.object === undefined ? undefined : dropNulls(r.object, atom);
+    return { m: { fields: r.managers, times: m.times } as Managed, object };
   };
 
   let result: { m: Managed; object: unknown };

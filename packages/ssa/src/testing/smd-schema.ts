@@ -26,7 +26,12 @@ export function smdSchemaToStructural(doc: SmdSchema, root: string): StructuralS
   const named = new Map(doc.types.map((t) => [t.name, t]));
   const convert = (ref: SmdTypeRef): StructuralSchema => {
     const atom: SmdAtom = ref.namedType !== undefined ? (named.get(ref.namedType) as SmdAtom) : ref;
-    if (atom.scalar === 'untyped') return { intOrString: true };
+    // Upstream's __untyped_deduced_ (granular maps) is a preserve-unknown-fields value; an untyped
+    // scalar or __untyped_atomic_ is replaced whole, like int-or-string.
+    if (atom.scalar === 'untyped')
+      return atom.map && atom.map.elementRelationship !== 'atomic'
+        ? { preserveUnknownFields: true }
+        : { intOrString: true };
     if (atom.map) {
       const s: StructuralSchema = { type: 'object' };
       if (atom.map.fields) {

@@ -13,6 +13,8 @@ export interface Atom {
   readonly map: MapAtom | undefined;
   /** The schema default, used when an applier drops a field it alone owned. */
   readonly default: unknown;
+  /** `nullable: true`: an explicit null is a value to keep. */
+  readonly nullable?: boolean;
 }
 
 export interface ListAtom {
@@ -128,6 +130,11 @@ export function resourceAtomOf(s: StructuralSchema | undefined): Atom {
 const rootCache = new WeakMap<StructuralSchema, Atom>();
 
 function build(s: StructuralSchema, root: boolean): Atom {
+  const a = buildShape(s, root);
+  return s.nullable ? { ...a, nullable: true } : a;
+}
+
+function buildShape(s: StructuralSchema, root: boolean): Atom {
   const def = s.default;
   if (s.intOrString) return withDefault(UNTYPED_ATOMIC, def);
   const type = s.type ?? (s.properties ? 'object' : s.items ? 'array' : undefined);
@@ -257,6 +264,52 @@ export class TypedValueError extends Error {
     super(path === '' ? message : `${path}: ${message}`);
     this.name = 'TypedValueError';
   }
+}
+
+/**
+ * The value without nulls the API server would not store: a null in a declared struct field or
+ * in a typed map value whose schema is not nullable (upstream: Go decoding drops them for built-in
+ * kinds; structural pruning for custom resources). Nulls inside deduced values are kept. Returns
+ * the same value when there is none; otherwise rebuilds only the containers on the way.
+ */
+export function dropNulls(v: unknown, a: Atom): unknown {
+  if (Array.isArray(v)) {
+    const l = a.list;
+    if (l === undefined || l.type === 'atomic') return v;
+    const elem = l.elem();
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (x === null || typeof x !== 'object') continue;
+      const r = dropNulls(x, elem);
+      if (r !== x) {
+        out ??= [...v];
+        out[i] = r;
+      }
+    }
+    return out ?? v;
+  }
+  if (!isMap(v) || a.map === undefined || a.map.atomic) return v;
+  const m = a.map;
+  let out: JsonMap | undefined;
+  for (const k in v) {
+    const x = v[k];
+    const fa = mapField(m, k);
+    if (x === null) {
+      if ((m.isField(k) || (m.elem !== undefined && m.elem !== DEDUCED)) && !fa.nullable) {
+        out ??= { ...v };
+        delete out[k];
+      }
+      continue;
+    }
+    if (typeof x !== 'object') continue;
+    const r = dropNulls(x, fa);
+    if (r !== x) {
+      out ??= { ...v };
+      out[k] = r;
+    }
+  }
+  return out ?? v;
 }
 
 /** Type of a map key: the declared field, else the element type, else deduced. */

@@ -6,8 +6,9 @@ import { type Atom, listItemElement, mapField, shapeFor } from './atom.js';
 /**
  * The value without the fields in `items` (upstream `TypedValue.RemoveItems`): a member path
  * removes the whole value there, a path that only passes through an element descends into it.
- * Atomic values are never entered. A container left empty by the removal is dropped (upstream
- * leaves a null there, which the API server then drops). Returns undefined when nothing is left.
+ * Atomic values are never entered. As upstream, a container left empty by the removal becomes
+ * `null`, an emptied list item too (the field manager drops nulls of non-nullable fields before
+ * the object is stored, as the API server's decoding does). Returns undefined when nothing is left.
  */
 export function removeItems(value: unknown, items: FieldSet, atom: Atom): unknown {
   if (items.isEmpty()) return value;
@@ -60,10 +61,8 @@ function remove(v: unknown, items: FieldSet, a: Atom): unknown {
     if (n.member) continue;
     if (n.child !== undefined) {
       const r = remove(val, n.child, mapField(m, k));
-      if (r !== undefined) {
-        out[k] = r;
-        any = true;
-      }
+      out[k] = r === undefined ? null : r;
+      any = true;
     } else {
       out[k] = val;
       any = true;

@@ -281,10 +281,10 @@ describe('removeItems (upstream TypedValue.RemoveItems)', () => {
       want: spec({ tags: ['b'] }),
     },
     {
-      name: 'a container emptied by the removal is dropped',
+      name: 'a container emptied by the removal becomes null, as upstream',
       value: { data: { a: '1' }, spec: { color: 'x' } },
       items: { 'f:data': { 'f:a': {} } },
-      want: { spec: { color: 'x' } },
+      want: { data: null, spec: { color: 'x' } },
     },
     {
       name: 'atomic values are not entered',
