@@ -7,8 +7,10 @@ import {
   type Offer,
   yamlCodec,
 } from '@orchard/codecs';
+import { createCborCodec } from '@orchard/codecs/cbor';
 import { createProtobufCodec, protobufSupported } from '@orchard/codecs/protobuf';
 import { errors, type Flavor, type GroupVersionKind } from '@orchard/meta';
+import { type FeatureGateOverrides, featureEnabled } from './feature-gates.js';
 import type { ResourceDefinition } from './registry/resource.js';
 
 export type { Codec };
@@ -33,6 +35,8 @@ export interface ResponseConversion {
       /** `object` for get/create/update, `list`, or `watch` for each event's object (`first` tells if it is the first event). */
       readonly shape: 'object' | 'list' | 'watch';
       readonly first?: boolean;
+      /** The request URL (query parameters such as `includeObject`). */
+      readonly url?: URL;
     },
   ): unknown;
 }
@@ -42,10 +46,19 @@ export interface ResponseOffer extends Offer {
   readonly conversion?: ResponseConversion;
 }
 
-/** The default codecs of a flavor: JSON, YAML, and Protobuf for the kinds that have a Protobuf form. */
-export function defaultCodecs(flavor: Flavor): Codec[] {
+/**
+ * The default codecs of a flavor: JSON, YAML, Protobuf for the kinds that have a Protobuf form,
+ * and CBOR (built-in and custom resources) when the gate `CBORServingAndStorage` is on.
+ */
+export function defaultCodecs(flavor: Flavor, featureGates?: FeatureGateOverrides): Codec[] {
   const protobuf = createProtobufCodec(flavor);
-  return [jsonCodec, yamlCodec, { ...protobuf, supports: (gvk, ctx) => protobufSupported(gvk, ctx.flavor) }];
+  const codecs: Codec[] = [
+    jsonCodec,
+    yamlCodec,
+    { ...protobuf, supports: (gvk, ctx) => protobufSupported(gvk, ctx.flavor) },
+  ];
+  if (featureEnabled(featureGates, 'CBORServingAndStorage')) codecs.push(createCborCodec());
+  return codecs;
 }
 
 /**

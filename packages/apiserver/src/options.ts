@@ -5,6 +5,7 @@ import type { Store } from '@orchard/store';
 import type { ResponseConversion } from './codecs.js';
 import type { FeatureGateOverrides } from './feature-gates.js';
 import type { ResourceDefinition, UserInfo } from './registry/resource.js';
+import { tableResponseConversion } from './response/table.js';
 import type { WatchCacheSettings } from './storage/watch-caches.js';
 
 /** PEM material for HTTPS and client-certificate authentication. */
@@ -48,7 +49,7 @@ export interface ApiServerOptions {
   readonly builtinResources: boolean;
   /** Wire codecs, in preference order. Default (undefined): JSON, YAML and the flavor's Protobuf (`defaultCodecs(flavor)`). */
   readonly codecs?: readonly Codec[];
-  /** Response conversions chosen by Accept parameters (Table …). Default: none. */
+  /** Response conversions chosen by Accept parameters. Default: the Table conversion. */
   readonly responseConversions: readonly ResponseConversion[];
   /**
    * Watches without `timeoutSeconds` end after a random time in [min, 2·min), as upstream's
@@ -95,7 +96,7 @@ export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze
   }),
   resources: Object.freeze([]),
   builtinResources: true,
-  responseConversions: Object.freeze([]),
+  responseConversions: Object.freeze([tableResponseConversion]),
   minRequestTimeoutSeconds: 1800,
   createDefaultNamespaces: true,
   watchCache: Object.freeze({}),

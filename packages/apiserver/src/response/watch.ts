@@ -41,6 +41,7 @@ export class WatchStream {
             range: this.enc.range,
             shape: 'watch',
             first: this.first,
+            url: this.ctx.url,
           })
         : object;
     this.first = false;

@@ -4,6 +4,7 @@ import type { ApiError, Flavor } from '@orchard/meta';
 import { negotiateResponse, offersFor, type ResponseEncoding, type ResponseOffer } from '../codecs.js';
 import type { RequestContext } from '../context.js';
 import { convertForResponse } from '../crd/conversion.js';
+import { maybeGzip } from './compression.js';
 
 /** RFC 7234 §5.5 warning header values (`299 - "text"`), as upstream writes them. */
 export function formatWarning(text: string): string {
@@ -61,10 +62,24 @@ export function writeObject(
   const enc = responseEncoding(ctx);
   value = convertForResponse(ctx, value);
   const converted = enc.conversion
-    ? enc.conversion.convert(value, { flavor: ctx.server.flavor, def: ctx.def, range: enc.range, shape })
+    ? enc.conversion.convert(value, {
+        flavor: ctx.server.flavor,
+        def: ctx.def,
+        range: enc.range,
+        shape,
+        url: ctx.url,
+      })
     : value;
-  const body = enc.codec.encode(converted, { flavor: ctx.server.flavor });
-  send(ctx.res, code, enc.contentType, body, warningHeaders(ctx), ctx.req.method === 'HEAD');
+  const encoded = enc.codec.encode(converted, { flavor: ctx.server.flavor });
+  const { body, headers } = maybeGzip(ctx, encoded);
+  send(
+    ctx.res,
+    code,
+    enc.contentType,
+    body,
+    { ...warningHeaders(ctx), ...headers },
+    ctx.req.method === 'HEAD',
+  );
 }
 
 /** Writes a value as JSON regardless of Accept (discovery, /version). */

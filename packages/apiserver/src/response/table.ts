@@ -1,0 +1,85 @@
+/**
+ * The Table response conversion (spec doc 1 §2.5, §4.3): chosen by
+ * `Accept: application/json;as=Table;g=meta.<domain>;v=v1` for get, list and watch. Built-in
+ * resources use their column sets from `@orchard/codecs/table`, custom resources their CRD's
+ * `additionalPrinterColumns` (Age when none), everything else the default table.
+ */
+import {
+  builtinTableConvertor,
+  defaultCrdPrinterColumns,
+  type IncludeObject,
+  type PrinterColumn,
+  printerColumnConvertor,
+  type TableConvertor,
+  toTable,
+} from '@orchard/codecs/table';
+import { type ApiObject, errors, type Flavor, type ListMeta, parseApiVersion } from '@orchard/meta';
+import type { ResponseConversion } from '../codecs.js';
+import type { ResourceDefinition } from '../registry/resource.js';
+import { customResourceInfo } from '../schema/schemas.js';
+
+const includeObjectValues: readonly IncludeObject[] = ['None', 'Object', 'Metadata'];
+
+/** Printer-column convertors of custom resources, per definition and version (built once). */
+const crdConvertors = new WeakMap<ResourceDefinition, Map<string, TableConvertor>>();
+
+function convertorFor(
+  def: ResourceDefinition | undefined,
+  version: string,
+  flavor: Flavor,
+): TableConvertor | undefined {
+  if (!def) return undefined;
+  const cr = customResourceInfo(def);
+  if (cr) {
+    let byVersion = crdConvertors.get(def);
+    if (!byVersion) {
+      byVersion = new Map();
+      crdConvertors.set(def, byVersion);
+    }
+    let conv = byVersion.get(version);
+    if (!conv) {
+      const columns = cr.printerColumns.get(version) ?? [];
+      conv = printerColumnConvertor(
+        columns.length > 0 ? (columns as readonly PrinterColumn[]) : defaultCrdPrinterColumns,
+      );
+      byVersion.set(version, conv);
+    }
+    return conv;
+  }
+  return builtinTableConvertor({ group: def.group, resource: def.resource }, flavor);
+}
+
+function includeObjectOf(url: URL | undefined): IncludeObject {
+  const v = url?.searchParams.get('includeObject');
+  if (v === null || v === undefined || v === '') return 'Metadata';
+  if (!(includeObjectValues as readonly string[]).includes(v))
+    throw errors.badRequest(
+      `includeObject: Unsupported value: "${v}": supported values: "None", "Object", "Metadata"`,
+    );
+  return v as IncludeObject;
+}
+
+/** The Table conversion the server offers by default (JSON and YAML bodies). */
+export const tableResponseConversion: ResponseConversion = {
+  target: (flavor) => ({ as: 'Table', g: `meta.${flavor.domain}`, v: 'v1' }),
+  mediaTypes: ['application/json', 'application/yaml', 'application/cbor'],
+  convert(value, ctx) {
+    const v = value as ApiObject & { items?: ApiObject[] };
+    // A Status (e.g. from a delete) is not a resource: it goes out as it is.
+    if (v?.kind === 'Status') return value;
+    const version = typeof v?.apiVersion === 'string' ? parseApiVersion(v.apiVersion).version : '';
+    const conv = convertorFor(ctx.def, version, ctx.flavor);
+    const includeObject = includeObjectOf(ctx.url);
+    if (ctx.shape === 'list')
+      return toTable(v.items ?? [], conv, {
+        flavor: ctx.flavor,
+        includeObject,
+        listMeta: (v.metadata ?? {}) as ListMeta,
+      });
+    return toTable(v, conv, {
+      flavor: ctx.flavor,
+      includeObject,
+      includeColumnDefinitions: ctx.shape !== 'watch' || ctx.first !== false,
+    });
+  },
+};

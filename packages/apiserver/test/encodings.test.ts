@@ -1,0 +1,653 @@
+/**
+ * Wire encodings end to end (issue 7): Table responses for get/list/watch (and kubectl printing
+ * them), Protobuf requests/responses/watch frames, CBOR behind its gate, gzip, and the status
+ * codes of negotiation: 406 for an unsatisfiable Accept, 415 for an unknown Content-Type, 400 for
+ * a malformed binary body.
+ */
+import { spawn } from 'node:child_process';
+import { request as httpsRequest } from 'node:https';
+import { gunzipSync } from 'node:zlib';
+import { CborSeqReader, decodeCbor, encodeCbor } from '@orchard/codecs/cbor';
+import {
+  assertProtobufPrefix,
+  decodeProtobuf,
+  decodeProtobufWatchEvent,
+  encodeProtobuf,
+  ProtobufFrameReader,
+} from '@orchard/codecs/protobuf';
+import { kubernetesFlavor } from '@orchard/meta';
+import { kubectl, kubectlAvailable, kubectlBinary, startTestServer, type TestServer } from '@orchard/testing';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const PB = 'application/vnd.kubernetes.protobuf';
+const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** One request with a byte body and a byte response (the test server's helper decodes text). */
+function raw(
+  api: TestServer,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: Uint8Array,
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const tls = api.tls;
+    if (!tls) throw new Error('the encodings tests run over HTTPS');
+    const req = httpsRequest(
+      new URL(path, api.url),
+      {
+        method,
+        headers: body ? { ...headers, 'content-length': String(body.byteLength) } : headers,
+        ca: tls.ca.cert,
+        cert: tls.admin.cert,
+        key: tls.admin.key,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Opens a watch and collects raw chunks until `done` says enough or the time budget ends. */
+function watchRaw(
+  api: TestServer,
+  path: string,
+  accept: string,
+  onChunk: (c: Buffer) => boolean,
+): Promise<{ status: number; contentType: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    const tls = api.tls;
+    if (!tls) throw new Error('HTTPS only');
+    const req = httpsRequest(
+      new URL(path, api.url),
+      { headers: { accept }, ca: tls.ca.cert, cert: tls.admin.cert, key: tls.admin.key },
+      (res) => {
+        const finish = () =>
+          resolve({ status: res.statusCode ?? 0, contentType: res.headers['content-type'] });
+        res.on('data', (c: Buffer) => {
+          if (onChunk(c)) {
+            finish();
+            req.destroy();
+          }
+        });
+        res.on('end', finish);
+      },
+    );
+    req.on('error', (e) => (req.destroyed ? undefined : reject(e)));
+    req.setTimeout(20_000, () => {
+      req.destroy();
+      reject(new Error('watch timed out'));
+    });
+    req.end();
+  });
+}
+
+describe('Table, Protobuf, gzip and negotiation (kubernetes flavor, HTTPS)', () => {
+  let api: TestServer;
+  beforeAll(async () => {
+    api = await startTestServer({ flavor: 'kubernetes' });
+    await api.request('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'enc' } },
+    });
+    for (const name of ['one', 'two'])
+      await api.request('POST', '/api/v1/namespaces/enc/configmaps', {
+        body: {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name, labels: { app: 'x' } },
+          data: { a: '1', b: '2' },
+        },
+      });
+  });
+  afterAll(async () => {
+    await api?.stop();
+  });
+
+  it('lists as a Table with the configmap columns and PartialObjectMetadata rows', async () => {
+    const r = await api.request('GET', '/api/v1/namespaces/enc/configmaps?limit=500', {
+      headers: { accept: `${TABLE},application/json` },
+    });
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('application/json;g=meta.k8s.io;v=v1;as=Table');
+    const t = r.json as {
+      kind: string;
+      apiVersion: string;
+      metadata: { resourceVersion: string };
+      columnDefinitions: { name: string; type: string; format: string }[];
+      rows: { cells: unknown[]; object: { kind: string; metadata: { name: string } } }[];
+    };
+    expect(t).toMatchObject({ kind: 'Table', apiVersion: 'meta.k8s.io/v1' });
+    expect(t.metadata.resourceVersion).toMatch(/^\d+$/);
+    expect(t.columnDefinitions.map((c) => `${c.name}:${c.type}:${c.format}`)).toEqual([
+      'Name:string:name',
+      'Data:integer:',
+      'Age:string:',
+    ]);
+    expect(t.rows.map((row) => row.cells.slice(0, 2))).toEqual([
+      ['one', 2],
+      ['two', 2],
+    ]);
+    expect(t.rows[0]?.object).toMatchObject({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: { name: 'one', labels: { app: 'x' } },
+    });
+  });
+
+  it('gets one object as a Table; includeObject=Object and None; a bad includeObject is 400', async () => {
+    const one = await api.request('GET', '/api/v1/namespaces/enc/configmaps/one', {
+      headers: { accept: TABLE },
+    });
+    expect((one.json as { rows: unknown[] }).rows).toHaveLength(1);
+    const full = await api.request('GET', '/api/v1/namespaces/enc/configmaps?includeObject=Object', {
+      headers: { accept: TABLE },
+    });
+    expect(
+      (full.json as { rows: { object: { kind: string; data: unknown } }[] }).rows[0]?.object,
+    ).toMatchObject({ kind: 'ConfigMap', data: { a: '1' } });
+    const none = await api.request('GET', '/api/v1/namespaces/enc/configmaps?includeObject=None', {
+      headers: { accept: TABLE },
+    });
+    expect((none.json as { rows: object[] }).rows[0]).not.toHaveProperty('object');
+    const bad = await api.request('GET', '/api/v1/namespaces/enc/configmaps?includeObject=All', {
+      headers: { accept: TABLE },
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it('types without a column set get the default table (Name, Created At)', async () => {
+    const r = await api.request('GET', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+      headers: { accept: TABLE },
+    });
+    if (r.status === 404) return; // RBAC types not served by this build
+    expect(
+      (r.json as { columnDefinitions: { name: string }[] }).columnDefinitions.map((c) => c.name),
+    ).toEqual(['Name', 'Created At']);
+  });
+
+  it('406 when nothing in Accept can be served; JSON when a fallback is listed', async () => {
+    const r = await api.request('GET', '/api/v1/namespaces/enc/configmaps/one', {
+      headers: { accept: 'application/xml' },
+    });
+    expect(r.status).toBe(406);
+    expect(r.json).toMatchObject({ kind: 'Status', code: 406, reason: 'NotAcceptable' });
+    const t = await api.request('GET', '/api/v1/namespaces/enc/configmaps/one', {
+      headers: { accept: 'application/json;as=Table;v=v9;g=meta.k8s.io' },
+    });
+    expect(t.status).toBe(406);
+  });
+
+  it('415 for an unknown Content-Type', async () => {
+    const r = await api.request('POST', '/api/v1/namespaces/enc/configmaps', {
+      body: '<configmap/>',
+      headers: { 'content-type': 'application/xml' },
+    });
+    expect(r.status).toBe(415);
+    expect(r.json).toMatchObject({ kind: 'Status', code: 415, reason: 'UnsupportedMediaType' });
+  });
+
+  it('Protobuf: create with a Protobuf body, get and list in Protobuf with the k8s\\0 prefix', async () => {
+    const body = encodeProtobuf(
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'pb' }, data: { k: 'v' } },
+      kubernetesFlavor,
+    );
+    const created = await raw(
+      api,
+      'POST',
+      '/api/v1/namespaces/enc/configmaps',
+      { 'content-type': PB, accept: PB },
+      body,
+    );
+    expect(created.status).toBe(201);
+    expect(created.headers['content-type']).toBe(PB);
+    assertProtobufPrefix(created.body);
+    expect(decodeProtobuf(created.body, kubernetesFlavor)).toMatchObject({
+      kind: 'ConfigMap',
+      metadata: { name: 'pb', namespace: 'enc' },
+      data: { k: 'v' },
+    });
+    const list = await raw(api, 'GET', '/api/v1/namespaces/enc/configmaps', {
+      accept: `${PB}, application/json`,
+    });
+    const decoded = decodeProtobuf(list.body, kubernetesFlavor) as {
+      kind: string;
+      items: { metadata: { name: string } }[];
+    };
+    expect(decoded.kind).toBe('ConfigMapList');
+    expect(decoded.items.map((i) => i.metadata.name)).toContain('pb');
+    const missing = await raw(api, 'GET', '/api/v1/namespaces/enc/configmaps/nope', { accept: PB });
+    expect(missing.status).toBe(404);
+    expect(decodeProtobuf(missing.body, kubernetesFlavor)).toMatchObject({
+      kind: 'Status',
+      code: 404,
+      reason: 'NotFound',
+    });
+  });
+
+  it('Protobuf watch: length-prefixed WatchEvent frames', async () => {
+    const list = await api.request('GET', '/api/v1/namespaces/enc/configmaps');
+    const rv = (list.json as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    const reader = new ProtobufFrameReader();
+    const events: { type: string; name: unknown }[] = [];
+    const watching = watchRaw(
+      api,
+      `/api/v1/namespaces/enc/configmaps?watch=true&resourceVersion=${rv}`,
+      PB,
+      (c) => {
+        for (const f of reader.push(c)) {
+          const e = decodeProtobufWatchEvent(f, kubernetesFlavor);
+          events.push({ type: e.type, name: e.object.metadata?.name });
+        }
+        return events.length >= 1;
+      },
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    await api.request('POST', '/api/v1/namespaces/enc/configmaps', {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched' } },
+    });
+    const res = await watching;
+    expect(res.status).toBe(200);
+    expect(res.contentType).toBe(`${PB};stream=watch`);
+    expect(events[0]).toEqual({ type: 'ADDED', name: 'watched' });
+  });
+
+  it('a Protobuf request for a custom resource falls back to JSON when listed, else 406', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } },
+              },
+            },
+            additionalPrinterColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }],
+          },
+        ],
+      },
+    };
+    expect(
+      (await api.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd }))
+        .status,
+    ).toBe(201);
+    let created = 0;
+    for (let i = 0; i < 100 && created !== 201; i++) {
+      created = (
+        await api.request('POST', '/apis/example.com/v1/namespaces/enc/widgets', {
+          body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 3 } },
+        })
+      ).status;
+      if (created !== 201) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(created).toBe(201);
+    const both = await raw(api, 'GET', '/apis/example.com/v1/namespaces/enc/widgets/w', {
+      accept: `${PB}, application/json`,
+    });
+    expect(both.status).toBe(200);
+    expect(both.headers['content-type']).toBe('application/json');
+    const only = await raw(api, 'GET', '/apis/example.com/v1/namespaces/enc/widgets/w', { accept: PB });
+    expect(only.status).toBe(406);
+    const table = await api.request('GET', '/apis/example.com/v1/namespaces/enc/widgets', {
+      headers: { accept: TABLE },
+    });
+    const t = table.json as { columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] };
+    expect(t.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Size']);
+    expect(t.rows[0]?.cells).toEqual(['w', 3]);
+  });
+
+  it('a truncated or corrupted Protobuf body is a 400, never a crash', async () => {
+    const good = encodeProtobuf(
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fz' }, data: { k: 'v' } },
+      kubernetesFlavor,
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: good.length - 1 }),
+        fc.integer({ min: 0, max: 255 }),
+        fc.boolean(),
+        async (at, byte, cut) => {
+          const body = cut ? good.subarray(0, at) : Uint8Array.from(good, (b, i) => (i === at ? byte : b));
+          const r = await raw(
+            api,
+            'POST',
+            '/api/v1/namespaces/enc/configmaps?dryRun=All',
+            { 'content-type': PB },
+            body,
+          );
+          // A corruption can still leave a valid (different) ConfigMap, or an invalid one (422).
+          expect([400, 201, 422, 409]).toContain(r.status);
+          if (r.status === 400)
+            expect(JSON.parse(r.body.toString())).toMatchObject({ kind: 'Status', code: 400 });
+        },
+      ),
+      { numRuns: 60 },
+    );
+    const cut = await raw(
+      api,
+      'POST',
+      '/api/v1/namespaces/enc/configmaps',
+      { 'content-type': PB },
+      good.subarray(0, good.length - 8),
+    );
+    expect(cut.status).toBe(400);
+    expect((await api.request('GET', '/healthz')).status).toBe(200);
+  });
+
+  it('gzip: large lists are compressed when the client accepts gzip, small ones are not', async () => {
+    for (let i = 0; i < 40; i++)
+      await api.request('POST', '/api/v1/namespaces/enc/configmaps', {
+        body: {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: `big-${i}` },
+          data: { blob: 'x'.repeat(4000) },
+        },
+      });
+    const big = await raw(api, 'GET', '/api/v1/namespaces/enc/configmaps', { 'accept-encoding': 'gzip' });
+    expect(big.headers['content-encoding']).toBe('gzip');
+    const list = JSON.parse(gunzipSync(big.body).toString()) as { items: unknown[] };
+    expect(list.items.length).toBeGreaterThanOrEqual(40);
+    const plain = await raw(api, 'GET', '/api/v1/namespaces/enc/configmaps');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const small = await raw(api, 'GET', '/api/v1/namespaces/enc/configmaps/one', {
+      'accept-encoding': 'gzip',
+    });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    const refused = await raw(api, 'GET', '/api/v1/namespaces/enc/configmaps', {
+      'accept-encoding': 'gzip;q=0',
+    });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('CBOR is off by default: 415 for a CBOR body, 406 for a CBOR-only Accept', async () => {
+    const body = encodeCbor({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cb' } });
+    expect(
+      (
+        await raw(
+          api,
+          'POST',
+          '/api/v1/namespaces/enc/configmaps',
+          { 'content-type': 'application/cbor' },
+          body,
+        )
+      ).status,
+    ).toBe(415);
+    expect(
+      (await raw(api, 'GET', '/api/v1/namespaces/enc/configmaps', { accept: 'application/cbor' })).status,
+    ).toBe(406);
+  });
+});
+
+describe('gzip off with --feature-gates=APIResponseCompression=false', () => {
+  it('sends large lists uncompressed', async () => {
+    const api = await startTestServer({
+      flavor: 'kubernetes',
+      server: { featureGates: { APIResponseCompression: false } },
+    });
+    try {
+      for (let i = 0; i < 40; i++)
+        await api.request('POST', '/api/v1/namespaces/default/configmaps', {
+          body: {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: `big-${i}` },
+            data: { blob: 'x'.repeat(4000) },
+          },
+        });
+      const r = await raw(api, 'GET', '/api/v1/namespaces/default/configmaps', { 'accept-encoding': 'gzip' });
+      expect(r.headers['content-encoding']).toBeUndefined();
+      expect(r.body.length).toBeGreaterThan(128 * 1024);
+    } finally {
+      await api.stop();
+    }
+  });
+});
+
+describe('CBOR with --feature-gates=CBORServingAndStorage=true (orch flavor)', () => {
+  let api: TestServer;
+  beforeAll(async () => {
+    api = await startTestServer({ server: { featureGates: { CBORServingAndStorage: true } } });
+  });
+  afterAll(async () => {
+    await api?.stop();
+  });
+
+  it('creates from a CBOR body and answers get and list in CBOR with the self-described tag', async () => {
+    const body = encodeCbor({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'cb' },
+      data: { k: 'v' },
+    });
+    const created = await raw(
+      api,
+      'POST',
+      '/api/v1/namespaces/default/configmaps',
+      { 'content-type': 'application/cbor', accept: 'application/cbor' },
+      body,
+    );
+    expect(created.status).toBe(201);
+    expect(created.headers['content-type']).toBe('application/cbor');
+    expect([...created.body.subarray(0, 3)]).toEqual([0xd9, 0xd9, 0xf7]);
+    expect(decodeCbor(created.body, { requireSelfDescribedTag: true })).toMatchObject({
+      kind: 'ConfigMap',
+      data: { k: 'v' },
+    });
+    const list = await raw(api, 'GET', '/api/v1/namespaces/default/configmaps', {
+      accept: 'application/cbor',
+    });
+    expect((decodeCbor(list.body) as { kind: string }).kind).toBe('ConfigMapList');
+  });
+
+  it('a malformed CBOR body is a 400', async () => {
+    for (const bad of [
+      Uint8Array.of(0xd9, 0xd9, 0xf7, 0xa2, 0x61),
+      Uint8Array.of(0xa1, 0x61, 0x61, 0x01, 0x01),
+      Uint8Array.of(0xff),
+    ]) {
+      const r = await raw(
+        api,
+        'POST',
+        '/api/v1/namespaces/default/configmaps',
+        { 'content-type': 'application/cbor' },
+        bad,
+      );
+      expect(r.status).toBe(400);
+    }
+  });
+
+  it('watches stream application/cbor-seq, one item per event', async () => {
+    const list = await api.request('GET', '/api/v1/namespaces/default/configmaps');
+    const rv = (list.json as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    const reader = new CborSeqReader();
+    const events: { type: string; object: { metadata: { name: string } } }[] = [];
+    const watching = watchRaw(
+      api,
+      `/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=${rv}`,
+      'application/cbor',
+      (c) => {
+        events.push(...(reader.push(c) as typeof events));
+        return events.length >= 1;
+      },
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    await api.request('POST', '/api/v1/namespaces/default/configmaps', {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'seq' } },
+    });
+    const res = await watching;
+    expect(res.contentType).toBe('application/cbor-seq');
+    expect(events[0]).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'seq' } } });
+  });
+});
+
+/** Stock kubectl printing the server's Table columns. Skipped (with this reason) where /usr/bin/kubectl is absent. */
+describe.skipIf(!kubectlAvailable())(
+  'kubectl get prints server-side Table columns (kubernetes flavor)',
+  () => {
+    let api: TestServer;
+    const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
+    beforeAll(async () => {
+      api = await startTestServer({ flavor: 'kubernetes' });
+      await api.request('POST', '/api/v1/namespaces/default/configmaps', {
+        body: {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          metadata: { name: 'cfg' },
+          data: { a: '1', b: '2', c: '3' },
+        },
+      });
+      await api.request('POST', '/api/v1/namespaces/default/pods', {
+        body: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'web' },
+          spec: {
+            containers: [
+              { name: 'c', image: 'nginx' },
+              { name: 'd', image: 'redis' },
+            ],
+            nodeName: 'node-7',
+          },
+        },
+      });
+    });
+    afterAll(async () => {
+      await api?.stop();
+    });
+
+    it('configmaps: NAME DATA AGE with the Data count', async () => {
+      const r = await k('get', 'configmaps');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^NAME\s+DATA\s+AGE\n/);
+      expect(r.stdout).toMatch(/\ncfg\s+3\s+\d+s\n/);
+    });
+
+    it('pods: NAME READY STATUS RESTARTS AGE, and the wide columns with -o wide', async () => {
+      const r = await k('get', 'pods');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\n/);
+      expect(r.stdout).toMatch(/\nweb\s+0\/2\s+\S+\s+0\s+\d+s\n/);
+      const wide = await k('get', 'pods', '-o', 'wide');
+      expect(wide.stdout).toMatch(
+        /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES\n/,
+      );
+      expect(wide.stdout).toMatch(/\nweb\s+0\/2\s+\S+\s+0\s+\d+s\s+<none>\s+node-7\s+<none>\s+<none>\n/);
+    });
+
+    it('a CRD with printer columns prints them', async () => {
+      const crd = {
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name: 'gadgets.example.com' },
+        spec: {
+          group: 'example.com',
+          scope: 'Namespaced',
+          names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              schema: {
+                openAPIV3Schema: {
+                  type: 'object',
+                  properties: {
+                    spec: {
+                      type: 'object',
+                      properties: { color: { type: 'string' }, size: { type: 'integer' } },
+                    },
+                  },
+                },
+              },
+              additionalPrinterColumns: [
+                { name: 'Color', type: 'string', jsonPath: '.spec.color' },
+                { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
+                { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+              ],
+            },
+          ],
+        },
+      };
+      expect(
+        (await api.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd }))
+          .status,
+      ).toBe(201);
+      let status = 0;
+      for (let i = 0; i < 100 && status !== 201; i++) {
+        status = (
+          await api.request('POST', '/apis/example.com/v1/namespaces/default/gadgets', {
+            body: {
+              apiVersion: 'example.com/v1',
+              kind: 'Gadget',
+              metadata: { name: 'g1' },
+              spec: { color: 'red', size: 7 },
+            },
+          })
+        ).status;
+        if (status !== 201) await new Promise((r) => setTimeout(r, 50));
+      }
+      const r = await k('get', 'gadgets');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^NAME\s+COLOR\s+SIZE\s+AGE\n/);
+      expect(r.stdout).toMatch(/\ng1\s+red\s+7\s+\d+s\n/);
+    });
+
+    it('get -w streams Table rows for later changes', async () => {
+      const child = spawn(
+        kubectlBinary(),
+        [
+          `--kubeconfig=${api.kubeconfigPath}`,
+          `--cache-dir=${api.kubeconfigPath}.wcache`,
+          'get',
+          'configmaps',
+          '-w',
+        ],
+        { env: { PATH: process.env.PATH ?? '/usr/bin', HOME: `${api.kubeconfigPath}.whome` } },
+      );
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+      });
+      try {
+        for (let i = 0; i < 200 && !/\ncfg\s+3\s+/.test(out); i++)
+          await new Promise((r) => setTimeout(r, 50));
+        expect(out).toMatch(/^NAME\s+DATA\s+AGE\n/);
+        await api.request('POST', '/api/v1/namespaces/default/configmaps', {
+          body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'later' }, data: { x: 'y' } },
+        });
+        for (let i = 0; i < 200 && !/\nlater\s+1\s+/.test(out); i++)
+          await new Promise((r) => setTimeout(r, 50));
+        expect(out).toMatch(/\nlater\s+1\s+\d+s\n/);
+        // Watch rows carry no header again.
+        expect(out.match(/NAME\s+DATA\s+AGE/g)).toHaveLength(1);
+      } finally {
+        child.kill();
+      }
+    });
+  },
+);
