@@ -384,8 +384,16 @@ describe('Table, Protobuf, gzip and negotiation (kubernetes flavor, HTTPS)', () 
     expect(refused.headers['content-encoding']).toBeUndefined();
   });
 
-  it('CBOR is off by default: 415 for a CBOR body, 406 for a CBOR-only Accept', async () => {
+  it('CBOR is off by default: 415 for a CBOR body or CBOR apply, 406 for a CBOR-only Accept', async () => {
     const body = encodeCbor({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cb' } });
+    const apply = await raw(
+      api,
+      'PATCH',
+      '/api/v1/namespaces/enc/configmaps/cb?fieldManager=m',
+      { 'content-type': 'application/apply-patch+cbor' },
+      body,
+    );
+    expect(apply.status).toBe(415);
     expect(
       (
         await raw(
@@ -462,6 +470,37 @@ describe('CBOR with --feature-gates=CBORServingAndStorage=true (orch flavor)', (
       accept: 'application/cbor',
     });
     expect((decodeCbor(list.body) as { kind: string }).kind).toBe('ConfigMapList');
+  });
+
+  it('server-side apply takes application/apply-patch+cbor; there is no other CBOR patch type (415)', async () => {
+    const intent = encodeCbor({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'applied' },
+      data: { k: 'v' },
+    });
+    const path = '/api/v1/namespaces/default/configmaps/applied?fieldManager=cbor-test';
+    const r = await raw(api, 'PATCH', path, { 'content-type': 'application/apply-patch+cbor' }, intent);
+    expect(r.status).toBe(201);
+    expect(JSON.parse(r.body.toString())).toMatchObject({
+      data: { k: 'v' },
+      metadata: { managedFields: [{ manager: 'cbor-test', operation: 'Apply' }] },
+    });
+    for (const ct of [
+      'application/merge-patch+cbor',
+      'application/json-patch+cbor',
+      'application/strategic-merge-patch+cbor',
+    ]) {
+      expect((await raw(api, 'PATCH', path, { 'content-type': ct }, intent)).status).toBe(415);
+    }
+    const bad = await raw(
+      api,
+      'PATCH',
+      path,
+      { 'content-type': 'application/apply-patch+cbor' },
+      Uint8Array.of(0xa1, 0x61),
+    );
+    expect(bad.status).toBe(400);
   });
 
   it('a malformed CBOR body is a 400', async () => {

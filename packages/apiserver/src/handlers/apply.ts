@@ -1,4 +1,5 @@
 import { parseYaml } from '@orchard/codecs';
+import { decodeCbor } from '@orchard/codecs/cbor';
 import { type ApiObject, errors, formatApiVersion } from '@orchard/meta';
 import type { StructuralSchema } from '@orchard/schema';
 import { apply as ssaApply } from '@orchard/ssa';
@@ -8,7 +9,12 @@ import type { ResourceDefinition } from '../registry/resource.js';
 import { readBody } from '../request/body.js';
 import { writeObject } from '../response/write.js';
 import { errorTarget, objectKey } from './common.js';
-import { APPLY_PATCH_YAML, fieldManagerSchema, subresourceOf } from './field-manager-step.js';
+import {
+  APPLY_PATCH_CBOR,
+  APPLY_PATCH_YAML,
+  fieldManagerSchema,
+  subresourceOf,
+} from './field-manager-step.js';
 import { type PatchApplier, patchAppliers } from './patch-step.js';
 import { updateObject } from './update.js';
 import type { WriteRequest } from './write-pipeline.js';
@@ -51,9 +57,13 @@ export async function handleApply(
 ): Promise<void> {
   const manager = ctx.query.fieldManager;
   if (!manager) throw errors.badRequest('fieldManager: Required value: is required for apply patch');
-  if (patchType !== APPLY_PATCH_YAML) throw errors.unsupportedMediaType(patchType, [APPLY_PATCH_YAML]);
+  if (patchType !== APPLY_PATCH_YAML && patchType !== APPLY_PATCH_CBOR)
+    throw errors.unsupportedMediaType(patchType, [APPLY_PATCH_YAML]);
   const bytes = await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes);
-  const intent = parseYaml(new TextDecoder().decode(bytes), patchType);
+  const intent =
+    patchType === APPLY_PATCH_CBOR
+      ? decodeCbor(bytes, { mediaType: APPLY_PATCH_CBOR })
+      : parseYaml(new TextDecoder().decode(bytes), patchType);
   if (typeof intent !== 'object' || intent === null || Array.isArray(intent))
     throw errors.badRequest('the apply body must be an object');
   const cleaned = checkUnknownFields(ctx, intent as ApiObject, fieldManagerSchema(ctx, def));

@@ -3,13 +3,15 @@ import { type ApiObject, errors } from '@orchard/meta';
 import { parseJsonPatchText } from '@orchard/patch';
 import { duplicateFieldMessage, findDuplicateFieldsJson, patchMediaTypes as types } from '@orchard/schema';
 import type { RequestContext } from '../context.js';
+import { featureEnabled } from '../feature-gates.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { readBody } from '../request/body.js';
 import { writeObject } from '../response/write.js';
 import { noteDuplicateFields } from '../schema/field-validation.js';
-import { errorTarget } from './common.js';
-import { acceptedPatchTypesFor } from './patch-step.js';
 import { handleApply } from './apply.js';
+import { errorTarget } from './common.js';
+import { APPLY_PATCH_CBOR } from './field-manager-step.js';
+import { acceptedPatchTypesFor } from './patch-step.js';
 import { updateObject } from './update.js';
 
 /** Every patch media type this server knows (spec doc 1 §4.3). */
@@ -45,9 +47,13 @@ export async function handlePatch(ctx: RequestContext, def: ResourceDefinition):
   const mt = parseMediaType(ct);
   const patchType = mt ? `${mt.type}/${mt.subtype}` : '';
   const accepted = acceptedPatchTypesFor(def);
-  if (!accepted.includes(patchType)) throw errors.unsupportedMediaType(ct, accepted);
+  // Apply in CBOR exists only with CBOR itself (gate CBORServingAndStorage); no other CBOR patch type does.
+  const cborApply =
+    patchType === APPLY_PATCH_CBOR &&
+    featureEnabled(ctx.server.options.featureGates, 'CBORServingAndStorage');
+  if (!accepted.includes(patchType) && !cborApply) throw errors.unsupportedMediaType(ct, accepted);
   // Server-side apply: its own handler (fieldManager required, create when absent).
-  if (patchType === types.apply) return handleApply(ctx, def, patchType);
+  if (patchType === types.apply || cborApply) return handleApply(ctx, def, patchType);
   const bytes = await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes);
   const patch = decodePatch(ctx, patchType, textDecoder.decode(bytes));
   const name = ctx.info.name;
