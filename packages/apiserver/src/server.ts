@@ -234,6 +234,12 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     }
     if (!def.namespaced && info.namespace !== '' && info.resource !== 'namespaces')
       throw errors.pathNotFound();
+    // A collection path serves list, watch, create and deletecollection; an item path serves the
+    // single-object verbs; POST to an item exists only for sub-resources (token, eviction …).
+    const itemVerb = verb === 'get' || verb === 'update' || verb === 'patch' || verb === 'delete';
+    if ((info.name === '' && itemVerb) || (info.name !== '' && info.subresource === '' && verb === 'create')) {
+      throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
+    }
     let allowed: readonly Verb[] = def.verbs;
     if (info.subresource !== '') {
       const sub = def.subresources.find((s) => s.name === info.subresource);

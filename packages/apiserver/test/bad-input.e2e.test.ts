@@ -281,6 +281,17 @@ describe.each(['orch', 'kubernetes'] as const)('bad input (%s flavor)', (flavor)
       /field label not supported: spec.x/,
     ],
     ['bad continue token', 'GET', `${cms}?limit=1&continue=garbage`, undefined, {}, 400, 'BadRequest'],
+    ['POST to an item', 'POST', `${cms}/keep`, { metadata: { name: 'keep' } }, {}, 405, 'MethodNotAllowed'],
+    ['PUT to a collection', 'PUT', cms, { metadata: { name: 'keep' } }, {}, 405, 'MethodNotAllowed'],
+    [
+      'PATCH to a collection',
+      'PATCH',
+      cms,
+      '{}',
+      { 'content-type': 'application/merge-patch+json' },
+      405,
+      'MethodNotAllowed',
+    ],
     [
       'method not allowed on a review',
       'GET',
@@ -305,7 +316,9 @@ describe.each(['orch', 'kubernetes'] as const)('bad input (%s flavor)', (flavor)
 
   it('answers 422 with one cause per invalid field, details naming the Kind', async () => {
     // (A wrongly typed field would be a 400 decoding error instead, as upstream.)
-    const r = await api.request('POST', cms, { body: { metadata: { name: 'Bad!' }, data: { 'bad key!': 'x' } } });
+    const r = await api.request('POST', cms, {
+      body: { metadata: { name: 'Bad!' }, data: { 'bad key!': 'x' } },
+    });
     expect(r.status).toBe(422);
     const details = (
       r.json as { details: { kind: string; name: string; causes: { field: string; reason: string }[] } }
