@@ -1,3 +1,5 @@
+import { request as httpsRequest } from 'node:https';
+import { generateCa, issueClientCert } from '@orchard/apiserver/tls';
 import { startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -260,6 +262,24 @@ describe('reference server over HTTPS (orch flavor)', () => {
       },
     });
     expect(can.json).toMatchObject({ status: { allowed: true } });
+  });
+
+  it('rejects a client certificate from another CA with 401', async () => {
+    const otherCa = await generateCa('someone-else');
+    const cert = await issueClientCert(otherCa, 'admin', ['system:masters']);
+    const status = await new Promise<number>((resolve, reject) => {
+      httpsRequest(
+        `${api.url}/api/v1/namespaces`,
+        { ca: api.tls?.ca.cert, cert: cert.cert, key: cert.key },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      )
+        .on('error', reject)
+        .end();
+    });
+    expect(status).toBe(401);
   });
 
   it('rejects requests without a client certificate with 401, but serves health and version', async () => {
