@@ -29,7 +29,7 @@ describe('deletion lifecycle (spec doc 1 §3)', () => {
       apiVersion: 'v1',
       metadata: {},
       status: 'Success',
-      details: { name: 'plain', group: '', kind: 'configmaps', uid },
+      details: { name: 'plain', kind: 'configmaps', uid },
     });
     expect((await api.request('GET', `${cms}/plain`)).status).toBe(404);
     const events = await w.next(2);

@@ -35,7 +35,13 @@ export function writeDeleteOutcome(
       apiVersion: 'v1',
       metadata: {},
       status: 'Success',
-      details: { name, group: def.group, kind: def.resource, uid: outcome.object.metadata?.uid ?? '' },
+      // Go's omitempty drops an empty group (core types).
+      details: {
+        name,
+        ...(def.group === '' ? {} : { group: def.group }),
+        kind: def.resource,
+        uid: outcome.object.metadata?.uid ?? '',
+      },
     };
     writeObject(ctx, 200, status);
     return;
