@@ -226,6 +226,15 @@ describe('deletion lifecycle (spec doc 1 §3)', () => {
     expect(json<{ metadata: Record<string, unknown> }>(r).metadata.deletionTimestamp).toBeTruthy();
   });
 
+  it('kinds that return the deleted object upstream (serviceaccounts) answer with it', async () => {
+    const sas = '/api/v1/namespaces/default/serviceaccounts';
+    await api.request('POST', sas, { body: { metadata: { name: 'robot' } } });
+    const r = await api.request('DELETE', `${sas}/robot`);
+    expect(r.status).toBe(200);
+    expect(json(r)).toMatchObject({ kind: 'ServiceAccount', metadata: { name: 'robot' } });
+    expect((await api.request('GET', `${sas}/robot`)).status).toBe(404);
+  });
+
   it('404 for a missing object', async () => {
     const r = await api.request('DELETE', `${cms}/absent`);
     expect(r.status).toBe(404);

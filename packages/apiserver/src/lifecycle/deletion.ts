@@ -35,7 +35,14 @@ export interface DeleteOutcome {
 }
 
 /** Kinds whose delete answers with the deleted object; the others answer with a success Status (upstream `ReturnDeletedObject`). */
-const returnsDeletedObjectResources = new Set(['/namespaces', '/pods', '/services']);
+const returnsDeletedObjectResources = new Set([
+  '/namespaces',
+  '/pods',
+  '/services',
+  '/serviceaccounts',
+  '/persistentvolumes',
+  '/persistentvolumeclaims',
+]);
 
 export function returnsDeletedObject(def: ResourceDefinition): boolean {
   return returnsDeletedObjectResources.has(`${def.group}/${def.resource}`);
