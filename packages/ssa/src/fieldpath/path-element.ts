@@ -47,10 +47,13 @@ export class PathElement {
 
   /** A list-map key; `fields` need not be sorted. */
   static key(fields: readonly KeyField[]): PathElement {
-    const sorted =
-      fields.length < 2
-        ? fields
-        : [...fields].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    let sorted = fields;
+    for (let i = 1; i < fields.length; i++) {
+      if ((fields[i - 1] as KeyField).name > (fields[i] as KeyField).name) {
+        sorted = [...fields].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+        break;
+      }
+    }
     let id = 'k:{';
     for (let i = 0; i < sorted.length; i++) {
       const f = sorted[i] as KeyField;
@@ -58,7 +61,18 @@ export class PathElement {
       id += `${JSON.stringify(f.name)}:${canonicalJson(f.value)}`;
     }
     id += '}';
-    return new PathElement(ElementKind.Key, id, '', sorted, undefined, -1);
+    return PathElement.keyWithId(id, sorted);
+  }
+
+  /** @internal A key element whose canonical `id` the caller built from `sorted` fields. */
+  static keyWithId(id: string, sorted: readonly KeyField[]): PathElement {
+    let pe = parsedCache.get(id);
+    if (pe === undefined) {
+      pe = new PathElement(ElementKind.Key, id, '', sorted, undefined, -1);
+      if (parsedCache.size > 50_000) parsedCache.clear();
+      parsedCache.set(id, pe);
+    }
+    return pe;
   }
 
   static value(v: unknown): PathElement {

@@ -1,6 +1,6 @@
 import type { StructuralSchema } from '@orchard/schema';
 import { formatPath, PathElement } from '../fieldpath/path-element.js';
-import { isMap, type JsonMap } from '../fieldpath/value.js';
+import { canonicalJson, isMap, type JsonMap } from '../fieldpath/value.js';
 
 /**
  * The merge-relevant shape of a schema node (upstream's `schema.Atom`): what a value at this
@@ -21,6 +21,9 @@ export interface ListAtom {
   /** `atomic`: replaced whole; `set`: scalar elements (`v:`); `map`: entries keyed by `keys` (`k:`). */
   readonly type: 'atomic' | 'set' | 'map';
   readonly keys: readonly string[];
+  /** `keys` sorted by name, with their JSON-quoted names (to build `k:` ids). */
+  readonly sortedKeys: readonly string[];
+  readonly quotedKeys: readonly string[];
   elem(): Atom;
 }
 
@@ -61,9 +64,12 @@ function mkMap(
 
 function mkList(type: ListAtom['type'], keys: readonly string[], elem: () => Atom): ListAtom {
   let cached: Atom | undefined;
+  const sortedKeys = [...keys].sort();
   return {
     type,
     keys,
+    sortedKeys,
+    quotedKeys: sortedKeys.map((k) => JSON.stringify(k)),
     elem: () => {
       cached ??= elem();
       return cached;
@@ -334,20 +340,26 @@ export function listItemElement(
           : 'associative list with keys may not have non-map elements',
       );
     }
+    const keys = l.sortedKeys;
     const fields: { name: string; value: unknown }[] = [];
-    for (const k of l.keys) {
-      if (Object.hasOwn(item, k)) fields.push({ name: k, value: (item as JsonMap)[k] });
+    let id = 'k:{';
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as string;
+      let value: unknown;
+      if (Object.hasOwn(item, k)) value = (item as JsonMap)[k];
       else {
-        const def = l.elem().map?.field(k)?.default;
-        if (def === undefined)
+        value = l.elem().map?.field(k)?.default;
+        if (value === undefined)
           throw new TypedValueError(
             path(),
             `associative list with keys has an element that omits key field "${k}" (and doesn't have default value)`,
           );
-        fields.push({ name: k, value: def });
       }
+      fields.push({ name: k, value });
+      if (i > 0) id += ',';
+      id += `${l.quotedKeys[i]}:${canonicalJson(value)}`;
     }
-    return PathElement.key(fields);
+    return PathElement.keyWithId(`${id}}`, fields);
   }
   if (l.type === 'set') {
     if (item === null)
