@@ -167,6 +167,15 @@ describe.each(['kubernetes', 'orch'] as const)('field validation (%s flavor)', (
       undefined,
     ],
     [
+      'nulls in non-nullable fields are dropped, as Go decoding does',
+      'POST',
+      cms,
+      json('{"metadata":{"name":"n1","creationTimestamp":null,"labels":null},"data":null}'),
+      201,
+      [],
+      undefined,
+    ],
+    [
       'an invalid fieldValidation value',
       'POST',
       `${cms}?fieldValidation=Loud`,

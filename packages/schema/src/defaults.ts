@@ -1,7 +1,7 @@
 /**
- * Defaulting from schema `default` values, as for custom resources: a missing field (or a null
- * one in a non-nullable field) whose schema has a default gets a copy of it; defaults apply
- * top-down, so a defaulted object is itself defaulted inside.
+ * Defaulting from schema `default` values, as for custom resources: a null in a field that is not
+ * `nullable` is dropped first, then a missing field whose schema has a default gets a copy of it;
+ * defaults apply top-down, so a defaulted object is itself defaulted inside.
  */
 import type { StructuralSchema } from './structural.js';
 
@@ -24,9 +24,14 @@ function walk(v: unknown, s: StructuralSchema | undefined): void {
   const o = v as Record<string, unknown>;
   if (s.properties) {
     for (const [k, prop] of Object.entries(s.properties)) {
-      if (prop.default === undefined) continue;
-      if (o[k] === undefined || (o[k] === null && !prop.nullable)) o[k] = clone(prop.default);
+      // A null in a non-nullable field is dropped before defaulting (as for custom resources upstream).
+      if (o[k] === null && !prop.nullable) delete o[k];
+      if (prop.default !== undefined && o[k] === undefined) o[k] = clone(prop.default);
     }
+  }
+  const values = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
+  if (values && !values.nullable) {
+    for (const k of Object.keys(o)) if (o[k] === null) delete o[k];
   }
   for (const k of Object.keys(o)) {
     const prop =

@@ -122,6 +122,11 @@ describe('applyDefaults', () => {
       { spec: { replicas: 1, mode: 'fast', opt: 'x', list: [{ a: 'A' }, { a: 'z' }], nested: { inner: 7 } } },
     ],
     ['missing parent not created', {}, {}],
+    [
+      'null without a default dropped',
+      { spec: { mode: null, list: null, map: { a: null }, nested: {} } },
+      { spec: { replicas: 1, mode: 'fast', opt: 'x', map: {}, nested: { inner: 7 } } },
+    ],
   ];
   it.each(cases)('%s', (_n, input, output) => {
     expect(applyDefaults(structuredClone(input), schema)).toEqual(output);

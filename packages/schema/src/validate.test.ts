@@ -29,6 +29,7 @@ const schema: StructuralSchema = {
           items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
         },
         either: { type: 'string', anyOf: [{ pattern: '^x' }, { pattern: 'y$' }] },
+        embedded: { type: 'object', embeddedResource: true, preserveUnknownFields: true },
       },
     },
   },
@@ -156,6 +157,15 @@ const cases: [string, unknown, string[]][] = [
     { spec: { replicas: 1, either: 'ab' } },
     [
       'spec.either: Invalid value: "ab": spec.either in body must be valid against at least one of the anyOf schemas',
+    ],
+  ],
+  ['embedded resource ok', { spec: { replicas: 1, embedded: { apiVersion: 'v1', kind: 'Pod' } } }, []],
+  [
+    'embedded resource without apiVersion/kind',
+    { spec: { replicas: 1, embedded: { metadata: {} } } },
+    [
+      'spec.embedded.apiVersion: Required value: must not be empty',
+      'spec.embedded.kind: Required value: must not be empty',
     ],
   ],
   ['root type', 'str', ['Invalid value: "string": <root> in body must be of type object: "string"']],

@@ -290,6 +290,12 @@ function walk(v: unknown, s: StructuralSchema, path: string, errs: FieldError[],
     if (s.required) {
       for (const r of s.required) if (o[r] === undefined) errs.push(fieldErrors.required(joinPath(path, r)));
     }
+    if (s.embeddedResource) {
+      for (const r of ['apiVersion', 'kind']) {
+        if (typeof o[r] !== 'string' || o[r] === '')
+          errs.push(fieldErrors.required(joinPath(path, r), 'must not be empty'));
+      }
+    }
     for (const k of keys) {
       const sub = s.properties?.[k];
       if (sub) walk(o[k], sub, joinPath(path, k), errs, max);

@@ -58,8 +58,8 @@ function builtinTypeError(w: WriteRequest, schema: StructuralSchema, e: FieldErr
 
 /**
  * `schema`: the decoding half of schema handling, right after the body became an object:
- * type errors of built-in kinds (400, first one only), pruning of unknown fields with field
- * validation (unknown and duplicate fields: Ignore / Warn / Strict), then defaulting.
+ * nulls dropped and defaults applied, type errors of built-in kinds (400, first one only), then
+ * pruning of unknown fields with field validation (unknown and duplicate fields: Ignore / Warn / Strict).
  */
 export const schemaStep: WriteStep = {
   name: 'schema',
@@ -67,13 +67,15 @@ export const schemaStep: WriteStep = {
   run(w) {
     const schema = schemaOf(w);
     if (!schema) return;
+    // Nulls in non-nullable fields go first (Go decodes them as absent; CRs drop them before
+    // defaulting), then defaults fill missing fields.
+    applyDefaults(w.obj, schema);
     if (!isCustomResource(w.def)) {
       const typeError = validate(w.obj, schema).find((e) => e.type === 'FieldValueTypeInvalid');
       if (typeError) throw builtinTypeError(w, schema, typeError);
     }
     const unknown = prune(w.obj, schema, { isResourceRoot: true });
     reportFieldProblems(w.ctx, unknown);
-    applyDefaults(w.obj, schema);
   },
 };
 
