@@ -89,7 +89,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     ...(options.builtinResources ? builtinResources(flavor) : []),
     ...options.resources,
   ]);
-  const codecs: Codec[] = [...(options.codecs ?? defaultCodecs(flavor))];
+  const codecs: Codec[] = [...(options.codecs ?? defaultCodecs(flavor, options.featureGates))];
   const conversions: ResponseConversion[] = [...options.responseConversions];
   const closingController = new AbortController();
   const health = createHealthChecks();
