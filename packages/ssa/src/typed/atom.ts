@@ -330,11 +330,10 @@ export function listItemElement(
   item: unknown,
   at: readonly PathElement[],
 ): PathElement {
-  const path = () => formatPath(at);
   if (l.type === 'map') {
     if (!isMap(item)) {
       throw new TypedValueError(
-        path(),
+        formatPath(at),
         item === null
           ? 'associative list with keys may not have a null element'
           : 'associative list with keys may not have non-map elements',
@@ -351,7 +350,7 @@ export function listItemElement(
         value = l.elem().map?.field(k)?.default;
         if (value === undefined)
           throw new TypedValueError(
-            path(),
+            formatPath(at),
             `associative list with keys has an element that omits key field "${k}" (and doesn't have default value)`,
           );
       }
@@ -364,13 +363,16 @@ export function listItemElement(
   if (l.type === 'set') {
     if (item === null)
       throw new TypedValueError(
-        path(),
+        formatPath(at),
         "associative list without keys has an element that's an explicit null",
       );
     if (Array.isArray(item))
-      throw new TypedValueError(path(), 'not supported: associative list with lists as elements');
+      throw new TypedValueError(formatPath(at), 'not supported: associative list with lists as elements');
     if (typeof item === 'object')
-      throw new TypedValueError(path(), "associative list without keys has an element that's a map type");
+      throw new TypedValueError(
+        formatPath(at),
+        "associative list without keys has an element that's a map type",
+      );
     return PathElement.value(item);
   }
   return PathElement.index(index);
