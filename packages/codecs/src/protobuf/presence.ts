@@ -114,6 +114,8 @@ export const keepZeroFields: ReadonlySet<string> = new Set([
   'DeploymentStatus.collisionCount',
   'ReplicaSetSpec.replicas',
   'ReplicaSetStatus.replicas',
+  // autoscaling/v1
+  'ScaleStatus.replicas',
   // coordination/v1
   'LeaseSpec.holderIdentity',
   'LeaseSpec.leaseDurationSeconds',

@@ -401,6 +401,16 @@ describe('Protobuf of workloads', () => {
       },
     ],
     [
+      'Scale',
+      {
+        apiVersion: 'autoscaling/v1',
+        kind: 'Scale',
+        metadata: { name: 'web', namespace: 'default' },
+        spec: { replicas: 3 },
+        status: { replicas: 0, selector: 'app=web' },
+      },
+    ],
+    [
       'Lease',
       {
         apiVersion: 'coordination.k8s.io/v1',

@@ -12,6 +12,7 @@ const CORE = 'k8s.io.api.core.v1';
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const APPS = 'k8s.io.api.apps.v1';
 const COORDINATION = 'k8s.io.api.coordination.v1';
+const AUTOSCALING = 'k8s.io.api.autoscaling.v1';
 const AUTHN = 'k8s.io.api.authentication.v1';
 const AUTHZ = 'k8s.io.api.authorization.v1';
 
@@ -39,6 +40,7 @@ export const protobufKinds: readonly ProtobufKind[] = Object.freeze([
   { group: '', version: 'v1', kind: 'Event', message: `${CORE}.Event`, list: true },
   { group: 'apps', version: 'v1', kind: 'Deployment', message: `${APPS}.Deployment`, list: true },
   { group: 'apps', version: 'v1', kind: 'ReplicaSet', message: `${APPS}.ReplicaSet`, list: true },
+  { group: 'autoscaling', version: 'v1', kind: 'Scale', message: `${AUTOSCALING}.Scale` },
   { group: 'coordination.*', version: 'v1', kind: 'Lease', message: `${COORDINATION}.Lease`, list: true },
   { group: '', version: 'v1', kind: 'Status', message: `${META}.Status` },
   { group: '', version: 'v1', kind: 'DeleteOptions', message: `${META}.DeleteOptions` },

@@ -6,6 +6,7 @@ import { intstrProto, metaV1Proto, resourceProto, runtimeProto } from './apimach
 import { appsV1Proto } from './apps-v1.js';
 import { authenticationV1Proto } from './authentication-v1.js';
 import { authorizationV1Proto } from './authorization-v1.js';
+import { autoscalingV1Proto } from './autoscaling-v1.js';
 import { coordinationV1Proto } from './coordination-v1.js';
 import { coreV1Proto } from './core-v1.js';
 import type { ProtoFile } from './proto-file.js';
@@ -19,6 +20,7 @@ export const protoFiles: readonly ProtoFile[] = Object.freeze([
   metaV1Proto,
   coreV1Proto,
   appsV1Proto,
+  autoscalingV1Proto,
   coordinationV1Proto,
   authenticationV1Proto,
   authorizationV1Proto,
