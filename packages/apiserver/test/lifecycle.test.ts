@@ -235,6 +235,57 @@ describe('deletion lifecycle (spec doc 1 §3)', () => {
     expect((await api.request('GET', `${sas}/robot`)).status).toBe(404);
   });
 
+  it('pods delete gracefully: scheduled ones stay Terminating for their grace period; period 0 removes them', async () => {
+    const pods = '/api/v1/namespaces/default/pods';
+    const pod = (name: string, spec: Record<string, unknown>) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name },
+      spec: { containers: [{ name: 'c', image: 'busybox' }], ...spec },
+    });
+    // Unscheduled: marked (MODIFIED) then removed (DELETED) at once; the answer is the pod.
+    const w = await openWatch(api, `${pods}?fieldSelector=metadata.name%3Dloose`);
+    expect((await api.request('POST', pods, { body: pod('loose', {}) })).status).toBe(201);
+    const r0 = await api.request('DELETE', `${pods}/loose`);
+    expect(r0.status).toBe(200);
+    expect(json(r0)).toMatchObject({
+      kind: 'Pod',
+      metadata: { name: 'loose', deletionGracePeriodSeconds: 0 },
+    });
+    expect((await api.request('GET', `${pods}/loose`)).status).toBe(404);
+    expect((await w.next(3)).map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
+    w.close();
+
+    // Scheduled: the grace period (terminationGracePeriodSeconds) is kept.
+    await api.request('POST', pods, {
+      body: pod('bound', { nodeName: 'n1', terminationGracePeriodSeconds: 60 }),
+    });
+    const before = Date.now();
+    const r1 = await api.request('DELETE', `${pods}/bound`);
+    expect(r1.status).toBe(200);
+    const m1 = json<{
+      metadata: { deletionTimestamp: string; deletionGracePeriodSeconds: number; resourceVersion: string };
+    }>(r1).metadata;
+    expect(m1.deletionGracePeriodSeconds).toBe(60);
+    expect(Date.parse(m1.deletionTimestamp) - before).toBeGreaterThan(55_000);
+    // A longer or equal period changes nothing; a shorter one moves the timestamp earlier.
+    const r2 = await api.request('DELETE', `${pods}/bound?gracePeriodSeconds=90`);
+    expect(json<{ metadata: { resourceVersion: string } }>(r2).metadata.resourceVersion).toBe(
+      m1.resourceVersion,
+    );
+    const r3 = await api.request('DELETE', `${pods}/bound`, { body: { gracePeriodSeconds: 30 } });
+    const m3 = json<{ metadata: { deletionTimestamp: string; deletionGracePeriodSeconds: number } }>(
+      r3,
+    ).metadata;
+    expect(m3.deletionGracePeriodSeconds).toBe(30);
+    expect(Date.parse(m1.deletionTimestamp) - Date.parse(m3.deletionTimestamp)).toBe(30_000);
+    expect((await api.request('GET', `${pods}/bound`)).status).toBe(200);
+    // What the node agent (or `kubectl delete --grace-period=0 --force`) sends.
+    const r4 = await api.request('DELETE', `${pods}/bound`, { body: { gracePeriodSeconds: 0 } });
+    expect(r4.status).toBe(200);
+    expect((await api.request('GET', `${pods}/bound`)).status).toBe(404);
+  });
+
   it('404 for a missing object', async () => {
     const r = await api.request('DELETE', `${cms}/absent`);
     expect(r.status).toBe(404);

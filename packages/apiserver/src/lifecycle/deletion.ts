@@ -172,8 +172,14 @@ export async function deleteObject(
     }
     try {
       if (remove) {
-        if (dry) return { object: current, deleted: true };
-        const gone = await objects.delete(key, undefined, revision);
+        if (dry) return { object: next ?? current, deleted: true };
+        let at = revision;
+        // A graceful type deleted with period 0 is first marked (watchers see MODIFIED), then removed.
+        if (next && !sameObject(withoutVersion(next), withoutVersion(current))) {
+          const marked = await objects.update(key, () => withoutVersion(next as ApiObject), revision);
+          at = Number(marked.metadata.resourceVersion);
+        }
+        const gone = await objects.delete(key, undefined, at);
         return { object: gone, deleted: true };
       }
       if (!next || sameObject(withoutVersion(next), withoutVersion(current))) {
@@ -198,17 +204,85 @@ export async function deleteObject(
   }
 }
 
-/** Generic `Store.Delete`: either remove now, or the Terminating object to write. */
+/**
+ * Graceful deletion (upstream `RESTGracefulDeleteStrategy.CheckGracefulDelete`): the grace period
+ * in seconds a delete of this object gets. Pods: the option, else
+ * `spec.terminationGracePeriodSeconds`, else 0; 0 when unscheduled (no `spec.nodeName`) or already
+ * finished (`Succeeded`/`Failed`); negative → 1. A pod with a grace period stays Terminating until
+ * its node agent deletes it with period 0 (or a client forces it).
+ */
+export type GracePeriodPolicy = (obj: StoredObject, opts: DeleteOptions) => number;
+
+const podGracePeriod: GracePeriodPolicy = (pod, opts) => {
+  const spec = (pod.spec ?? {}) as { terminationGracePeriodSeconds?: number; nodeName?: string };
+  const phase = (pod.status as { phase?: string } | undefined)?.phase;
+  let period =
+    opts.gracePeriodSeconds !== undefined && opts.gracePeriodSeconds !== null
+      ? opts.gracePeriodSeconds
+      : (spec.terminationGracePeriodSeconds ?? 0);
+  if (!spec.nodeName) period = 0;
+  if (phase === 'Failed' || phase === 'Succeeded') period = 0;
+  return period < 0 ? 1 : period;
+};
+
+/** Types with graceful deletion, by `<group>/<resource>`. */
+const gracefulTypes: Readonly<Record<string, GracePeriodPolicy>> = { '/pods': podGracePeriod };
+
+function addSeconds(rfc3339: string, seconds: number): string {
+  return nowRfc3339(new Date(Date.parse(rfc3339) + seconds * 1000));
+}
+
+/**
+ * Generic `Store.Delete` (with upstream's `BeforeDelete`): either remove now (`next`, when set, is
+ * written first), or the Terminating object to write (`next` undefined = nothing changes).
+ */
 function genericDelete(
   def: ResourceDefinition,
   current: StoredObject,
-  opts: DeleteOptions,
+  input: DeleteOptions,
 ): { next: ApiObject | undefined; remove: boolean } {
-  checkPreconditions(def, current, opts);
-  const gc = gcFinalizers(current, opts);
-  if (gc.finalizers.length === 0) return { next: undefined, remove: true };
+  checkPreconditions(def, current, input);
+  const opts: DeleteOptions = { ...input };
+  // Negative values are treated as 1 s on the delete path (upstream).
+  if (
+    opts.gracePeriodSeconds !== undefined &&
+    opts.gracePeriodSeconds !== null &&
+    opts.gracePeriodSeconds < 0
+  )
+    opts.gracePeriodSeconds = 1;
   const next = deepCopy(current) as StoredObject;
+  let graceful = false;
+  let period = 0;
+  const policy = gracefulTypes[`${def.group}/${def.resource}`];
+  if (policy) {
+    const ts = current.metadata.deletionTimestamp;
+    const grace = current.metadata.deletionGracePeriodSeconds;
+    if (ts && grace) {
+      // Already being deleted gracefully: only a shorter grace period changes anything.
+      const wanted = opts.gracePeriodSeconds;
+      if (wanted === undefined || wanted === null || wanted >= grace)
+        return { next: undefined, remove: false };
+      next.metadata.deletionTimestamp = addSeconds(ts, wanted - grace);
+      next.metadata.deletionGracePeriodSeconds = wanted;
+      graceful = true;
+      period = wanted;
+    } else if (!ts) {
+      period = policy(current, opts);
+      next.metadata.deletionTimestamp = addSeconds(nowRfc3339(), period);
+      next.metadata.deletionGracePeriodSeconds = period;
+      const generation = current.metadata.generation;
+      if (typeof generation === 'number' && generation > 0) next.metadata.generation = generation + 1;
+      graceful = true;
+    }
+  }
+  const gc = gcFinalizers(current, opts);
   if (gc.changed) next.metadata.finalizers = gc.finalizers;
+  const pending = gc.finalizers.length > 0;
+  if (graceful) {
+    if (pending || period > 0) return { next, remove: false };
+    return { next, remove: true };
+  }
+  if (!pending) return { next: undefined, remove: true };
   // Types without graceful deletion get grace 0 once finalizers are pending (upstream).
   next.metadata.deletionGracePeriodSeconds = 0;
   if (!next.metadata.deletionTimestamp) next.metadata.deletionTimestamp = nowRfc3339();
