@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -25,6 +25,12 @@ export interface KubectlResult {
 
 const cacheDirs = new Map<string, string>();
 
+/** The temporary cache directories go when the process exits. */
+function removeCacheDirs(): void {
+  for (const dir of cacheDirs.values()) rmSync(dir, { recursive: true, force: true });
+  cacheDirs.clear();
+}
+
 export function kubectlBinary(): string {
   return process.env.KUBECTL ?? '/usr/bin/kubectl';
 }
@@ -39,6 +45,7 @@ export function kubectl(args: readonly string[], options: KubectlOptions): Promi
   let cacheDir = options.cacheDir ?? cacheDirs.get(options.kubeconfig);
   if (!cacheDir) {
     cacheDir = mkdtempSync(join(tmpdir(), 'orchard-kubectl-cache-'));
+    if (cacheDirs.size === 0) process.once('exit', removeCacheDirs);
     cacheDirs.set(options.kubeconfig, cacheDir);
   }
   const binary = options.binary ?? kubectlBinary();
