@@ -282,4 +282,16 @@ describe.each(['orch', 'kubernetes'] as const)('server-side apply over HTTP (%s 
     expect(strict.status).toBe(400);
     expect((strict.json as { message: string }).message).toBe('.bogus: field not declared in schema');
   });
+
+  it('the field manager never fails a non-apply write: untypable list items are left to validation', async () => {
+    const dep = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'h7' },
+      spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ image: 'x' }] } } },
+    };
+    const r = await api.request('POST', '/apis/apps/v1/namespaces/default/deployments?fieldManager=m', { body: dep });
+    expect(r.status).toBe(422);
+    expect((r.json as { reason: string }).reason).toBe('Invalid');
+  });
 });

@@ -27,18 +27,26 @@ export function subresourceOf(ctx: RequestContext): { subresource?: string } {
  * status writes) records what it changed in `metadata.managedFields` as an `Update` entry of its
  * manager (spec doc 1 §4.9 items 3, 6, 10). Applies computed theirs already (see `handleApply`).
  * It runs after `strategy-prepare` and the schema steps, so what is recorded is what is stored.
+ * It never fails the write (upstream `UpdateNoErrors`).
  */
 export const fieldManagerStep: WriteStep = {
   name: 'field-manager',
   operations: ['create', 'update', 'patch'],
   run(w: WriteRequest) {
     if (w.patchType === APPLY_PATCH_YAML || w.patchType === APPLY_PATCH_CBOR) return;
-    const r = ssaUpdate(w.old, w.obj, {
-      manager: w.fieldManager,
-      apiVersion: formatApiVersion({ group: w.def.group, version: w.ctx.version }),
-      ...subresourceOf(w.ctx),
-      schema: fieldManagerSchema(w.ctx, w.def),
-    });
-    w.obj = r.object;
+    try {
+      w.obj = ssaUpdate(w.old, w.obj, {
+        manager: w.fieldManager,
+        apiVersion: formatApiVersion({ group: w.def.group, version: w.ctx.version }),
+        ...subresourceOf(w.ctx),
+        schema: fieldManagerSchema(w.ctx, w.def),
+      }).object;
+    } catch (e) {
+      // Upstream UpdateNoErrors: a write never fails because of managedFields; an object the field
+      // manager cannot type (e.g. list-map items without keys, rejected later by validation) is
+      // written without them.
+      w.ctx.server.log.error('failed to update managedFields', e);
+      if (w.obj.metadata) delete w.obj.metadata.managedFields;
+    }
   },
 };
