@@ -30,6 +30,10 @@ const schema: StructuralSchema = {
         },
         either: { type: 'string', anyOf: [{ pattern: '^x' }, { pattern: 'y$' }] },
         embedded: { type: 'object', embeddedResource: true, preserveUnknownFields: true },
+        cpu: {
+          format: 'quantity',
+          anyOf: [{ type: 'integer' }, { type: 'number' }, { type: 'string', format: 'quantity' }],
+        },
       },
     },
   },
@@ -166,6 +170,15 @@ const cases: [string, unknown, string[]][] = [
     [
       'spec.embedded.apiVersion: Required value: must not be empty',
       'spec.embedded.kind: Required value: must not be empty',
+    ],
+  ],
+  ['quantity string', { spec: { replicas: 1, cpu: '500m' } }, []],
+  ['quantity number', { spec: { replicas: 1, cpu: 0.5 } }, []],
+  [
+    'bad quantity',
+    { spec: { replicas: 1, cpu: 'lots' } },
+    [
+      `spec.cpu: Invalid value: "lots": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
     ],
   ],
   ['root type', 'str', ['Invalid value: "string": <root> in body must be of type object: "string"']],

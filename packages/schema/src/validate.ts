@@ -3,6 +3,7 @@
  * (`spec.replicas in body must be of type integer: "string"`) converted to field errors the way
  * the custom-resource validator does.
  */
+import { tryParseQuantity } from '@orchard/meta';
 import { RE2JS } from 're2js';
 import { type FieldError, fieldErrors, indexPath, joinPath } from './field-error.js';
 import type { StructuralSchema } from './structural.js';
@@ -101,6 +102,8 @@ const stringFormats: Record<string, (s: string) => boolean> = {
   email: (s) => rxEmail.test(s),
   duration: (s) => rxDuration.test(s),
   uri: (s) => rxUri.test(s),
+  /** A resource quantity (`500m`, `1Gi`), with @orchard/meta's parser. */
+  quantity: (s) => tryParseQuantity(s) !== undefined,
 };
 
 const intRanges: Record<string, [number, number]> = {
@@ -201,7 +204,7 @@ function walk(v: unknown, s: StructuralSchema, path: string, errs: FieldError[],
       if (re && !re.matcher(v).find())
         errs.push(fieldErrors.invalid(path, v, `${where} in body should match '${s.pattern}'`));
     }
-    if (s.format !== undefined) {
+    if (s.format !== undefined && s.type === 'string') {
       const check = stringFormats[s.format];
       if (check && !check(v))
         errs.push(
@@ -310,7 +313,9 @@ function walk(v: unknown, s: StructuralSchema, path: string, errs: FieldError[],
       fieldErrors.invalid(
         path,
         v,
-        `${where} in body must be valid against at least one of the anyOf schemas`,
+        s.format === 'quantity'
+          ? "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+          : `${where} in body must be valid against at least one of the anyOf schemas`,
       ),
     );
   }

@@ -29,7 +29,11 @@ export const time = (description: string): S => ({ type: 'string', format: 'date
 export const bytes = (description: string): S => ({ type: 'string', format: 'byte', description });
 export const intOrString = (description: string): S => ({ intOrString: true, description });
 /** A resource quantity (`500m`, `1Gi`, `2`): a string or a number on the wire. */
-export const quantity = (description: string): S => ({ intOrString: true, format: 'quantity', description });
+export const quantity = (description: string): S => ({
+  description,
+  format: 'quantity',
+  anyOf: [{ type: 'integer' }, { type: 'number' }, { type: 'string', format: 'quantity' }],
+});
 
 export const obj = (description: string, properties: Record<string, S>, extra: Extra = {}): S => ({
   type: 'object',
