@@ -145,6 +145,8 @@ export async function deleteObject(
   state: ServerState,
   target: DeleteTarget,
   opts: DeleteOptions,
+  /** The object as just read by the caller (a controller's list): saves a read; every write is still a CAS on its revision. */
+  known?: StoredObject,
 ): Promise<DeleteOutcome> {
   const { def, name } = target;
   const key = keyOf(state, target);
@@ -155,7 +157,7 @@ export async function deleteObject(
     throw errors.forbidden({ group: '', resource: 'namespaces' }, name, 'this namespace may not be deleted');
   }
   for (let attempt = 0; ; attempt++) {
-    const { object: current } = await objects.get(key);
+    const current = attempt === 0 && known ? known : (await objects.get(key)).object;
     if (!current) throw notFound();
     const revision = Number(current.metadata.resourceVersion);
     let next: ApiObject | undefined;

@@ -166,6 +166,7 @@ export function createNamespaceController(
               state,
               { def, namespace, name: obj.metadata.name },
               { propagationPolicy: 'Background', preconditions: { uid: obj.metadata.uid ?? '' } },
+              obj,
             );
             still = r.deleted ? undefined : r.object;
           } catch (e) {
