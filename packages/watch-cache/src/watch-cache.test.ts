@@ -370,7 +370,11 @@ describe('createWatchCache: watch', () => {
         if (seen.length === 20) break;
       }
     })();
-    for (let i = 0; i < 20; i++) await store.create(`${P}k${i}`, value(`k${i}`));
+    for (let i = 0; i < 20; i++) {
+      await store.create(`${P}k${i}`, value(`k${i}`));
+      // Writes arrive in separate turns of the event loop, as requests do.
+      await new Promise((r) => setImmediate(r));
+    }
     await consume;
     expect(seen.length).toBe(20);
     // The slow watcher still delivers what it had, then ends with the reason.
@@ -385,6 +389,41 @@ describe('createWatchCache: watch', () => {
     expect(rest.map((e) => e.revision)).toEqual(
       Array.from({ length: 20 - got.length }, (_, i) => last + i + 1),
     );
+  });
+
+  it('nextBatch hands over every queued event at once, in order', async () => {
+    await setup();
+    const w = await cache.watch({ start: { kind: 'Exact', revision: 0 } });
+    for (let i = 0; i < 5; i++) await store.create(`${P}k${i}`, value(`k${i}`));
+    const got: number[] = [];
+    while (got.length < 5) {
+      const batch = await w.nextBatch();
+      if (!batch) break;
+      got.push(...batch.map((e) => e.revision));
+    }
+    expect(got).toEqual([1, 2, 3, 4, 5]);
+    w.close();
+    expect(await w.nextBatch()).toBeUndefined();
+  });
+
+  it('listen (push mode) hands over bursts synchronously and reports the end', async () => {
+    await setup();
+    const w = await cache.watch({ start: { kind: 'Exact', revision: 0 } });
+    const got: number[] = [];
+    let ended = false;
+    w.listen(
+      (evs) => got.push(...evs.map((e) => e.revision)),
+      () => {
+        ended = true;
+      },
+    );
+    for (let i = 0; i < 3; i++) await store.create(`${P}k${i}`, value(`k${i}`));
+    await settle();
+    await new Promise((r) => setImmediate(r));
+    expect(got).toEqual([1, 2, 3]);
+    await cache.restart();
+    await new Promise((r) => setImmediate(r));
+    expect(ended).toBe(true);
   });
 
   it('restart ends every watcher with a Reset ERROR event', async () => {

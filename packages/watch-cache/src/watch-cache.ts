@@ -1,7 +1,13 @@
 import { type ApiObject, initialEventsEndAnnotation } from '@orchard/meta';
 import type { KeyValue, Store, StoreEvent } from '@orchard/store';
 import { WatchCacheError } from './errors.js';
-import { type CachedChange, type CacheWatcher, type WatchCacheEvent, WatcherQueue } from './watcher.js';
+import {
+  type CachedChange,
+  type CacheWatcher,
+  fanOut,
+  type WatchCacheEvent,
+  WatcherQueue,
+} from './watcher.js';
 
 /**
  * Which data a read wants (spec doc 1 §4.5 "Meanings"), with revisions already parsed:
@@ -214,6 +220,25 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
   let window: CachedChange<T>[] = [];
   let head = 0;
   const watchers = new Set<WatcherQueue<T>>();
+  // Changes applied to the state but not yet fanned out. Fan-out runs once per macrotask turn, so a
+  // burst of changes costs each watcher one wake-up; positions make the deferral invisible to readers.
+  let pending: CachedChange<T>[] = [];
+  let flushScheduled = false;
+  function scheduleFlush(): void {
+    if (flushScheduled) return;
+    flushScheduled = true;
+    setImmediate(flush);
+  }
+  function flush(): void {
+    flushScheduled = false;
+    if (pending.length === 0) return;
+    const batch = pending;
+    pending = [];
+    const plain = batch.map(
+      (c): WatchCacheEvent<T> => ({ type: c.type, object: c.object, revision: c.revision }),
+    );
+    fanOut(watchers, batch, plain);
+  }
   const syncWaiters = new Set<{ rev: number; resolve: (ok: boolean) => void }>();
   let watchAbort: AbortController | undefined;
   let stopped = false;
@@ -468,7 +493,8 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
         if (change) {
           window.push(change);
           synced = ev.revision;
-          for (const w of watchers) w.offer(change);
+          pending.push(change);
+          scheduleFlush();
           cache.evict();
         }
       }
@@ -538,6 +564,7 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
   }
 
   function endAll(reason: WatchCacheError): void {
+    flush();
     for (const w of [...watchers]) {
       w.push({ type: 'ERROR', error: reason, revision: synced });
       w.end(reason, true);
@@ -671,6 +698,8 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
     },
 
     sendBookmarks() {
+      // Every change up to the bookmark's version must precede it.
+      flush();
       for (const w of watchers) {
         if (!w.allowBookmarks || w.isHolding || w.isClosed) continue;
         const rev = Math.max(w.position, synced);

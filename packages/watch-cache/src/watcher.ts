@@ -31,10 +31,45 @@ export interface CacheWatcher<T extends ApiObject = ApiObject> extends AsyncIter
   readonly closeReason: WatchCacheError | undefined;
   /** Number of events queued and not yet consumed. */
   readonly buffered: number;
+  /**
+   * Every queued event at once (waits while none is queued); `undefined` once the watch has ended.
+   * Cheaper than iterating one by one when many events arrive together. Do not mix with iteration.
+   */
+  nextBatch(): Promise<WatchCacheEvent<T>[] | undefined>;
+  /**
+   * Push mode: `onEvents` is called (synchronously, once per burst) with the events, and `onEnd` once
+   * when the watch ends. The cheapest way to consume a watch (no promise per event or per wake);
+   * the listener must not block. Replaces iteration; events already queued are delivered at once.
+   */
+  listen(onEvents: (events: WatchCacheEvent<T>[]) => void, onEnd: () => void): void;
   close(): void;
 }
 
-type Resolver<T extends ApiObject> = (r: IteratorResult<WatchCacheEvent<T>>) => void;
+let fanningOut = false;
+
+/**
+ * Offers a batch of changes to every watcher: queues for iterating/batch consumers are woken once (a
+ * microtask later), push-mode listeners are called synchronously right after their offers.
+ */
+export function fanOut<T extends ApiObject>(
+  watchers: Iterable<WatcherQueue<T>>,
+  batch: CachedChange<T>[],
+  plain: WatchCacheEvent<T>[],
+): void {
+  fanningOut = true;
+  try {
+    for (const w of watchers) {
+      for (let i = 0; i < batch.length; i++) w.offer(batch[i] as CachedChange<T>, plain[i]);
+      w.drainListener();
+    }
+  } finally {
+    fanningOut = false;
+  }
+}
+
+type Waiter<T extends ApiObject> =
+  | { batch: false; resolve: (r: IteratorResult<WatchCacheEvent<T>>) => void }
+  | { batch: true; resolve: (r: WatchCacheEvent<T>[] | undefined) => void };
 
 /**
  * The per-watcher queue. The cache pushes; one consumer pulls. Pushing never blocks the cache: a
@@ -52,7 +87,10 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
   private held: WatchCacheEvent<T>[] = [];
   private queue: (WatchCacheEvent<T> | undefined)[] = [];
   private head = 0;
-  private waiter: Resolver<T> | undefined;
+  private waiter: Waiter<T> | undefined;
+  private wakeScheduled = false;
+  private listener: { onEvents: (events: WatchCacheEvent<T>[]) => void; onEnd: () => void } | undefined;
+  private endNotified = false;
   private closed = false;
   /** Events the initial state contributed; they do not count against `limit`. */
   private allowance = 0;
@@ -90,10 +128,10 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
   }
 
   /** Offers a change; filters it by the predicate with the transition rules and queues the result. */
-  offer(change: CachedChange<T>): void {
+  offer(change: CachedChange<T>, plain?: WatchCacheEvent<T>): void {
     if (this.closed || change.revision <= this.position) return;
     this.position = change.revision;
-    const ev = this.convert(change);
+    const ev = plain && !this.predicate && this.keyPrefix === undefined ? plain : this.convert(change);
     if (ev) this.push(ev);
   }
 
@@ -152,14 +190,8 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
 
   private deliver(ev: WatchCacheEvent<T>, initial = false): void {
     if (this.closed) return;
-    const w = this.waiter;
-    if (w && this.head === this.queue.length) {
-      this.waiter = undefined;
-      if (initial && this.allowance > 0) this.allowance--;
-      w({ value: ev, done: false });
-      return;
-    }
     this.queue.push(ev);
+    this.scheduleWake();
     if (!initial && this.queue.length - this.head > this.limit + this.allowance) {
       this.end(
         new WatchCacheError(
@@ -183,11 +215,81 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
     }
     this.held = [];
     this.onClose(this);
-    const w = this.waiter;
-    if (w && this.head === this.queue.length) {
-      this.waiter = undefined;
-      w({ value: undefined, done: true });
+    this.scheduleWake();
+  }
+
+  /**
+   * Wakes the consumer once per synchronous burst of deliveries (a microtask later), so a change
+   * fanned out to many watchers costs one wake-up each, and a batch consumer gets the whole burst.
+   */
+  private scheduleWake(): void {
+    if (this.wakeScheduled || (!this.waiter && !this.listener)) return;
+    // During a fan-out the cache drains listeners itself right after offering (no microtask).
+    if (this.listener && fanningOut) return;
+    this.wakeScheduled = true;
+    queueMicrotask(this.wake);
+  }
+
+  private readonly wake = (): void => {
+    this.wakeScheduled = false;
+    const l = this.listener;
+    if (l) {
+      if (this.head < this.queue.length) l.onEvents(this.takeAll());
+      if (this.closed && !this.endNotified) {
+        this.endNotified = true;
+        l.onEnd();
+      }
+      return;
     }
+    const w = this.waiter;
+    if (!w) return;
+    if (this.head < this.queue.length) {
+      this.waiter = undefined;
+      if (w.batch) w.resolve(this.takeAll());
+      else w.resolve({ value: this.takeOne(), done: false });
+    } else if (this.closed) {
+      this.waiter = undefined;
+      if (w.batch) w.resolve(undefined);
+      else w.resolve({ value: undefined, done: true });
+    }
+  };
+
+  private takeOne(): WatchCacheEvent<T> {
+    const ev = this.queue[this.head] as WatchCacheEvent<T>;
+    this.queue[this.head] = undefined;
+    this.head++;
+    if (this.allowance > 0) this.allowance--;
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+    return ev;
+  }
+
+  private takeAll(): WatchCacheEvent<T>[] {
+    const out = (this.head === 0 ? this.queue : this.queue.slice(this.head)) as WatchCacheEvent<T>[];
+    this.allowance = Math.max(0, this.allowance - out.length);
+    this.queue = [];
+    this.head = 0;
+    return out;
+  }
+
+  /** Hands queued events to a push-mode listener now (the cache calls it at the end of a fan-out). */
+  drainListener(): void {
+    if (this.listener && (this.head < this.queue.length || this.closed)) this.wake();
+  }
+
+  listen(onEvents: (events: WatchCacheEvent<T>[]) => void, onEnd: () => void): void {
+    this.listener = { onEvents, onEnd };
+    if (this.head < this.queue.length || this.closed) this.scheduleWake();
+  }
+
+  nextBatch(): Promise<WatchCacheEvent<T>[] | undefined> {
+    if (this.head < this.queue.length) return Promise.resolve(this.takeAll());
+    if (this.closed) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.waiter = { batch: true, resolve };
+    });
   }
 
   /** Closes the watch from the consumer side (no reason recorded). */
@@ -196,20 +298,10 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
   }
 
   private next(): Promise<IteratorResult<WatchCacheEvent<T>>> {
-    if (this.head < this.queue.length) {
-      const ev = this.queue[this.head] as WatchCacheEvent<T>;
-      this.queue[this.head] = undefined;
-      this.head++;
-      if (this.allowance > 0) this.allowance--;
-      if (this.head > 1024 && this.head * 2 > this.queue.length) {
-        this.queue = this.queue.slice(this.head);
-        this.head = 0;
-      }
-      return Promise.resolve({ value: ev, done: false });
-    }
+    if (this.head < this.queue.length) return Promise.resolve({ value: this.takeOne(), done: false });
     if (this.closed) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve) => {
-      this.waiter = resolve;
+      this.waiter = { batch: false, resolve };
     });
   }
 

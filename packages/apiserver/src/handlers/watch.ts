@@ -60,23 +60,33 @@ export async function handleWatch(ctx: RequestContext, def: ResourceDefinition):
   const timer = setTimeout(stop, Math.max(0, timeoutSeconds) * 1000);
   let stream: WatchStream | undefined;
   try {
-    stream = new WatchStream(ctx, enc);
-    for await (const ev of watcher) {
-      if (ev.type === 'ERROR') {
-        const api = toApiError(
-          ev.error,
-          { group: def.group, resource: def.resource, name: '' },
-          ctx.server.log.error,
-        );
-        await stream.send('ERROR', api.toStatus());
-        break;
-      }
-      if (ev.type === 'BOOKMARK') {
-        await stream.send('BOOKMARK', { kind: def.kind, apiVersion, metadata: ev.object.metadata });
-        continue;
-      }
-      await stream.send(ev.type, ev.object);
-    }
+    const out = new WatchStream(ctx, enc);
+    stream = out;
+    // Push mode: the cache hands each burst of events over synchronously and the handler writes them
+    // straight to the socket. A client that does not read lets the socket buffer grow; past the limit
+    // its watch is closed (it resumes from the last resourceVersion it received), so it never stalls
+    // the cache or other watchers.
+    const maxBuffered = ctx.server.watchCaches.settings.maxWatchBufferBytes;
+    await new Promise<void>((resolve) => {
+      watcher.listen((events) => {
+        for (const ev of events) {
+          if (ev.type === 'ERROR') {
+            const api = toApiError(
+              ev.error,
+              { group: def.group, resource: def.resource, name: '' },
+              ctx.server.log.error,
+            );
+            void out.send('ERROR', api.toStatus());
+            watcher.close();
+            return;
+          }
+          if (ev.type === 'BOOKMARK')
+            void out.send('BOOKMARK', { kind: def.kind, apiVersion, metadata: ev.object.metadata });
+          else void out.send(ev.type, ev.object);
+        }
+        if (ctx.res.writableLength > maxBuffered) watcher.close();
+      }, resolve);
+    });
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener('abort', stop);

@@ -15,6 +15,8 @@ export interface WatchCacheSettings {
   bookmarkIntervalMs: number;
   /** Events a watcher may lag behind before it is closed (it then resumes from its last version). */
   watcherBufferSize: number;
+  /** Bytes a watch response may have buffered in its socket (an unread client) before it is closed. */
+  maxWatchBufferBytes: number;
 }
 
 export const defaultWatchCacheSettings: Readonly<WatchCacheSettings> = Object.freeze({
@@ -23,6 +25,7 @@ export const defaultWatchCacheSettings: Readonly<WatchCacheSettings> = Object.fr
   tooLargeWaitMs: 3000,
   bookmarkIntervalMs: 60_000,
   watcherBufferSize: 1024,
+  maxWatchBufferBytes: 16 * 1024 * 1024,
 });
 
 /**
