@@ -25,4 +25,21 @@ describe('pure packages bundle for the browser', () => {
       expect(result.outputFiles[0]!.text.length).toBeGreaterThan(0);
     });
   }
+  // The subpath exports that hide heavier dependencies (protobufjs, cbor-x) are pure too.
+  for (const sub of ['codecs/protobuf', 'codecs/cbor', 'codecs/table']) {
+    const [pkg, dir] = sub.split('/') as [string, string];
+    it(`@orchard/${sub}`, async () => {
+      const result = await build({
+        entryPoints: [join(import.meta.dirname, '..', 'packages', pkg, 'src', dir, 'index.ts')],
+        bundle: true,
+        platform: 'browser',
+        format: 'esm',
+        write: false,
+        logLevel: 'silent',
+        target: 'es2022',
+      });
+      expect(result.errors).toEqual([]);
+      expect(result.outputFiles[0]!.text.length).toBeGreaterThan(0);
+    });
+  }
 });
