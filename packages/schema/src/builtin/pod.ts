@@ -442,6 +442,81 @@ export const volumeSchema: StructuralSchema = obj(
         'defaultMode are the mode bits used to set permissions on created files by default.',
       ),
     }),
+    nfs: {
+      type: 'object',
+      description: "nfs represents an NFS mount on the host that shares a pod's lifetime.",
+      preserveUnknownFields: true,
+    },
+    csi: {
+      type: 'object',
+      description:
+        'csi (Container Storage Interface) represents ephemeral storage that is handled by certain external CSI drivers.',
+      preserveUnknownFields: true,
+    },
+    ephemeral: {
+      type: 'object',
+      description:
+        "ephemeral represents a volume that is handled by a cluster storage driver. The volume's lifecycle is tied to the pod that defines it.",
+      preserveUnknownFields: true,
+    },
+    image: {
+      type: 'object',
+      description:
+        'image represents an OCI object (a container image or artifact) pulled and mounted on the host machine.',
+      preserveUnknownFields: true,
+    },
+    iscsi: {
+      type: 'object',
+      description:
+        'iscsi represents an ISCSI Disk resource that is attached to a host machine and then exposed to the pod.',
+      preserveUnknownFields: true,
+    },
+    fc: {
+      type: 'object',
+      description:
+        'fc represents a Fibre Channel resource that is attached to a host machine and then exposed to the pod.',
+      preserveUnknownFields: true,
+    },
+    gitRepo: {
+      type: 'object',
+      description: 'gitRepo represents a git repository at a particular revision. Deprecated.',
+      preserveUnknownFields: true,
+    },
+    cephfs: {
+      type: 'object',
+      description: "cephFS represents a Ceph FS mount on the host that shares a pod's lifetime. Deprecated.",
+      preserveUnknownFields: true,
+    },
+    rbd: {
+      type: 'object',
+      description:
+        "rbd represents a Rados Block Device mount on the host that shares a pod's lifetime. Deprecated.",
+      preserveUnknownFields: true,
+    },
+    awsElasticBlockStore: {
+      type: 'object',
+      description:
+        "awsElasticBlockStore represents an AWS Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated.",
+      preserveUnknownFields: true,
+    },
+    gcePersistentDisk: {
+      type: 'object',
+      description:
+        "gcePersistentDisk represents a GCE Disk resource that is attached to a kubelet's host machine and then exposed to the pod. Deprecated.",
+      preserveUnknownFields: true,
+    },
+    azureDisk: {
+      type: 'object',
+      description:
+        'azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod. Deprecated.',
+      preserveUnknownFields: true,
+    },
+    azureFile: {
+      type: 'object',
+      description:
+        'azureFile represents an Azure File Service mount on the host and bind mount to the pod. Deprecated.',
+      preserveUnknownFields: true,
+    },
     downwardAPI: obj('downwardAPI represents downward API about the pod that should populate this volume', {
       items: atomicList('Items is a list of downward API volume file', {
         type: 'object',
@@ -669,6 +744,60 @@ export const podSpecSchema: StructuralSchema = obj(
       { required: ['name'] },
     ),
     hostUsers: bool("Use the host's user namespace. Optional: Default to true."),
+    dnsConfig: obj(
+      'Specifies the DNS parameters of a pod. Parameters specified here will be merged to the generated DNS configuration based on DNSPolicy.',
+      {
+        nameservers: atomicList('A list of DNS name server IP addresses.', { type: 'string' }),
+        searches: atomicList('A list of DNS search domains for host-name lookup.', { type: 'string' }),
+        options: atomicList(
+          'A list of DNS resolver options.',
+          obj('PodDNSConfigOption defines DNS resolver options of a pod.', {
+            name: str("Name is this DNS resolver option's name. Required."),
+            value: str("Value is this DNS resolver option's value."),
+          }),
+        ),
+      },
+    ),
+    readinessGates: atomicList(
+      'If specified, all readiness gates will be evaluated for pod readiness.',
+      obj(
+        'PodReadinessGate contains the reference to a pod condition',
+        {
+          conditionType: str(
+            "ConditionType refers to a condition in the pod's condition list with matching type.",
+          ),
+        },
+        { required: ['conditionType'] },
+      ),
+    ),
+    schedulingGates: mapList(
+      'SchedulingGates is an opaque list of values that if specified will block scheduling the pod.',
+      obj(
+        'PodSchedulingGate is associated to a Pod to guard its scheduling.',
+        { name: str('Name of the scheduling gate. Each scheduling gate must have a unique name field.') },
+        { required: ['name'] },
+      ),
+      ['name'],
+    ),
+    resourceClaims: mapList(
+      'ResourceClaims defines which ResourceClaims must be allocated and reserved before the Pod is allowed to start.',
+      {
+        type: 'object',
+        description: 'PodResourceClaim references exactly one ResourceClaim.',
+        required: ['name'],
+        properties: {
+          name: str('Name uniquely identifies this resource claim inside the pod.'),
+          resourceClaimName: str(
+            'ResourceClaimName is the name of a ResourceClaim object in the same namespace as this pod.',
+          ),
+          resourceClaimTemplateName: str(
+            'ResourceClaimTemplateName is the name of a ResourceClaimTemplate object in the same namespace as this pod.',
+          ),
+        },
+      },
+      ['name'],
+      { patchStrategy: 'merge,retainKeys' },
+    ),
   },
   { required: ['containers'] },
 );
