@@ -503,6 +503,51 @@ describe('CBOR with --feature-gates=CBORServingAndStorage=true (orch flavor)', (
     expect(bad.status).toBe(400);
   });
 
+  it('serves Tables under the orch flavor as meta.orch.io/v1, also in CBOR', async () => {
+    const r = await api.request('GET', '/api/v1/namespaces/default/configmaps', {
+      headers: { accept: 'application/json;as=Table;v=v1;g=meta.orch.io' },
+    });
+    expect(r.json).toMatchObject({ kind: 'Table', apiVersion: 'meta.orch.io/v1' });
+    expect(
+      (await api.request('GET', '/api/v1/namespaces/default/configmaps', { headers: { accept: TABLE } }))
+        .status,
+    ).toBe(406);
+    const c = await raw(api, 'GET', '/api/v1/namespaces/default/configmaps', {
+      accept: 'application/cbor;as=Table;v=v1;g=meta.orch.io',
+    });
+    expect(decodeCbor(c.body)).toMatchObject({ kind: 'Table', apiVersion: 'meta.orch.io/v1' });
+  });
+
+  it('truncated or corrupted CBOR bodies are 400 (or a valid other object), never a crash', async () => {
+    const good = encodeCbor({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'fz' },
+      data: { k: 'v' },
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: good.length - 1 }),
+        fc.integer({ min: 0, max: 255 }),
+        fc.boolean(),
+        async (at, byte, cut) => {
+          const body = cut ? good.subarray(0, at) : Uint8Array.from(good, (b, i) => (i === at ? byte : b));
+          const r = await raw(
+            api,
+            'POST',
+            '/api/v1/namespaces/default/configmaps?dryRun=All',
+            { 'content-type': 'application/cbor' },
+            body,
+          );
+          expect([400, 201, 422, 409]).toContain(r.status);
+          if (cut) expect(r.status).toBe(400);
+        },
+      ),
+      { numRuns: 60 },
+    );
+    expect((await api.request('GET', '/healthz')).status).toBe(200);
+  });
+
   it('a malformed CBOR body is a 400', async () => {
     for (const bad of [
       Uint8Array.of(0xd9, 0xd9, 0xf7, 0xa2, 0x61),
