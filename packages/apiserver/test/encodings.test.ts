@@ -643,6 +643,24 @@ describe.skipIf(!kubectlAvailable())(
       expect(wide.stdout).toMatch(/\nweb\s+0\/2\s+\S+\s+0\s+\d+s\s+<none>\s+node-7\s+<none>\s+<none>\n/);
     });
 
+    it("-A, --show-labels and --sort-by use the rows' objects (includeObject)", async () => {
+      await api.request('POST', '/api/v1/namespaces/kube-system/configmaps', {
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'aaa', labels: { tier: 'sys' } } },
+      });
+      const all = await k('get', 'configmaps', '-A', '--show-labels');
+      expect(all.code).toBe(0);
+      expect(all.stdout).toMatch(/^NAMESPACE\s+NAME\s+DATA\s+AGE\s+LABELS\n/);
+      expect(all.stdout).toMatch(/\nkube-system\s+aaa\s+0\s+\d+s\s+tier=sys\n/);
+      expect(all.stdout).toMatch(/\ndefault\s+cfg\s+3\s+\d+s\s+<none>\n/);
+      const sorted = await k('get', 'configmaps', '-A', '--sort-by=.metadata.name', '-o', 'name');
+      expect(sorted.code).toBe(0);
+      const names = sorted.stdout.trim().split('\n');
+      expect(names).toEqual([...names].sort());
+      const table = await k('get', 'configmaps', '-A', '--sort-by=.metadata.name');
+      expect(table.code).toBe(0);
+      expect(table.stdout.indexOf('aaa')).toBeLessThan(table.stdout.indexOf('cfg'));
+    });
+
     it('a CRD with printer columns prints them', async () => {
       const crd = {
         apiVersion: 'apiextensions.k8s.io/v1',
