@@ -379,8 +379,12 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
   }
 
   /** The state at `rev` (oldest <= rev <= synced), by undoing the window's later changes. */
+  // The last state rebuilt for an Exact read: the pages of one paged list share it.
+  let rebuilt: { rev: number; entries: Map<string, Entry<T>>; keys: string[] } | undefined;
+
   function stateAt(rev: number): { entries: Map<string, Entry<T>>; keys: string[] } {
     if (rev >= synced) return { entries: objects, keys: sortedKeys };
+    if (rebuilt?.rev === rev) return rebuilt;
     const entries = new Map(objects);
     for (let i = window.length - 1; i >= head; i--) {
       const c = window[i] as CachedChange<T>;
@@ -391,7 +395,8 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
         entries.set(c.key, { object: prev, revision: Number(prev.metadata?.resourceVersion ?? 0) });
       }
     }
-    return { entries, keys: [...entries.keys()].sort() };
+    rebuilt = { rev, entries, keys: [...entries.keys()].sort() };
+    return rebuilt;
   }
 
   async function listFromStore(at: number, o: CacheListOptions<T>): Promise<CacheListResult<T>> {
@@ -536,6 +541,7 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
       }
     }
     objects = next;
+    rebuilt = undefined;
     sortedKeys = [...next.keys()].sort();
     window = [];
     head = 0;
