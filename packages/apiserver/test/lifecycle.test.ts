@@ -1,3 +1,5 @@
+import { encodeProtobuf } from '@orchard/codecs/protobuf';
+import { orchFlavor } from '@orchard/meta';
 import { startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cm, json, openWatch } from './lifecycle-helpers.js';
@@ -210,6 +212,39 @@ describe('deletion lifecycle (spec doc 1 §3)', () => {
       'example.com/x',
       'foregroundDeletion',
     ]);
+  });
+
+  it('DeleteOptions in a Protobuf body (what typed clients send)', async () => {
+    const c = json<{ metadata: { uid: string } }>(
+      await api.request('POST', cms, { body: cm('pb-opts', { finalizers: ['example.com/x'] }) }),
+    );
+    const body = encodeProtobuf(
+      {
+        apiVersion: 'v1',
+        kind: 'DeleteOptions',
+        propagationPolicy: 'Orphan',
+        preconditions: { uid: c.metadata.uid },
+      } as never,
+      orchFlavor,
+    );
+    const r = await api.request('DELETE', `${cms}/pb-opts`, {
+      headers: { 'content-type': 'application/vnd.orch.protobuf' },
+      body,
+    });
+    expect(r.status).toBe(200);
+    expect(json<{ metadata: { finalizers: string[] } }>(r).metadata.finalizers).toEqual([
+      'example.com/x',
+      'orphan',
+    ]);
+    const wrong = encodeProtobuf(
+      { apiVersion: 'v1', kind: 'DeleteOptions', preconditions: { uid: 'other' } } as never,
+      orchFlavor,
+    );
+    const conflict = await api.request('DELETE', `${cms}/pb-opts`, {
+      headers: { 'content-type': 'application/vnd.orch.protobuf' },
+      body: wrong,
+    });
+    expect(conflict.status).toBe(409);
   });
 
   it('gracePeriodSeconds is accepted (types without graceful deletion are removed at once)', async () => {
