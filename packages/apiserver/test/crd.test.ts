@@ -389,9 +389,9 @@ describe.each(['kubernetes', 'orch'] as const)('CustomResourceDefinitions (%s fl
   });
 
   it('serves several versions with None conversion, and a plugged converter', async () => {
-    expect(
-      (await api.request('POST', crds, { body: widgetCrd(ext, apiGroup, ['v1', 'v2'], 'v1') })).status,
-    ).toBe(201);
+    const twoVersions = widgetCrd(ext, apiGroup, ['v1', 'v2'], 'v1') as any;
+    twoVersions.spec.versions[0].deprecated = true;
+    expect((await api.request('POST', crds, { body: twoVersions })).status).toBe(201);
     const v2 = '/apis/example.com/v2/namespaces/default/widgets';
     await until(async () => (await api.request('GET', v2)).status === 200, 'v2 served');
     const created = await api.request('POST', v2, {
@@ -409,6 +409,12 @@ describe.each(['kubernetes', 'orch'] as const)('CustomResourceDefinitions (%s fl
       spec: { color: 'red' },
     });
     expect((await api.request('GET', `${v2}/mv`)).json).toMatchObject({ apiVersion: 'example.com/v2' });
+    // v1 is deprecated in this CRD: every response from it warns.
+    const fromV1 = await api.request('GET', `${widgets}/mv`);
+    expect(fromV1.headers.warning).toBe(
+      '299 - "example.com/v1 Widget is deprecated; use example.com/v2 Widget"',
+    );
+    expect((await api.request('GET', `${v2}/mv`)).headers.warning).toBeUndefined();
     const list = (await api.request('GET', v2)).json as { items: { apiVersion: string }[] };
     expect(list.items.map((i) => i.apiVersion)).toEqual(['example.com/v2']);
     const patched = await api.request('PATCH', `${v2}/mv`, {
@@ -498,6 +504,9 @@ describe.skipIf(!kubectlAvailable())('CRDs with kubectl (kubernetes flavor)', ()
     const explain = await k(['explain', 'widget.spec']);
     expect(explain.code, explain.stderr).toBe(0);
     expect(explain.stdout).toContain('How big the widget is.');
+    const explainMeta = await k(['explain', 'widget.metadata.labels']);
+    expect(explainMeta.code, explainMeta.stderr).toBe(0);
+    expect(explainMeta.stdout).toContain('FIELD: labels <map[string]string>');
     expect(await k(['delete', 'widget', 'w'])).toMatchObject({
       code: 0,
       stdout: 'widget.example.com "w" deleted\n',

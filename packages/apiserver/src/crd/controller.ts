@@ -46,6 +46,18 @@ export function definitionFromCrd(crd: Obj, flavor: Flavor): ResourceDefinition 
     if (v.served && v.subresources?.status !== undefined) status = true;
     if (v.served && v.subresources?.scale) scale = v.subresources.scale;
   }
+  const deprecations = new Map<string, string>();
+  const preferred = versions
+    .filter((v) => v.served && !v.deprecated)
+    .map((v) => v.name as string)
+    .sort(compareVersions)[0];
+  for (const v of versions) {
+    if (!v.served || !v.deprecated) continue;
+    const text =
+      v.deprecationWarning ??
+      `${spec.group}/${v.name} ${names.kind} is deprecated${preferred ? `; use ${spec.group}/${preferred} ${names.kind}` : ''}`;
+    deprecations.set(v.name, text);
+  }
   const subresources: SubresourceDefinition[] = [];
   if (status) subresources.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
   if (scale) {
@@ -76,6 +88,7 @@ export function definitionFromCrd(crd: Obj, flavor: Flavor): ResourceDefinition 
     printerColumns,
     crdName: crd.metadata.name,
     ...(scale ? { scale } : {}),
+    ...(deprecations.size > 0 ? { deprecations } : {}),
   });
   registerCrdRules(def, crd, flavor);
   return def;

@@ -55,10 +55,17 @@ export function convertToVersion(
   return convert(structuredClone(obj), to, { def, fromApiVersion: from });
 }
 
-/** A response value (object, list, watch event object) at the version the request addressed. */
+/**
+ * A response value (object, list, watch event object) at the version the request addressed; adds
+ * the deprecation warning of a deprecated custom resource version.
+ */
 export function convertForResponse(ctx: RequestContext, value: unknown): unknown {
   const def = ctx.def;
-  if (!def || !customResourceInfo(def) || typeof value !== 'object' || value === null) return value;
+  const info = def ? customResourceInfo(def) : undefined;
+  if (!def || !info || typeof value !== 'object' || value === null) return value;
+  // Every response from a deprecated version carries the CRD's deprecation warning.
+  const deprecation = info.deprecations?.get(ctx.version);
+  if (deprecation && !ctx.warnings.includes(deprecation)) ctx.warnings.push(deprecation);
   const v = value as ApiObject & { items?: unknown[] };
   if (v.kind === def.listKind && Array.isArray(v.items)) {
     return {

@@ -6,7 +6,9 @@ import {
   buildOpenApiV3Index,
   contentHash,
   groupVersionPath,
+  objectMetaSchema,
   type PublishedResource,
+  type StructuralSchema,
 } from '@orchard/schema';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { send } from '../response/write.js';
@@ -31,11 +33,29 @@ function published(state: ServerState): PublishedResource[] {
   const out: PublishedResource[] = [];
   for (const def of state.registry.all() as ResourceDefinition[]) {
     for (const version of def.versions) {
-      const schema = schemaFor(def, version, state.flavor) ?? {
+      let schema: StructuralSchema = schemaFor(def, version, state.flavor) ?? {
         type: 'object' as const,
         description: `${def.kind} (no schema published)`,
         preserveUnknownFields: true,
       };
+      // A CRD's schema leaves out the fields every object has; publish them (explain shows them).
+      if (isCustomResource(def)) {
+        schema = {
+          ...schema,
+          properties: {
+            apiVersion: {
+              type: 'string',
+              description: 'APIVersion defines the versioned schema of this representation of an object.',
+            },
+            kind: {
+              type: 'string',
+              description: 'Kind is a string value representing the REST resource this object represents.',
+            },
+            ...schema.properties,
+            metadata: objectMetaSchema,
+          },
+        };
+      }
       out.push({
         group: def.group,
         version,

@@ -11,6 +11,8 @@ export interface CustomResourceInfo {
   readonly printerColumns: ReadonlyMap<string, readonly PrinterColumn[]>;
   /** The name of the CRD serving this resource. */
   readonly crdName: string;
+  /** Warning text per deprecated served version (`deprecated: true` in the CRD). */
+  readonly deprecations?: ReadonlyMap<string, string>;
   /** The `/scale` sub-resource's JSON paths, when the CRD declares one. */
   readonly scale?: ScalePaths;
 }
