@@ -37,6 +37,7 @@ export interface WorkQueue {
   size(): number;
   /** Resolves when nothing is queued, running or scheduled for retry. */
   idle(): Promise<void>;
+  /** Drops what is queued and resolves once the items already running have finished. */
   stop(): Promise<void>;
 }
 
@@ -156,6 +157,8 @@ export function createWorkQueue(
       timers.clear();
       queued.clear();
       checkIdle();
+      // Let items already running finish, so nothing touches the store after the owner closes it.
+      while (running.size > 0) await new Promise<void>((r) => setTimeout(r, 1));
     },
   };
 }
