@@ -1,7 +1,16 @@
 import { FieldSet } from '../fieldpath/field-set.js';
-import { formatPath, PathElement } from '../fieldpath/path-element.js';
+import type { PathElement } from '../fieldpath/path-element.js';
 import { deepEqual, isMap, type JsonMap } from '../fieldpath/value.js';
-import { type Atom, listItemElement, mapField, shapeFor } from './atom.js';
+import {
+  type Atom,
+  LazyItem,
+  listItemElement,
+  mapField,
+  materialize,
+  type PathStep,
+  sameListItem,
+  shapeFor,
+} from './atom.js';
 
 /** What changed between two values of one type (upstream `typed.Comparison`). */
 export interface Comparison {
@@ -34,7 +43,7 @@ class CompareWalker {
   readonly modified = FieldSet.builder();
   readonly added = FieldSet.builder();
   readonly removed = FieldSet.builder();
-  private readonly path: PathElement[] = [];
+  private readonly path: PathStep[] = [];
 
   /** `undefined` = absent on that side (distinct from an explicit null). */
   walk(l: unknown, r: unknown, a: Atom): void {
@@ -52,16 +61,16 @@ class CompareWalker {
     } else if (shape === 1) leaf = this.list(l, r, a);
     else leaf = this.map(l, r, a);
     if (!leaf && this.path.length > 0) {
-      if (l === undefined) this.added.insertPath(this.path);
-      else if (r === undefined) this.removed.insertPath(this.path);
+      if (l === undefined) this.added.insertPath(materialize(this.path));
+      else if (r === undefined) this.removed.insertPath(materialize(this.path));
     }
   }
 
   private leaf(l: unknown, r: unknown): void {
     if (this.path.length === 0) return;
-    if (l === undefined) this.added.insertPath(this.path);
-    else if (r === undefined) this.removed.insertPath(this.path);
-    else if (!deepEqual(l, r)) this.modified.insertPath(this.path);
+    if (l === undefined) this.added.insertPath(materialize(this.path));
+    else if (r === undefined) this.removed.insertPath(materialize(this.path));
+    else if (!deepEqual(l, r)) this.modified.insertPath(materialize(this.path));
   }
 
   /** Returns true when handled as a leaf. */
@@ -77,6 +86,19 @@ class CompareWalker {
       return true;
     }
     const elem = lt.elem();
+    if (la !== undefined && ra !== undefined && la.length === ra.length) {
+      // Fast path: the same entries in the same order (the usual update) pair up by position.
+      let same = true;
+      for (let i = 0; i < la.length && same; i++) same = sameListItem(lt, la[i], ra[i]);
+      if (same) {
+        for (let i = 0; i < la.length; i++) {
+          this.path.push(new LazyItem(lt, i, la[i]));
+          this.walk(la[i], ra[i], elem);
+          this.path.pop();
+        }
+        return false;
+      }
+    }
     const rItems = new Map<string, unknown>();
     const rOrder: PathElement[] = [];
     if (ra !== undefined) {
@@ -118,7 +140,7 @@ class CompareWalker {
       for (const k in lm) {
         const lv = lm[k];
         if (lv === undefined) continue;
-        this.path.push(PathElement.field(k));
+        this.path.push(k);
         this.walk(lv, rm !== undefined && Object.hasOwn(rm, k) ? rm[k] : undefined, mapField(m, k));
         this.path.pop();
       }
@@ -128,7 +150,7 @@ class CompareWalker {
         if (lm !== undefined && Object.hasOwn(lm, k) && lm[k] !== undefined) continue;
         const rv = rm[k];
         if (rv === undefined) continue;
-        this.path.push(PathElement.field(k));
+        this.path.push(k);
         this.walk(undefined, rv, mapField(m, k));
         this.path.pop();
       }

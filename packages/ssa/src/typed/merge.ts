@@ -1,6 +1,14 @@
-import { formatPath, PathElement } from '../fieldpath/path-element.js';
+import type { PathElement } from '../fieldpath/path-element.js';
 import { isMap, type JsonMap } from '../fieldpath/value.js';
-import { type Atom, listItemElement, mapField, shapeFor, TypedValueError } from './atom.js';
+import {
+  type Atom,
+  formatSteps,
+  listItemElement,
+  mapField,
+  type PathStep,
+  shapeFor,
+  TypedValueError,
+} from './atom.js';
 
 /**
  * Merges `rhs` (an apply intent) into `lhs` (the live object), as upstream's `TypedValue.Merge`:
@@ -15,7 +23,7 @@ export function merge(lhs: unknown, rhs: unknown, atom: Atom): unknown {
 }
 
 class MergeWalker {
-  private readonly path: PathElement[] = [];
+  private readonly path: PathStep[] = [];
 
   walk(l: unknown, r: unknown, a: Atom): unknown {
     const ls = l === undefined ? -1 : shapeFor(a, l);
@@ -44,7 +52,7 @@ class MergeWalker {
       for (let i = 0; i < ra.length; i++) {
         const pe = listItemElement(lt, i, ra[i], this.path);
         if (rItems.has(pe.id))
-          throw new TypedValueError(formatPath(this.path), `duplicate entries for key ${pe.toString()}`);
+          throw new TypedValueError(formatSteps(this.path), `duplicate entries for key ${pe.toString()}`);
         rItems.set(pe.id, ra[i]);
         rOrder.push(pe);
       }
@@ -111,7 +119,7 @@ class MergeWalker {
   }
 
   private descend(k: string, l: unknown, r: unknown, a: Atom): unknown {
-    this.path.push(PathElement.field(k));
+    this.path.push(k);
     const v = this.walk(l, r, a);
     this.path.pop();
     return v;
