@@ -174,30 +174,36 @@ function patchBinary(n: EngineNode, inner: Handle): Handle | undefined {
   }
 }
 
-function checkMapLiteral(n: EngineNode, source: string): void {
+/** Rejects double/null and duplicate constant keys: at compile time, or at evaluation when unchecked. */
+function checkMapLiteral(n: EngineNode, source: string, unchecked: boolean): void {
   const keys: unknown[] = [];
+  const reject = (k: EngineNode, message: string, code: string): void => {
+    if (!unchecked)
+      throw new CelError('type-check', message, { position: positionOf(source, k.start, k.end) });
+    n.evaluate = () => {
+      throw evalError(message, code);
+    };
+  };
   for (const [k] of n.args as [EngineNode, EngineNode][]) {
     if (k.op !== 'value') continue;
     const v = k.args;
     if (typeof v === 'number' || v === null) {
-      throw new CelError('type-check', `unsupported map key type: ${v === null ? 'null' : 'double'}`, {
-        position: positionOf(source, k.start, k.end),
-      });
+      reject(k, `unsupported map key type: ${v === null ? 'null' : 'double'}`, 'unsupported_key_type');
+      return;
     }
     if (keys.some((x) => celEquals(x, v))) {
-      throw new CelError('type-check', `duplicate map key: ${String(v)}`, {
-        position: positionOf(source, k.start, k.end),
-      });
+      reject(k, `duplicate map key: ${String(v)}`, 'duplicate_key');
+      return;
     }
     keys.push(v);
   }
 }
 
 /** Applies every patch to a checked AST (before the first evaluation). */
-export function patchAst(root: EngineNode, source: string): void {
+export function patchAst(root: EngineNode, source: string, options: { unchecked?: boolean } = {}): void {
   walkAst(root, (n) => {
     if (n.op === 'map') {
-      checkMapLiteral(n, source);
+      checkMapLiteral(n, source, options.unchecked === true);
       return;
     }
     const inner = n.handle as Handle | undefined;

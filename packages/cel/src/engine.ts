@@ -4,7 +4,7 @@
  * "Upstream notes") by capturing each environment's evaluator through a probe function and
  * wrapping its `run(node, ctx)` method, which every child evaluation goes through.
  */
-import type { Environment } from '@marcbachmann/cel-js';
+import { type Environment, EvaluationError } from '@marcbachmann/cel-js';
 import type { CostTracker } from './cost-tracker.js';
 import { budgetExceeded } from './cost-tracker.js';
 import { ListCreateBaseCost, ListTraversalCostFactor, StringTraversalCostFactor } from './limits.js';
@@ -17,6 +17,7 @@ export interface EngineNode {
   end: number;
   meta: { alternate?: EngineNode; macro?: Record<string, unknown> };
   checkedType?: { name: string };
+  check(chk: unknown, ast: unknown, ctx: unknown): { name: string } | undefined;
   handle?: (...a: unknown[]) => unknown;
   evaluate(ev: unknown, ast: unknown, ctx: unknown): unknown;
 }
@@ -106,6 +107,77 @@ export function captureEvaluator(env: Environment): Evaluator {
 }
 
 export type { Evaluator };
+
+/** The engine's type checker, as far as the unchecked mode uses it. */
+interface Checker {
+  check(ast: EngineNode, ctx: unknown): CheckedType;
+  getType(name: string): CheckedType;
+  [LENIENT]?: boolean;
+}
+
+interface CheckedType {
+  name: string;
+  kind?: string;
+}
+
+/** While set on a checker, `check` runs in the unchecked mode (see `installLenientCheck`). */
+export const LENIENT = Symbol('orchard.cel.lenient');
+
+const CHECK_PROBE = '__orchard_check_probe';
+let probedChecker: Checker | undefined;
+
+/** Registers the checker probe (a macro whose type-check hook receives the checker). */
+export function registerCheckProbe(env: Environment): void {
+  env.registerFunction(`${CHECK_PROBE}(ast): bool`, () => ({
+    typeCheck(chk: Checker) {
+      probedChecker = chk;
+      return chk.getType('bool');
+    },
+    evaluate: () => true,
+  }));
+}
+
+/**
+ * Captures the type checker of `env` and installs the unchecked mode on it: while the checker's
+ * `LENIENT` flag is set, every node is typed `dyn` for its parent (so operators, functions and
+ * field selections dispatch on the runtime types, as an unchecked cel-go program does), an
+ * unknown identifier is read from the activation at evaluation, and a node the checker rejects
+ * (no overload, unknown function, …) is kept and raises that error when — and only if — it is
+ * evaluated, so `f_unknown(1) || true` is `true`.
+ */
+export function captureChecker(env: Environment): Checker {
+  probedChecker = undefined;
+  env.check(`${CHECK_PROBE}(0)`);
+  const chk = probedChecker as Checker | undefined;
+  if (chk === undefined) throw new Error('cel engine: checker probe did not run');
+  installLenientCheck(chk);
+  return chk;
+}
+
+function installLenientCheck(chk: Checker): void {
+  const strict = chk.check;
+  chk.check = function check(this: Checker, ast: EngineNode, ctx: unknown): CheckedType {
+    if (!this[LENIENT]) return strict.call(this, ast, ctx);
+    const dyn = this.getType('dyn');
+    if (ast.checkedType !== undefined) return dyn;
+    try {
+      (ast as { checkedType?: unknown }).checkedType = ast.check(this, ast, ctx) ?? dyn;
+    } catch (e) {
+      const err = e as { name?: string; code?: string; summary?: string; message?: string };
+      if (err?.name !== 'TypeError' || err.code === undefined) throw e;
+      // an unknown identifier is looked up in the activation; any other static error is deferred
+      (ast as { checkedType?: unknown }).checkedType = dyn;
+      if (!(ast.op === 'id' && err.code === 'unknown_variable')) {
+        const code = err.code;
+        const summary = err.summary ?? err.message ?? String(e);
+        ast.evaluate = () => {
+          throw new EvaluationError({ code, message: summary, node: ast as never });
+        };
+      }
+    }
+    return dyn;
+  };
+}
 
 /** Visits every node of an engine AST, including macro expansions and rewritten alternates. */
 export function walkAst(root: EngineNode, visit: (n: EngineNode) => void): void {

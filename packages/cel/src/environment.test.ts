@@ -137,3 +137,54 @@ describe('evaluate', () => {
     expect(failure(() => p.evaluate({ x: 0n, obj: {}, xs })).code).toBe('cost-budget-exceeded');
   });
 });
+
+describe('unchecked compile ({ check: false })', () => {
+  const env = createEnv({ variables: { x: 'int' } });
+  const run = (expr: string, activation: Record<string, unknown> = {}) =>
+    compile(expr, env, { check: false }).evaluate(activation);
+
+  it.each([
+    ['1.0 == 1', true],
+    ['2u != 2', false],
+    ['[1] == [1.0]', true],
+    ["['one'] == [2, 3]", false],
+    ["true ? 'cows' : 17", 'cows'],
+    ['false && 32', false],
+    ["'horses' || true", true],
+    ['f_unknown(17) || true', true],
+    ['nope || true', true],
+    ['a.while() || true', true],
+  ])('%s → %j (the checker would reject it; runtime dispatch decides)', (expr, want) => {
+    expect(failure(() => compile(expr, env)).code).toBe('type-check');
+    expect(run(expr)).toEqual(want);
+  });
+
+  it('reads undeclared identifiers from the activation', () => {
+    expect(run('y + 1', { y: 41n })).toBe(42n);
+    expect(run('x * 2', { x: 4n })).toBe(8n);
+    expect(failure(() => run('y + 1')).message).toMatch(/Unknown variable: y/);
+  });
+
+  it.each([
+    ["'foo' < 1024", /no such overload/],
+    ['-(42u)', /no such overload/],
+    ['f_unknown(17)', /f_unknown/],
+    ["'cows' ? false : 17", /condition/],
+    ['{1.0: 5}[1.0]', /unsupported map key type/],
+  ])('%s fails when evaluated, not when compiled', (expr, msg) => {
+    const p = compile(expr, env, { check: false });
+    expect(p.outputType).toBe('dyn');
+    const f = failure(() => p.evaluate({}));
+    expect(f.code).toBe('evaluation');
+    expect(f.message).toMatch(msg);
+  });
+
+  it('still reports parse errors at compile time', () => {
+    expect(failure(() => compile('1 +', env, { check: false })).code).toBe('parse');
+  });
+
+  it('leaves the checked mode of the same environment strict', () => {
+    compile('f_unknown(1) || true', env, { check: false });
+    expect(failure(() => compile('f_unknown(1) || true', env)).code).toBe('type-check');
+  });
+});

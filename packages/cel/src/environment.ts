@@ -12,9 +12,12 @@ import { budgetExceeded } from './cost-tracker.js';
 import {
   type CallCost,
   COST,
+  captureChecker,
   captureEvaluator,
   type EngineNode,
   type Evaluator,
+  LENIENT,
+  registerCheckProbe,
   registerProbe,
   walkAst,
 } from './engine.js';
@@ -56,6 +59,7 @@ export interface CelEnv {
 interface EnvInternals extends CelEnv {
   engine: Environment;
   evaluator: Evaluator;
+  checker: ReturnType<typeof captureChecker>;
   /** A checking-only environment where schema objects are message types (field types checked). */
   typed: Environment | undefined;
 }
@@ -68,6 +72,7 @@ function baseEnvironment(gates: CelFeatureGates): Environment {
   if (base === undefined) {
     base = new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: false });
     registerProbe(base);
+    registerCheckProbe(base);
     registerLibraries(base, gates);
     bases.set(key, base);
   }
@@ -90,6 +95,7 @@ export function createEnv(options: CelEnvOptions = {}): CelEnv {
     variables.set(name, d.schema === undefined ? { type } : { type, schema: d.schema });
   }
   const evaluator = captureEvaluator(engine);
+  const checker = captureChecker(engine);
   let typed: Environment | undefined;
   if ([...variables.values()].some((v) => v.schema !== undefined)) {
     typed = baseEnvironment(featureGates).clone();
@@ -106,7 +112,7 @@ export function createEnv(options: CelEnvOptions = {}): CelEnv {
       typed.registerVariable(name, type);
     }
   }
-  const env: EnvInternals = { variables, featureGates, engine, evaluator, typed };
+  const env: EnvInternals = { variables, featureGates, engine, evaluator, checker, typed };
   return env;
 }
 
@@ -128,6 +134,14 @@ export interface CompileOptions {
   estimatedCostLimit?: number;
   /** Required output type (`'bool'` for a validation rule, `'string'` for a message expression). */
   outputType?: CelType;
+  /**
+   * `false`: compile without type-checking (cel-go's unchecked programs). Parse errors are still
+   * reported, but every operator, function and field selection dispatches on the runtime types,
+   * an identifier that is not declared is read from the activation, and a call with no matching
+   * overload or an unknown function fails when it is evaluated (so `f(1) || true` is `true`).
+   * The output type is `dyn`. Default `true`; rules and anything user-facing should keep it.
+   */
+  check?: boolean;
 }
 
 /** A compiled expression. Evaluation is synchronous and does not mutate the activation. */
@@ -210,12 +224,19 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
     throw fromEngineError(e, expr, 'parse');
   }
   patchParsed(parsed.ast as unknown as EngineNode);
-  const checked = parsed.check();
+  const unchecked = options.check === false;
+  if (unchecked) internals.checker[LENIENT] = true;
+  let checked: ReturnType<typeof parsed.check>;
+  try {
+    checked = parsed.check();
+  } finally {
+    internals.checker[LENIENT] = false;
+  }
   if (!checked.valid)
     throw fromEngineError(checked.error, expr, checked.error?.name === 'ParseError' ? 'parse' : 'type-check');
-  let outputType = checked.type ?? 'dyn';
+  let outputType = unchecked ? 'dyn' : (checked.type ?? 'dyn');
   const root = parsed.ast as unknown as EngineNode;
-  patchAst(root, expr);
+  patchAst(root, expr, { unchecked });
   let estimate: CostEstimate;
   try {
     estimate = estimateCost(root, env.variables);
@@ -224,7 +245,7 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
       throw new CelError(e.code, e.summary, { expression: expr, position: e.position, detail: e.detail });
     throw e;
   }
-  if (internals.typed !== undefined) {
+  if (internals.typed !== undefined && !unchecked) {
     // the same expression against message types: field types are checked too
     const shadow = internals.typed.parse(expr);
     patchParsed(shadow.ast as unknown as EngineNode);
