@@ -41,9 +41,8 @@ describe.skipIf(!kubectlAvailable())('kubectl delete (kubernetes flavor)', () =>
     });
     const ns = await k('get', 'ns', 'slow');
     expect(ns.code).toBe(0);
-    // The STATUS column comes from the server's Table conversion once it is wired in.
-    if (ns.stdout.startsWith('NAME') && ns.stdout.includes('STATUS'))
-      expect(ns.stdout).toMatch(/slow\s+Terminating\s+/);
+    // The STATUS column comes from the server-side Table (status.phase).
+    expect(ns.stdout).toMatch(/^NAME\s+STATUS\s+AGE\nslow\s+Terminating\s+\d+s\n$/);
     const cols = await k(
       'get',
       'ns',
