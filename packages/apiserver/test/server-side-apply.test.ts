@@ -25,11 +25,17 @@ describe.skipIf(!kubectlAvailable())('server-side apply with kubectl (kubernetes
     return JSON.parse(r.stdout);
   };
   const cm = (name: string, data: Record<string, string>) =>
-    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\ndata:\n${Object.entries(data)
+    `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: default\ndata:\n${Object.entries(
+      data,
+    )
       .map(([key, v]) => `  ${key}: "${v}"`)
       .join('\n')}\n`;
-  const managers = (obj: { metadata: { managedFields?: { manager: string; operation: string; fieldsV1: unknown }[] } }) =>
-    Object.fromEntries((obj.metadata.managedFields ?? []).map((e) => [`${e.manager}/${e.operation}`, e.fieldsV1]));
+  const managers = (obj: {
+    metadata: { managedFields?: { manager: string; operation: string; fieldsV1: unknown }[] };
+  }) =>
+    Object.fromEntries(
+      (obj.metadata.managedFields ?? []).map((e) => [`${e.manager}/${e.operation}`, e.fieldsV1]),
+    );
 
   beforeAll(async () => {
     api = await startTestServer({ flavor: 'kubernetes' });
@@ -132,7 +138,15 @@ ${replicas === undefined ? '' : `  replicas: ${replicas}\n`}  selector:
     expect(obj.spec.replicas).toBe(3);
     expect(Object.keys(managers(obj)).sort()).toEqual(['handover-to-hpa/Apply', 'kubectl/Apply']);
     // 3. The autoscaler writes replicas: it takes the field, the emptied private manager disappears.
-    const scale = await k('patch', 'deployment', 'web', '--type=merge', '-p', '{"spec":{"replicas":5}}', '--field-manager=autoscaler');
+    const scale = await k(
+      'patch',
+      'deployment',
+      'web',
+      '--type=merge',
+      '-p',
+      '{"spec":{"replicas":5}}',
+      '--field-manager=autoscaler',
+    );
     expect(scale.stderr).toBe('');
     obj = await getJson('deployment', 'web');
     expect(obj.spec.replicas).toBe(5);
@@ -150,7 +164,9 @@ ${replicas === undefined ? '' : `  replicas: ${replicas}\n`}  selector:
     const csa = await k('apply', '-f', f);
     expect(csa.stderr).toBe('');
     expect(csa.stdout.trim()).toBe('configmap/csa created');
-    expect(Object.keys(managers(await getJson('configmap', 'csa')))).toEqual(['kubectl-client-side-apply/Update']);
+    expect(Object.keys(managers(await getJson('configmap', 'csa')))).toEqual([
+      'kubectl-client-side-apply/Update',
+    ]);
     // Server-side apply over it: fields of the last-applied configuration do not conflict.
     const ssa = await apply(cm('csa', { color: 'green', size: 'L' }));
     expect(ssa.stderr).toBe('');
@@ -171,10 +187,120 @@ ${replicas === undefined ? '' : `  replicas: ${replicas}\n`}  selector:
     const f = join(dir, 'csa2.yaml');
     writeFileSync(f, cm('csa2', { color: 'red' }));
     expect((await k('apply', '-f', f)).code).toBe(0);
-    expect((await k('patch', 'configmap', 'csa2', '--type=merge', '-p', '{"data":{"color":"pink"}}', '--field-manager=editor')).code).toBe(0);
+    expect(
+      (
+        await k(
+          'patch',
+          'configmap',
+          'csa2',
+          '--type=merge',
+          '-p',
+          '{"data":{"color":"pink"}}',
+          '--field-manager=editor',
+        )
+      ).code,
+    ).toBe(0);
     const r = await apply(cm('csa2', { color: 'green' }));
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('Apply failed with 1 conflict: conflict with "editor" using v1: .data.color');
+  });
+
+  it('kubectl scale writes replicas through /scale: recorded with the sub-resource, conflicting with a later apply', async () => {
+    expect((await apply(deployment('scaled', 3))).stderr).toBe('');
+    const scale = await k('scale', 'deployment', 'scaled', '--replicas=4');
+    expect(scale.stderr).toBe('');
+    const obj = await getJson('deployment', 'scaled');
+    expect(obj.spec.replicas).toBe(4);
+    const entry = obj.metadata.managedFields.find((e: { subresource?: string }) => e.subresource === 'scale');
+    expect(entry).toMatchObject({
+      operation: 'Update',
+      apiVersion: 'apps/v1',
+      subresource: 'scale',
+      fieldsV1: { 'f:spec': { 'f:replicas': {} } },
+    });
+    expect(managers(obj)['kubectl/Apply']).not.toHaveProperty(['f:spec', 'f:replicas']);
+    const again = await apply(deployment('scaled', 3));
+    expect(again.stderr).toContain(
+      `Apply failed with 1 conflict: conflict with "${entry.manager}" with subresource "scale" using apps/v1: .spec.replicas`,
+    );
+  });
+
+  it('custom resources: lists without markers are atomic, list-maps and maps granular', async () => {
+    const crd = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              args: {type: array, items: {type: string}}
+              ports:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [port]
+                items: {type: object, required: [port], properties: {port: {type: integer}, name: {type: string}}}
+              settings: {type: object, additionalProperties: {type: string}}
+`;
+    const f = join(dir, 'crd.yaml');
+    writeFileSync(f, crd);
+    expect((await k('apply', '--server-side', '-f', f)).stderr).toBe('');
+    const widget = (ports: string, extra = '') =>
+      `apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w1\n  namespace: default\nspec:\n  ports:\n${ports}${extra}`;
+    let created = { stderr: 'not yet', code: 1 as number | null };
+    for (let i = 0; i < 50 && created.code !== 0; i++) {
+      created = await apply(widget('  - {port: 80, name: http}\n', '  args: [a, b]\n  settings: {p: "1"}\n'));
+      if (created.code !== 0) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(created.stderr).toBe('');
+    expect(
+      (
+        await apply(
+          widget('  - {port: 443, name: https}\n', '  settings: {q: "2"}\n'),
+          '--field-manager=other',
+        )
+      ).stderr,
+    ).toBe('');
+    const obj = await getJson('widget', 'w1');
+    expect(obj.spec).toEqual({
+      ports: [
+        { port: 80, name: 'http' },
+        { port: 443, name: 'https' },
+      ],
+      args: ['a', 'b'],
+      settings: { p: '1', q: '2' },
+    });
+    expect(managers(obj)).toEqual({
+      'kubectl/Apply': {
+        'f:spec': {
+          'f:args': {},
+          'f:ports': { 'k:{"port":80}': { '.': {}, 'f:name': {}, 'f:port': {} } },
+          'f:settings': { 'f:p': {} },
+        },
+      },
+      'other/Apply': {
+        'f:spec': {
+          'f:ports': { 'k:{"port":443}': { '.': {}, 'f:name': {}, 'f:port': {} } },
+          'f:settings': { 'f:q': {} },
+        },
+      },
+    });
+    const atomic = await apply(
+      widget('  - {port: 443, name: https}\n', '  args: [c]\n'),
+      '--field-manager=other',
+    );
+    expect(atomic.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl": .spec.args');
   });
 });
 
@@ -188,7 +314,12 @@ describe.each(['orch', 'kubernetes'] as const)('server-side apply over HTTP (%s 
     await api.stop();
   });
   const path = '/api/v1/namespaces/default/configmaps';
-  const applyReq = (name: string, body: unknown, query = 'fieldManager=m', headers: Record<string, string> = {}) =>
+  const applyReq = (
+    name: string,
+    body: unknown,
+    query = 'fieldManager=m',
+    headers: Record<string, string> = {},
+  ) =>
     api.request('PATCH', `${path}/${name}?${query}`, {
       body: typeof body === 'string' ? body : JSON.stringify(body),
       headers: { 'content-type': 'application/apply-patch+yaml', ...headers },
@@ -203,11 +334,32 @@ describe.each(['orch', 'kubernetes'] as const)('server-side apply over HTTP (%s 
   it('creates with 201, updates with 200, returns managedFields', async () => {
     const c = await applyReq('h1', cmBody('h1', { a: '1' }));
     expect(c.status).toBe(201);
-    const created = c.json as { metadata: { managedFields: { manager: string; operation: string; apiVersion: string; fieldsType: string; fieldsV1: unknown; time: string }[] } };
+    const created = c.json as {
+      metadata: {
+        managedFields: {
+          manager: string;
+          operation: string;
+          apiVersion: string;
+          fieldsType: string;
+          fieldsV1: unknown;
+          time: string;
+        }[];
+      };
+    };
     expect(created.metadata.managedFields).toEqual([
-      { manager: 'm', operation: 'Apply', apiVersion: 'v1', time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/), fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { 'f:a': {} } } },
+      {
+        manager: 'm',
+        operation: 'Apply',
+        apiVersion: 'v1',
+        time: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:data': { 'f:a': {} } },
+      },
     ]);
-    const u = await applyReq('h1', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: h1\ndata:\n  a: "2"\n');
+    const u = await applyReq(
+      'h1',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: h1\ndata:\n  a: "2"\n',
+    );
     expect(u.status).toBe(200);
     expect((u.json as { data: unknown }).data).toEqual({ a: '2' });
   });
@@ -245,16 +397,26 @@ describe.each(['orch', 'kubernetes'] as const)('server-side apply over HTTP (%s 
   });
 
   it('non-apply writes record an Update entry; the manager comes from User-Agent when fieldManager is absent', async () => {
-    const created = await api.request('POST', path, { body: cmBody('h4', { a: '1' }), headers: { 'user-agent': 'my-controller/v0.1 (linux)' } });
+    const created = await api.request('POST', path, {
+      body: cmBody('h4', { a: '1' }),
+      headers: { 'user-agent': 'my-controller/v0.1 (linux)' },
+    });
     expect(created.status).toBe(201);
-    const mf = (created.json as { metadata: { managedFields: { manager: string; operation: string; fieldsV1: unknown }[] } }).metadata.managedFields;
-    expect(mf.map((e) => [e.manager, e.operation, e.fieldsV1])).toEqual([['my-controller', 'Update', { 'f:data': { '.': {}, 'f:a': {} } }]]);
+    const mf = (
+      created.json as {
+        metadata: { managedFields: { manager: string; operation: string; fieldsV1: unknown }[] };
+      }
+    ).metadata.managedFields;
+    expect(mf.map((e) => [e.manager, e.operation, e.fieldsV1])).toEqual([
+      ['my-controller', 'Update', { 'f:data': { '.': {}, 'f:a': {} } }],
+    ]);
     const patched = await api.request('PATCH', `${path}/h4?fieldManager=patcher`, {
       body: JSON.stringify({ data: { b: '2' } }),
       headers: { 'content-type': 'application/merge-patch+json' },
     });
     expect(patched.status).toBe(200);
-    const mf2 = (patched.json as { metadata: { managedFields: { manager: string; fieldsV1: unknown }[] } }).metadata.managedFields;
+    const mf2 = (patched.json as { metadata: { managedFields: { manager: string; fieldsV1: unknown }[] } })
+      .metadata.managedFields;
     expect(Object.fromEntries(mf2.map((e) => [e.manager, e.fieldsV1]))).toEqual({
       'my-controller': { 'f:data': { '.': {}, 'f:a': {} } },
       patcher: { 'f:data': { 'f:b': {} } },
@@ -264,11 +426,20 @@ describe.each(['orch', 'kubernetes'] as const)('server-side apply over HTTP (%s 
   it('a PUT with managedFields set to one empty entry resets them; an empty list does not', async () => {
     const c = await applyReq('h5', cmBody('h5', { a: '1' }));
     const obj = c.json as { metadata: Record<string, unknown> };
-    const keep = await api.request('PUT', `${path}/h5?fieldManager=putter`, { body: { ...obj, metadata: { ...obj.metadata, managedFields: [] } } });
+    const keep = await api.request('PUT', `${path}/h5?fieldManager=putter`, {
+      body: { ...obj, metadata: { ...obj.metadata, managedFields: [] } },
+    });
     expect(keep.status).toBe(200);
-    expect((keep.json as { metadata: { managedFields: { manager: string }[] } }).metadata.managedFields.map((e) => e.manager)).toEqual(['m']);
+    expect(
+      (keep.json as { metadata: { managedFields: { manager: string }[] } }).metadata.managedFields.map(
+        (e) => e.manager,
+      ),
+    ).toEqual(['m']);
     const reset = await api.request('PUT', `${path}/h5?fieldManager=putter`, {
-      body: { ...(keep.json as object), metadata: { ...(keep.json as { metadata: object }).metadata, managedFields: [{}] } },
+      body: {
+        ...(keep.json as object),
+        metadata: { ...(keep.json as { metadata: object }).metadata, managedFields: [{}] },
+      },
     });
     expect(reset.status).toBe(200);
     expect((reset.json as { metadata: { managedFields?: unknown } }).metadata.managedFields).toBeUndefined();
@@ -278,7 +449,11 @@ describe.each(['orch', 'kubernetes'] as const)('server-side apply over HTTP (%s 
     const dry = await applyReq('h6', cmBody('h6', { a: '1' }), 'fieldManager=m&dryRun=All');
     expect(dry.status).toBe(201);
     expect((await api.request('GET', `${path}/h6`)).status).toBe(404);
-    const strict = await applyReq('h6', { ...cmBody('h6', { a: '1' }), bogus: 1 }, 'fieldManager=m&fieldValidation=Strict');
+    const strict = await applyReq(
+      'h6',
+      { ...cmBody('h6', { a: '1' }), bogus: 1 },
+      'fieldManager=m&fieldValidation=Strict',
+    );
     expect(strict.status).toBe(400);
     expect((strict.json as { message: string }).message).toBe('.bogus: field not declared in schema');
   });
@@ -288,9 +463,14 @@ describe.each(['orch', 'kubernetes'] as const)('server-side apply over HTTP (%s 
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name: 'h7' },
-      spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ image: 'x' }] } } },
+      spec: {
+        selector: { matchLabels: { a: 'b' } },
+        template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ image: 'x' }] } },
+      },
     };
-    const r = await api.request('POST', '/apis/apps/v1/namespaces/default/deployments?fieldManager=m', { body: dep });
+    const r = await api.request('POST', '/apis/apps/v1/namespaces/default/deployments?fieldManager=m', {
+      body: dep,
+    });
     expect(r.status).toBe(422);
     expect((r.json as { reason: string }).reason).toBe('Invalid');
   });
