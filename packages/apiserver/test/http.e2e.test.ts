@@ -144,6 +144,12 @@ describe('reference server over HTTPS (orch flavor)', () => {
     expect(gone.json).toMatchObject({ message: 'configmaps "c" not found', reason: 'NotFound', code: 404 });
   });
 
+  it('indents JSON with pretty=true', async () => {
+    const r = await api.request('GET', '/api/v1/namespaces/default?pretty=true');
+    expect(r.text).toMatch(/^\{\n {2}"apiVersion": "v1",\n/);
+    expect((await api.request('GET', '/api/v1/namespaces/default')).text).toMatch(/^\{"apiVersion":"v1",/);
+  });
+
   it('fills generateName and answers YAML when asked', async () => {
     const r = await api.request('POST', '/api/v1/namespaces/default/configmaps', {
       body: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  generateName: gen-\ndata:\n  k: v\n',

@@ -70,7 +70,11 @@ export function writeObject(
         url: ctx.url,
       })
     : value;
-  const encoded = enc.codec.encode(converted, { flavor: ctx.server.flavor });
+  // `pretty=true` (spec doc 1 §4.4) indents JSON for humans; other encodings are unchanged.
+  const encoded =
+    ctx.query.pretty && enc.codec.mediaType === 'application/json'
+      ? new TextEncoder().encode(`${JSON.stringify(converted, null, 2)}\n`)
+      : enc.codec.encode(converted, { flavor: ctx.server.flavor });
   const { body, headers } = maybeGzip(ctx, encoded);
   send(
     ctx.res,
