@@ -247,6 +247,15 @@ describe.each(['orch', 'kubernetes'] as const)('namespace lifecycle (%s flavor)'
     );
   });
 
+  it("invalid DeleteOptions name the flavor's meta group", async () => {
+    const r = await api.request('DELETE', '/api/v1/namespaces/fresh?propagationPolicy=Nope');
+    expect(r.status).toBe(422);
+    expect(json(r)).toMatchObject({
+      message: `DeleteOptions.meta.${domain} "" is invalid: propagationPolicy: Unsupported value: "Nope": supported values: "Foreground", "Background", "Orphan", "nil"`,
+      details: { group: `meta.${domain}`, kind: 'DeleteOptions' },
+    });
+  });
+
   it('dryRun=All on a namespace leaves it Active', async () => {
     await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'dry-ns' } } });
     const r = await api.request('DELETE', '/api/v1/namespaces/dry-ns?dryRun=All');
