@@ -192,7 +192,8 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
     if (this.closed) return;
     this.queue.push(ev);
     this.scheduleWake();
-    if (!initial && this.queue.length - this.head > this.limit + this.allowance) {
+    // A push-mode listener drains synchronously; its back-pressure is the consumer's (e.g. socket buffer).
+    if (!initial && !this.listener && this.queue.length - this.head > this.limit + this.allowance) {
       this.end(
         new WatchCacheError(
           'WatcherTooSlow',

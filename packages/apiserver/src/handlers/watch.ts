@@ -69,6 +69,11 @@ export async function handleWatch(ctx: RequestContext, def: ResourceDefinition):
     const maxBuffered = ctx.server.watchCaches.settings.maxWatchBufferBytes;
     await new Promise<void>((resolve) => {
       watcher.listen((events) => {
+        // Still holding more than the limit from earlier batches: the client is not reading.
+        if (ctx.res.writableLength > maxBuffered) {
+          watcher.close();
+          return;
+        }
         for (const ev of events) {
           if (ev.type === 'ERROR') {
             const api = toApiError(
@@ -84,7 +89,6 @@ export async function handleWatch(ctx: RequestContext, def: ResourceDefinition):
             void out.send('BOOKMARK', { kind: def.kind, apiVersion, metadata: ev.object.metadata });
           else void out.send(ev.type, ev.object);
         }
-        if (ctx.res.writableLength > maxBuffered) watcher.close();
       }, resolve);
     });
   } finally {
