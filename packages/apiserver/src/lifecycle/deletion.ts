@@ -209,11 +209,14 @@ export async function deleteObject(
 /**
  * Graceful deletion (upstream `RESTGracefulDeleteStrategy.CheckGracefulDelete`): the grace period
  * in seconds a delete of this object gets. Pods: the option, else
- * `spec.terminationGracePeriodSeconds`, else 0; 0 when unscheduled (no `spec.nodeName`) or already
+ * `spec.terminationGracePeriodSeconds` (default 30); 0 when unscheduled (no `spec.nodeName`) or already
  * finished (`Succeeded`/`Failed`); negative → 1. A pod with a grace period stays Terminating until
  * its node agent deletes it with period 0 (or a client forces it).
  */
 export type GracePeriodPolicy = (obj: StoredObject, opts: DeleteOptions) => number;
+
+/** Upstream's default of `spec.terminationGracePeriodSeconds` (applied when the pod has none). */
+export const defaultTerminationGracePeriodSeconds = 30;
 
 const podGracePeriod: GracePeriodPolicy = (pod, opts) => {
   const spec = (pod.spec ?? {}) as { terminationGracePeriodSeconds?: number; nodeName?: string };
@@ -221,7 +224,7 @@ const podGracePeriod: GracePeriodPolicy = (pod, opts) => {
   let period =
     opts.gracePeriodSeconds !== undefined && opts.gracePeriodSeconds !== null
       ? opts.gracePeriodSeconds
-      : (spec.terminationGracePeriodSeconds ?? 0);
+      : (spec.terminationGracePeriodSeconds ?? defaultTerminationGracePeriodSeconds);
   if (!spec.nodeName) period = 0;
   if (phase === 'Failed' || phase === 'Succeeded') period = 0;
   return period < 0 ? 1 : period;
