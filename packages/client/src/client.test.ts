@@ -158,6 +158,32 @@ describe('rest client + list pager', () => {
     expect(res.resourceVersion).toBe('7');
   });
 
+  it('falls back to an empty version when the requested one is gone on the first page', async () => {
+    const url = await serve((_req, u, res) => {
+      if (u.searchParams.get('resourceVersion') === '3') return json(res, 410, gone);
+      return json(res, 200, { metadata: { resourceVersion: '8' }, items: [cm('a', 1)] });
+    });
+    const res = await listAll(createRestClient({ server: url }), '/x', {
+      resourceVersion: '3',
+      resourceVersionMatch: 'NotOlderThan',
+    });
+    expect(res.resourceVersion).toBe('8');
+    expect(requests[1]).toBe('GET /x?limit=500');
+  });
+
+  it('rejects an Exact list answered at another version', async () => {
+    const url = await serve((_req, _u, res) =>
+      json(res, 200, { metadata: { resourceVersion: '9' }, items: [] }),
+    );
+    await expect(
+      listAll(createRestClient({ server: url }), '/x', {
+        pageSize: 0,
+        resourceVersion: '5',
+        resourceVersionMatch: 'Exact',
+      }),
+    ).rejects.toThrow(/not the Exact 5/);
+  });
+
   it('surfaces Status errors with code, reason and Retry-After', async () => {
     const url = await serve((_req, _u, res) => {
       res.writeHead(504, { 'Content-Type': 'application/json', 'Retry-After': '1' });

@@ -1,5 +1,5 @@
 import type { ApiList, ApiObject } from '@orchard/meta';
-import { isGone } from './errors.js';
+import { ClientError, isGone } from './errors.js';
 import type { Query, RestClient } from './rest-client.js';
 
 export interface ListPagerOptions {
@@ -12,8 +12,9 @@ export interface ListPagerOptions {
   /** Extra query parameters. */
   query?: Query;
   /**
-   * When a continue token expires (410) mid-way: list again without `limit` (spec doc 1 §4.7 "restarts
-   * the listing or omits limit"), as client-go's pager does. Default true; false rethrows the 410.
+   * On 410: when a continue token expires mid-way, list again without `limit` (spec doc 1 §4.7
+   * "restarts the listing or omits limit"), as client-go's pager does; when the requested version is
+   * gone on the first page, list again with an empty version (§4.5). Default true; false rethrows.
    */
   fullListIfExpired?: boolean;
   signal?: AbortSignal;
@@ -71,8 +72,26 @@ export async function listAll<T extends ApiObject = ApiObject>(
       items.push(...(page.items ?? []));
       resourceVersion = page.metadata?.resourceVersion ?? '';
     }
+    // Spec doc 1 §4.5 client duty: with Exact, verify the collection is at exactly that version.
+    if (o.resourceVersionMatch === 'Exact' && o.resourceVersion && resourceVersion !== o.resourceVersion) {
+      throw new ClientError(
+        'Status',
+        200,
+        `list answered at resourceVersion ${resourceVersion}, not the Exact ${o.resourceVersion} requested`,
+      );
+    }
     return { items, resourceVersion, pages };
   } catch (e) {
+    // §4.5 client duty: a version that is gone (410) on the first page: fall back to an empty version.
+    if (
+      pages === 0 &&
+      isGone(e) &&
+      o.resourceVersion &&
+      o.resourceVersion !== '0' &&
+      (o.fullListIfExpired ?? true)
+    ) {
+      return listAll<T>(client, path, { ...o, resourceVersion: undefined, resourceVersionMatch: undefined });
+    }
     if (pages > 0 && isGone(e) && (o.fullListIfExpired ?? true)) {
       const full = await listAll<T>(client, path, {
         ...o,
