@@ -24,6 +24,7 @@ import {
 import { CelError, fromEngineError, isCelError } from './errors.js';
 import { registerLibraries } from './library/index.js';
 import { PerCallLimit } from './limits.js';
+import { applyParsed, preprocess } from './source.js';
 import { type CelType, celTypeOf, registerSchemaTypes } from './types.js';
 
 /** Feature gates that change the environment (same names and defaults as upstream). */
@@ -217,12 +218,14 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
   const internals = env as EnvInternals;
   if (internals.engine === undefined)
     throw new CelError('invalid-argument', 'env was not created by createEnv()');
+  const pre = preprocess(expr);
   let parsed: ReturnType<Environment['parse']>;
   try {
-    parsed = internals.engine.parse(expr);
+    parsed = internals.engine.parse(pre.source);
   } catch (e) {
-    throw fromEngineError(e, expr, 'parse');
+    throw fromEngineError(e, expr, 'parse', pre.toOriginal);
   }
+  if (pre.changed || pre.bytes.size > 0) applyParsed(parsed.ast as unknown as EngineNode, pre);
   patchParsed(parsed.ast as unknown as EngineNode);
   const unchecked = options.check === false;
   if (unchecked) internals.checker[LENIENT] = true;
@@ -247,7 +250,8 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
   }
   if (internals.typed !== undefined && !unchecked) {
     // the same expression against message types: field types are checked too
-    const shadow = internals.typed.parse(expr);
+    const shadow = internals.typed.parse(pre.source);
+    if (pre.changed || pre.bytes.size > 0) applyParsed(shadow.ast as unknown as EngineNode, pre);
     patchParsed(shadow.ast as unknown as EngineNode);
     const typedCheck = shadow.check();
     if (!typedCheck.valid) throw fromEngineError(typedCheck.error, expr, 'type-check');

@@ -89,6 +89,8 @@ export function fromEngineError(
   e: unknown,
   expression: string,
   fallback: CelErrorCode = 'evaluation',
+  /** Maps an offset of the parsed source to `expression` (when the source was rewritten). */
+  toOriginal?: (offset: number) => number,
 ): CelError {
   if (isCelError(e)) return e;
   if (typeof e !== 'object' || e === null) return new CelError(fallback, String(e), { expression });
@@ -100,6 +102,9 @@ export function fromEngineError(
         ? 'type-check'
         : fallback;
   const summary = err.summary ?? err.message ?? String(e);
-  const position = err.range ? positionOf(expression, err.range.start, err.range.end) : undefined;
+  const map = toOriginal ?? ((o: number) => o);
+  const position = err.range
+    ? positionOf(expression, map(err.range.start), map(err.range.end))
+    : undefined;
   return new CelError(code, summary, { detail: err.code, position, expression, cause: e });
 }
