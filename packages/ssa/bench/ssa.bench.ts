@@ -64,8 +64,8 @@ summary(() => {
 
 const res = await run({ format: process.env.BENCH_FORMAT === 'json' ? 'quiet' : 'mitata' });
 
-/** Go medians (ns/op) from the anchor's last run on this machine. */
-function goFigures(): Map<string, number> {
+/** Go median and min (ns/op) per benchmark from the anchor's last run on this machine. */
+function goFigures(): Map<string, { median: number; min: number }> {
   const f = new URL('../../../../shared/anchors/smd-go/bench-raw.txt', import.meta.url);
   const out = new Map<string, number[]>();
   const path = process.env.SMD_BENCH_RAW ?? f.pathname;
@@ -74,24 +74,28 @@ function goFigures(): Map<string, number> {
     const m = /^(Benchmark\S+?)-\d+\s+\d+\s+([\d.]+) ns\/op/.exec(line);
     if (m) out.set(m[1] as string, [...(out.get(m[1] as string) ?? []), Number(m[2])]);
   }
-  const med = new Map<string, number>();
-  for (const [k, v] of out) med.set(k, (v.sort((x, y) => x - y)[Math.floor(v.length / 2)] as number) ?? 0);
-  return med;
+  const figures = new Map<string, { median: number; min: number }>();
+  for (const [k, v] of out) {
+    const sorted = v.sort((x, y) => x - y);
+    figures.set(k, { median: sorted[Math.floor(sorted.length / 2)] as number, min: sorted[0] as number });
+  }
+  return figures;
 }
 
-const goMed = goFigures();
+const goFig = goFigures();
+const fmt = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(1)} µs` : `${x.toFixed(0)} ns`);
 const rows: string[] = [
-  '| operation | @orchard/ssa (median) | structured-merge-diff Go (median) | ours / Go |',
-  '|---|---:|---:|---:|',
+  '| operation | ours median | ours min | Go median | Go min | ours/Go (median) | ours/Go (min) |',
+  '|---|---:|---:|---:|---:|---:|---:|',
 ];
 for (const trial of res.benchmarks) {
   for (const r of trial.runs) {
-    const name = r.name;
-    const ns = r.stats?.p50;
-    if (ns === undefined) continue;
-    const g = goMed.get(go[name] ?? '');
-    const fmt = (x: number) => (x >= 1000 ? `${(x / 1000).toFixed(1)} µs` : `${x.toFixed(0)} ns`);
-    rows.push(`| ${name} | ${fmt(ns)} | ${g ? fmt(g) : '–'} | ${g ? (ns / g).toFixed(2) : '–'} |`);
+    const st = r.stats;
+    if (st === undefined) continue;
+    const g = goFig.get(go[r.name] ?? '');
+    rows.push(
+      `| ${r.name} | ${fmt(st.p50)} | ${fmt(st.min)} | ${g ? fmt(g.median) : '–'} | ${g ? fmt(g.min) : '–'} | ${g ? (st.p50 / g.median).toFixed(2) : '–'} | ${g ? (st.min / g.min).toFixed(2) : '–'} |`,
+    );
   }
 }
 console.log(`\n${rows.join('\n')}`);

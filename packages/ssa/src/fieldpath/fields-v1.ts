@@ -82,10 +82,18 @@ function read(obj: Record<string, unknown>, into: FieldSet): boolean {
     if (typeof sub !== 'object' || sub === null || Array.isArray(sub))
       throw new FieldsV1Error(`value of ${key} must be an object`);
     any = true;
+    let empty = true;
+    for (const _ in sub as Record<string, unknown>) {
+      empty = false;
+      break;
+    }
+    if (empty) {
+      into.insertMember(pe);
+      continue;
+    }
     const child = FieldSet.builder();
     const childIsMember = read(sub as Record<string, unknown>, child);
-    if (childIsMember) into.insertMember(pe);
-    if (!child.isEmpty()) into.setChild(pe, child);
+    into.replaceNode(pe, childIsMember, child);
   }
   return self || !any;
 }
