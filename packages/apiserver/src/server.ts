@@ -408,6 +408,27 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
           )
         : createHttpServer(handle);
       httpServer = server;
+      // Requests Node's HTTP parser rejects (malformed framing, oversized headers) still get a Status.
+      server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+        if (!socket.writable || (socket as Socket & { _httpMessage?: unknown })._httpMessage) {
+          socket.destroy();
+          return;
+        }
+        const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+        const code = tooLarge ? 431 : 400;
+        const status = JSON.stringify({
+          kind: 'Status',
+          apiVersion: 'v1',
+          metadata: {},
+          status: 'Failure',
+          message: tooLarge ? 'request header fields too large' : `malformed HTTP request: ${err.code ?? err.message}`,
+          reason: 'BadRequest',
+          code,
+        });
+        socket.end(
+          `HTTP/1.1 ${code} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(status)}\r\nConnection: close\r\n\r\n${status}`,
+        );
+      });
       server.on(options.tls ? 'secureConnection' : 'connection', (s: Socket) => {
         sockets.add(s);
         s.on('close', () => sockets.delete(s));

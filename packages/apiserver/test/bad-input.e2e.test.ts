@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -350,6 +351,34 @@ describe.each(['orch', 'kubernetes'] as const)('bad input (%s flavor)', (flavor)
       expect(ok.status).toBe(201);
     } finally {
       await small.stop();
+    }
+  });
+
+  it('answers requests the HTTP parser rejects with a Status too', async () => {
+    const plain = await startTestServer({ flavor, insecureHttp: true });
+    try {
+      const { port } = new URL(plain.url);
+      const rawExchange = (data: string) =>
+        new Promise<string>((resolve, reject) => {
+          const socket = connect(Number(port), '127.0.0.1', () => socket.end(data));
+          let out = '';
+          socket.on('data', (d: Buffer) => {
+            out += d.toString();
+          });
+          socket.on('close', () => resolve(out));
+          socket.on('error', reject);
+        });
+      const bad = await rawExchange(
+        'GET /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nContent-Length: nope\r\n\r\n',
+      );
+      expect(bad).toMatch(/^HTTP\/1\.1 400 /);
+      expect(JSON.parse(bad.slice(bad.indexOf('\r\n\r\n') + 4))).toMatchObject({ kind: 'Status', code: 400 });
+      const huge = await rawExchange(
+        `GET /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+      );
+      expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+    } finally {
+      await plain.stop();
     }
   });
 
