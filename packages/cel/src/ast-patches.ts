@@ -227,8 +227,11 @@ type Any = any;
 
 function idRooted(node: EngineNode): boolean {
   let n = node;
-  while (n.op === '.' || n.op === '.?') n = (n.args as [EngineNode])[0];
-  return n.op === 'id';
+  while (n.op === '.' || n.op === '.?') {
+    if (n.meta?.alternate !== undefined) return false; // a resolved qualified name
+    n = (n.args as [EngineNode])[0];
+  }
+  return n.op === 'id' && n.meta?.alternate === undefined;
 }
 
 /** `has(e.f)` where `e` is any expression (the engine's macro only accepts a variable at the root). */

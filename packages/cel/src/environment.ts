@@ -24,6 +24,7 @@ import {
 import { CelError, fromEngineError, isCelError } from './errors.js';
 import { registerLibraries } from './library/index.js';
 import { PerCallLimit } from './limits.js';
+import { resolveNames } from './names.js';
 import { applyParsed, preprocess } from './source.js';
 import { type CelType, celTypeOf, registerSchemaTypes } from './types.js';
 
@@ -49,12 +50,18 @@ export interface CelEnvOptions {
   /** Variables by name: a CEL type (`'int'`, `'map<string, dyn>'`, `'Authorizer'`) or a declaration. */
   variables?: Record<string, CelType | VariableDeclaration>;
   featureGates?: Partial<CelFeatureGates>;
+  /**
+   * The namespace names are resolved in (cel-go's container): with `'x.y'`, an identifier `z`
+   * resolves to a declared `x.y.z`, else `x.z`, else `z`.
+   */
+  container?: string;
 }
 
 /** A compiled-against environment. Create once, compile many expressions against it. */
 export interface CelEnv {
   readonly variables: ReadonlyMap<string, { type: CelType; schema?: StructuralSchema }>;
   readonly featureGates: Readonly<CelFeatureGates>;
+  readonly container: string | undefined;
 }
 
 interface EnvInternals extends CelEnv {
@@ -113,7 +120,8 @@ export function createEnv(options: CelEnvOptions = {}): CelEnv {
       typed.registerVariable(name, type);
     }
   }
-  const env: EnvInternals = { variables, featureGates, engine, evaluator, checker, typed };
+  const container = options.container || undefined;
+  const env: EnvInternals = { variables, featureGates, container, engine, evaluator, checker, typed };
   return env;
 }
 
@@ -225,9 +233,14 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
   } catch (e) {
     throw fromEngineError(e, expr, 'parse', pre.toOriginal);
   }
-  if (pre.changed || pre.bytes.size > 0) applyParsed(parsed.ast as unknown as EngineNode, pre);
-  patchParsed(parsed.ast as unknown as EngineNode);
   const unchecked = options.check === false;
+  const resolve = (root: EngineNode): void => {
+    if (pre.changed || pre.bytes.size > 0) applyParsed(root, pre);
+    if (unchecked || env.container !== undefined || [...env.variables.keys()].some((k) => k.includes('.')))
+      resolveNames(root, { declared: new Set(env.variables.keys()), container: env.container, unchecked });
+    patchParsed(root);
+  };
+  resolve(parsed.ast as unknown as EngineNode);
   if (unchecked) internals.checker[LENIENT] = true;
   let checked: ReturnType<typeof parsed.check>;
   try {
@@ -251,8 +264,7 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
   if (internals.typed !== undefined && !unchecked) {
     // the same expression against message types: field types are checked too
     const shadow = internals.typed.parse(pre.source);
-    if (pre.changed || pre.bytes.size > 0) applyParsed(shadow.ast as unknown as EngineNode, pre);
-    patchParsed(shadow.ast as unknown as EngineNode);
+    resolve(shadow.ast as unknown as EngineNode);
     const typedCheck = shadow.check();
     if (!typedCheck.valid) throw fromEngineError(typedCheck.error, expr, 'type-check');
     outputType = typedCheck.type ?? outputType;
