@@ -391,7 +391,8 @@ ${extra}`;
       '-o',
       'jsonpath={.spec.replicas} {.spec.template.spec.containers[*].name} {.metadata.labels.tier}',
     );
-    expect(got.stdout).toBe('5 app side fe');
+    // A new element of a merged list goes first (upstream's order).
+    expect(got.stdout).toBe('5 side app fe');
     const failing = await k(
       'patch',
       'deploy',
@@ -412,7 +413,15 @@ ${extra}`;
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('strict decoding error: unknown field "spec.bogus"');
     expect(
-      (await k('get', 'deploy', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}')).stdout,
+      (
+        await k(
+          'get',
+          'deploy',
+          'web',
+          '-o',
+          'jsonpath={.spec.template.spec.containers[?(@.name=="app")].image}',
+        )
+      ).stdout,
     ).toBe('nginx:2');
   });
 });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { jsonPatchSuiteCases } from '../test/json-patch-suite.js';
 import { isPatchError } from './errors.js';
 import { applyJsonPatch, parseJsonPatchText } from './json-patch.js';
 import { knownFailures } from './json-patch-known-failures.js';
-import { jsonPatchSuiteCases } from '../test/json-patch-suite.js';
 
 describe('json-patch-test-suite', () => {
   const all = jsonPatchSuiteCases();

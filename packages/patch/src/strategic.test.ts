@@ -35,11 +35,12 @@ const cases: [string, unknown, unknown, (r: any) => unknown, unknown][] = [
     ['app:2', 'side:1'],
   ],
   [
-    'append new keyed element',
+    // Upstream's order: elements the patch names come first unless a live element preceded them.
+    'a new keyed element goes before the server-only ones',
     base,
     { spec: { containers: [{ name: 'new', image: 'n' }] } },
     (r) => r.spec.containers.map((c: any) => c.name),
-    ['app', 'side', 'new'],
+    ['new', 'app', 'side'],
   ],
   [
     'nested keyed merge (env)',
@@ -132,7 +133,7 @@ const cases: [string, unknown, unknown, (r: any) => unknown, unknown][] = [
     base,
     { metadata: { '$deleteFromPrimitiveList/finalizers': ['a'], finalizers: ['z'] } },
     (r) => r.metadata.finalizers,
-    ['b', 'z'],
+    ['z', 'b'],
   ],
   [
     '$setElementOrder',
@@ -211,5 +212,120 @@ describe('applyStrategicMergePatch', () => {
   ];
   it.each(errorCases)('rejects %s', (_n, patch, message) => {
     expect(() => applyStrategicMergePatch(base, patch, deployment)).toThrow(message);
+  });
+});
+
+describe('element order (upstream semantics)', () => {
+  const mergeItem: StructuralSchema = {
+    type: 'object',
+    properties: {
+      mergingList: {
+        type: 'array',
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+        items: {
+          type: 'object',
+          properties: { name: { type: 'string' }, value: { type: 'string' }, other: { type: 'string' } },
+        },
+      },
+      mergingIntList: { type: 'array', patchStrategy: 'merge', items: { type: 'integer' } },
+    },
+  };
+  const m = (...names: (string | [string, Record<string, string>])[]) =>
+    names.map((n) => (typeof n === 'string' ? { name: n } : { name: n[0], ...n[1] }));
+  const cases: [string, Record<string, unknown>, Record<string, unknown>, unknown][] = [
+    [
+      'the patch order wins for patched elements',
+      { mergingList: m('1', ['2', { value: 'b' }], '3') },
+      { mergingList: m(['3', { value: 'c' }], ['1', { value: 'a' }], ['2', { other: 'x' }]) },
+      { mergingList: m(['3', { value: 'c' }], ['1', { value: 'a' }], ['2', { value: 'b', other: 'x' }]) },
+    ],
+    [
+      'a server-only element keeps its place before later patched ones',
+      { mergingList: m('1', ['2', { value: 'b' }], '3') },
+      { mergingList: m(['3', { value: 'c' }], ['1', { value: 'a' }]) },
+      { mergingList: m(['2', { value: 'b' }], ['3', { value: 'c' }], ['1', { value: 'a' }]) },
+    ],
+    [
+      'scalars: patch order',
+      { mergingIntList: [1, 2, 3] },
+      { mergingIntList: [3, 1, 2] },
+      { mergingIntList: [3, 1, 2] },
+    ],
+    [
+      'scalars: server-only first when it came first',
+      { mergingIntList: [1, 2, 3] },
+      { mergingIntList: [3, 1] },
+      { mergingIntList: [2, 3, 1] },
+    ],
+    [
+      'scalars: union without duplicates',
+      { mergingIntList: [1, 2] },
+      { mergingIntList: [2, 3] },
+      { mergingIntList: [1, 2, 3] },
+    ],
+    [
+      '$setElementOrder naming an element that is not there',
+      { mergingList: m('1', '3') },
+      {
+        '$setElementOrder/mergingList': m('3', '2', '1'),
+        mergingList: m(['3', { value: '3' }], ['1', { value: '1' }]),
+      },
+      { mergingList: m(['3', { value: '3' }], ['1', { value: '1' }]) },
+    ],
+    [
+      '$setElementOrder on scalars without a patch list',
+      { mergingIntList: [1, 3] },
+      { '$setElementOrder/mergingIntList': [3, 2, 1] },
+      { mergingIntList: [3, 1] },
+    ],
+    [
+      '$setElementOrder with deletions',
+      { mergingIntList: [1, 2, 3, 4] },
+      { '$setElementOrder/mergingIntList': [1, 2], '$deleteFromPrimitiveList/mergingIntList': [3] },
+      { mergingIntList: [1, 2, 4] },
+    ],
+    [
+      '$setElementOrder adding elements',
+      { mergingList: m('1', ['2', { value: '2' }]) },
+      {
+        '$setElementOrder/mergingList': m('4', '1', '2', '3'),
+        mergingList: m(['4', { value: '4' }], ['3', { value: '3' }]),
+      },
+      { mergingList: m(['4', { value: '4' }], '1', ['2', { value: '2' }], ['3', { value: '3' }]) },
+    ],
+    [
+      '$patch: replace empties a list',
+      { mergingList: m('1', '2') },
+      { mergingList: [{ $patch: 'replace' }] },
+      { mergingList: [] },
+    ],
+    [
+      '$patch: replace on the map',
+      { name: '1', value: '1' },
+      { other: 'a', $patch: 'replace' },
+      { other: 'a' },
+    ],
+  ];
+  it.each(cases)('%s', (_n, original, patch, expected) => {
+    expect(applyStrategicMergePatch(original, patch, mergeItem)).toEqual(expected);
+  });
+  it('rejects a $setElementOrder that contradicts the patch list', () => {
+    expect(() =>
+      applyStrategicMergePatch(
+        { mergingList: m('1', '3', '2') },
+        { '$setElementOrder/mergingList': m('1', '2', '3'), mergingList: m('3', '1') },
+        mergeItem,
+      ),
+    ).toThrow(/doesn't match/);
+  });
+  it('rejects $patch: merge inside a list', () => {
+    expect(() =>
+      applyStrategicMergePatch(
+        { mergingList: m('1') },
+        { mergingList: [{ name: '1', $patch: 'merge' }] },
+        mergeItem,
+      ),
+    ).toThrow(/merging lists cannot yet be specified/);
   });
 });

@@ -103,7 +103,36 @@ function mergeMap(original: Obj, patch: Obj, schema: StructuralSchema | undefine
     for (const k of Object.keys(original)) if (!keep.has(k)) delete original[k];
   }
 
-  // $deleteFromPrimitiveList/<field> first, so that additions in the same patch survive.
+  // $setElementOrder/<field>: merge that list with the patch's list now, then order it
+  // ($setElementOrder first, then the patch list, then the live list).
+  const ordered = new Set<string>();
+  for (const [k, order] of Object.entries(patch)) {
+    if (!k.startsWith(directives.setElementOrder)) continue;
+    const field = k.slice(directives.setElementOrder.length);
+    if (!Array.isArray(order)) throw new PatchError('Malformed', `invalid patch: ${k} must be a list`);
+    const sub = fieldSchema(schema, field);
+    const { mergeKey } = listStrategy(sub);
+    const live = Array.isArray(original[field]) ? (original[field] as unknown[]) : undefined;
+    const patchList = Array.isArray(patch[field]) ? (patch[field] as unknown[]) : undefined;
+    checkOrderMatchesPatch(patchList, order, mergeKey, k);
+    let merged: unknown[];
+    if (live && patchList) merged = mergeList(live, patchList, sub, field, false);
+    else if (live) merged = live;
+    else if (patchList) merged = mergeList([], patchList, sub, field, true);
+    else continue;
+    const keyOf = keyFn(mergeKey);
+    const inOrder = (x: unknown) => order.some((o) => deepEqual(keyOf(o), keyOf(x)));
+    original[field] = normalizeElementOrder(
+      merged.filter(inOrder),
+      merged.filter((x) => !inOrder(x)),
+      order,
+      live ?? [],
+      keyOf,
+    );
+    ordered.add(field);
+  }
+
+  // $deleteFromPrimitiveList/<field> before the lists themselves, so additions in the same patch survive.
   for (const [k, v] of Object.entries(patch)) {
     if (!k.startsWith(directives.deleteFromPrimitiveList)) continue;
     const field = k.slice(directives.deleteFromPrimitiveList.length);
@@ -113,7 +142,7 @@ function mergeMap(original: Obj, patch: Obj, schema: StructuralSchema | undefine
   }
 
   for (const [k, pv] of Object.entries(patch)) {
-    if (k === directives.patch || k === directives.retainKeys) continue;
+    if (k === directives.patch || k === directives.retainKeys || ordered.has(k)) continue;
     if (k.startsWith(directives.deleteFromPrimitiveList) || k.startsWith(directives.setElementOrder))
       continue;
     if (pv === null) {
@@ -136,16 +165,71 @@ function mergeMap(original: Obj, patch: Obj, schema: StructuralSchema | undefine
       original[k] = pv;
     }
   }
-
-  for (const [k, v] of Object.entries(patch)) {
-    if (!k.startsWith(directives.setElementOrder)) continue;
-    const field = k.slice(directives.setElementOrder.length);
-    if (!Array.isArray(v)) throw new PatchError('Malformed', `invalid patch: ${k} must be a list`);
-    const cur = original[field];
-    if (Array.isArray(cur))
-      original[field] = applyOrder(cur, v, listStrategy(fieldSchema(schema, field)).mergeKey);
-  }
   return original;
+}
+
+/** The identity of a list element: its merge key's value (maps) or itself (scalars). */
+function keyFn(mergeKey: string | undefined): (x: unknown) => unknown {
+  return (x) => (mergeKey !== undefined && isObject(x) ? x[mergeKey] : x);
+}
+
+/** The elements of the patch list (deletions aside) must appear in `$setElementOrder` in the same order. */
+function checkOrderMatchesPatch(
+  patchList: unknown[] | undefined,
+  order: unknown[],
+  mergeKey: string | undefined,
+  directive: string,
+): void {
+  if (!patchList || patchList.length === 0 || order.length === 0) return;
+  const keyOf = keyFn(mergeKey);
+  const items = patchList.filter((e) => !(isObject(e) && directives.patch in e));
+  let p = 0;
+  for (let o = 0; o < order.length && p < items.length; o++) {
+    if (deepEqual(keyOf(items[p]), keyOf(order[o]))) p++;
+  }
+  if (p < items.length) {
+    throw new PatchError(
+      'Malformed',
+      `The order in patch list:\n${JSON.stringify(patchList)}\n doesn't match ${directive} list:\n${JSON.stringify(order)}`,
+    );
+  }
+}
+
+/**
+ * Upstream's element order for a merged list: the patch's elements in `patchOrder`, the
+ * server-only elements in their live order, interleaved by live position — a server-only element
+ * goes before a patch element only when both are live and it came first. New elements therefore
+ * come before the server-only elements that follow no patched element.
+ */
+function normalizeElementOrder(
+  patchItems: unknown[],
+  serverOnly: unknown[],
+  patchOrder: unknown[],
+  serverOrder: unknown[],
+  keyOf: (x: unknown) => unknown,
+): unknown[] {
+  const index = (list: unknown[], x: unknown) => list.findIndex((o) => deepEqual(keyOf(o), keyOf(x)));
+  const byOrder = (order: unknown[]) => (a: unknown, b: unknown) => {
+    const ia = index(order, a);
+    const ib = index(order, b);
+    return ia >= 0 && ib >= 0 ? ia - ib : 0;
+  };
+  const right = [...patchItems].sort(byOrder(patchOrder));
+  const left = [...serverOnly].sort(byOrder(serverOrder));
+  const out: unknown[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < left.length || j < right.length) {
+    if (i >= left.length) out.push(right[j++]);
+    else if (j >= right.length) out.push(left[i++]);
+    else {
+      const li = index(serverOrder, left[i]);
+      const ri = index(serverOrder, right[j]);
+      if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
+      else out.push(right[j++]);
+    }
+  }
+  return out;
 }
 
 function mergeList(
@@ -156,93 +240,90 @@ function mergeList(
   fresh: boolean,
 ): unknown[] {
   const { merge, mergeKey } = listStrategy(schema);
-  // A `{$patch: replace}` element replaces the whole list with the other elements.
-  const replaceIdx = patch.findIndex(
-    (e) => isObject(e) && e[directives.patch] === 'replace' && Object.keys(e).length === 1,
-  );
-  if (replaceIdx >= 0) {
-    return patch.filter((_, i) => i !== replaceIdx).map((e) => (isObject(e) ? stripDirectives(e) : e));
-  }
   if (!merge) return patch.map((e) => (isObject(e) ? stripDirectives(e) : clone(e)));
-  if (patch.length === 0) return fresh ? [] : original;
+  if (original.length === 0 && patch.length === 0) return fresh ? [] : original;
+  const sample = original.length > 0 ? original[0] : patch[0];
 
-  const items = schema?.items;
-  if (mergeKey === undefined || patch.every((e) => !isObject(e))) {
-    // A set of scalars: union, keeping the original order then new elements in patch order.
-    const out = [...original];
-    for (const e of patch) {
+  if (!isObject(sample)) {
+    // A set of scalars: union without duplicates, then upstream's order.
+    const merged: unknown[] = [];
+    for (const e of [...original, ...patch]) {
       if (isObject(e))
         throw new PatchError('Malformed', `invalid patch: list ${field} mixes scalars and maps`);
-      if (!out.some((x) => deepEqual(x, e))) out.push(e);
+      if (!merged.some((x) => deepEqual(x, e))) merged.push(e);
     }
-    return out;
+    const inPatch = (x: unknown) => patch.some((p) => deepEqual(p, x));
+    return normalizeElementOrder(
+      merged.filter(inPatch),
+      merged.filter((x) => !inPatch(x)),
+      patch,
+      original,
+      (x) => x,
+    );
   }
 
-  const out = [...original];
+  if (mergeKey === undefined) {
+    throw new PatchError('Malformed', `cannot merge lists without merge key for ${field}`);
+  }
+  const keyOf = keyFn(mergeKey);
+  const items = schema?.items;
+  // Special elements first: deletions by key, `$patch: replace` for the whole list.
+  let live = [...original];
+  const plain: Obj[] = [];
+  let replace = false;
   for (const e of patch) {
-    if (!isObject(e))
+    if (!isObject(e)) {
       throw new PatchError(
         'Malformed',
         `invalid patch: list ${field} with merge key ${mergeKey} holds a non-map element ${JSON.stringify(e)}`,
       );
+    }
+    const d = e[directives.patch];
+    if (d === undefined) {
+      plain.push(e);
+    } else if (d === 'delete') {
+      if (!(mergeKey in e))
+        throw new PatchError(
+          'Malformed',
+          `map: ${JSON.stringify(e)} does not contain declared merge key: ${mergeKey}`,
+        );
+      live = live.filter((x) => !(isObject(x) && deepEqual(x[mergeKey], e[mergeKey])));
+    } else if (d === 'replace') {
+      replace = true;
+    } else if (d === 'merge') {
+      throw new PatchError('Malformed', 'merging lists cannot yet be specified in the patch');
+    } else {
+      throw new PatchError('Malformed', `Unknown patch type: ${String(d)} in map: ${JSON.stringify(e)}`);
+    }
+  }
+  if (replace) return plain.map((e) => stripDirectives(e));
+
+  const merged = [...live];
+  for (const e of plain) {
     if (!(mergeKey in e)) {
       throw new PatchError(
         'Malformed',
         `map: ${JSON.stringify(e)} does not contain declared merge key: ${mergeKey}`,
       );
     }
-    const key = e[mergeKey];
-    const idx = out.findIndex((x) => isObject(x) && deepEqual(x[mergeKey], key));
-    const d = e[directives.patch];
-    if (d === 'delete') {
-      if (idx >= 0) {
-        // remove every element with this key
-        for (let i = out.length - 1; i >= 0; i--) {
-          const x = out[i];
-          if (isObject(x) && deepEqual(x[mergeKey], key)) out.splice(i, 1);
-        }
-      }
-      continue;
-    }
-    if (d === 'replace') {
-      const rest = stripDirectives(e);
-      if (idx >= 0) out[idx] = rest;
-      else out.push(rest);
-      continue;
-    }
+    const idx = merged.findIndex((x) => isObject(x) && deepEqual(x[mergeKey], e[mergeKey]));
     if (idx >= 0) {
-      const merged = mergeMap(out[idx] as Obj, e, items);
-      if (merged === undefined) out.splice(idx, 1);
-      else out[idx] = merged;
+      const m = mergeMap(merged[idx] as Obj, e, items);
+      if (m === undefined) merged.splice(idx, 1);
+      else merged[idx] = m;
     } else {
-      const merged = mergeMap({}, e, items);
-      if (merged !== undefined) out.push(merged);
+      const m = mergeMap({}, e, items);
+      if (m !== undefined) merged.push(m);
     }
   }
-  return out;
-}
-
-/**
- * `$setElementOrder`: elements named by the order list come in its order; elements only the
- * server has keep their relative position, placed before the first ordered element that
- * followed them in the original.
- */
-function applyOrder(list: unknown[], order: unknown[], mergeKey: string | undefined): unknown[] {
-  const keyOf = (x: unknown): unknown => (mergeKey !== undefined && isObject(x) ? x[mergeKey] : x);
-  const rank = (x: unknown): number =>
-    order.findIndex((o) => deepEqual(mergeKey !== undefined && isObject(o) ? o[mergeKey] : o, keyOf(x)));
-  const ordered = list.filter((x) => rank(x) >= 0).sort((a, b) => rank(a) - rank(b));
-  const serverOnly = list.map((x, i) => ({ x, i })).filter(({ x }) => rank(x) < 0);
-  if (serverOnly.length === 0) return ordered;
-  const out: unknown[] = [];
-  let s = 0;
-  for (const x of ordered) {
-    const pos = list.indexOf(x);
-    while (s < serverOnly.length && serverOnly[s]!.i < pos) out.push(serverOnly[s++]!.x);
-    out.push(x);
-  }
-  while (s < serverOnly.length) out.push(serverOnly[s++]!.x);
-  return out;
+  const inPatch = (x: unknown) => plain.some((p) => deepEqual(p[mergeKey], keyOf(x)));
+  return normalizeElementOrder(
+    merged.filter(inPatch),
+    merged.filter((x) => !inPatch(x)),
+    plain,
+    live,
+    keyOf,
+  );
 }
 
 /** Removes every `$…` directive key from a patch fragment (for values that replace wholesale). */
