@@ -122,6 +122,26 @@ export const keepZeroFields: ReadonlySet<string> = new Set([
   'LeaseSpec.leaseTransitions',
   'LeaseSpec.strategy',
   'LeaseSpec.preferredHolder',
+  // apiextensions/v1
+  'CustomResourceDefinitionVersion.served',
+  'CustomResourceDefinitionVersion.storage',
+  'CustomResourceDefinitionNames.plural',
+  'CustomResourceDefinitionNames.kind',
+  'JSONSchemaProps.maximum',
+  'JSONSchemaProps.minimum',
+  'JSONSchemaProps.maxLength',
+  'JSONSchemaProps.minLength',
+  'JSONSchemaProps.maxItems',
+  'JSONSchemaProps.minItems',
+  'JSONSchemaProps.multipleOf',
+  'JSONSchemaProps.maxProperties',
+  'JSONSchemaProps.minProperties',
+  'JSONSchemaProps.xKubernetesPreserveUnknownFields',
+  'JSONSchemaProps.xKubernetesListType',
+  'JSONSchemaProps.xKubernetesMapType',
+  'ServiceReference.port',
+  'WebhookClientConfig.url',
+  'ValidationRule.optionalOldSelf',
   // authentication/v1
   'TokenRequestSpec.expirationSeconds',
   'TokenRequestStatus.token',
@@ -145,4 +165,20 @@ export const inlineFields: ReadonlySet<string> = new Set([
   'Volume.volumeSource',
   'Probe.handler',
   'EphemeralContainer.ephemeralContainerCommon',
+]);
+
+/**
+ * Fields whose JSON name is not their proto name. A value starting with `ext:` is an OpenAPI
+ * extension: its JSON name comes from the flavor (`x-kubernetes-list-type` / `x-orch-list-type`).
+ */
+export const jsonNames: ReadonlyMap<string, string> = new Map([
+  ['JSONSchemaProps.schema', '$schema'],
+  ['JSONSchemaProps.ref', '$ref'],
+  ['JSONSchemaProps.xKubernetesPreserveUnknownFields', 'ext:preserve-unknown-fields'],
+  ['JSONSchemaProps.xKubernetesEmbeddedResource', 'ext:embedded-resource'],
+  ['JSONSchemaProps.xKubernetesIntOrString', 'ext:int-or-string'],
+  ['JSONSchemaProps.xKubernetesListMapKeys', 'ext:list-map-keys'],
+  ['JSONSchemaProps.xKubernetesListType', 'ext:list-type'],
+  ['JSONSchemaProps.xKubernetesMapType', 'ext:map-type'],
+  ['JSONSchemaProps.xKubernetesValidations', 'ext:validations'],
 ]);

@@ -482,3 +482,106 @@ describe('Protobuf of workloads', () => {
     );
   });
 });
+
+describe('Protobuf of CustomResourceDefinitions (apiextensions/v1)', () => {
+  const crd = (ext: string): ApiObject => ({
+    apiVersion: `apiextensions.${ext === 'x-kubernetes-' ? 'k8s.io' : 'orch.io'}/v1`,
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'widgets.example.com' },
+    spec: {
+      group: 'example.com',
+      names: {
+        plural: 'widgets',
+        singular: 'widget',
+        shortNames: ['wd'],
+        kind: 'Widget',
+        listKind: 'WidgetList',
+      },
+      scope: 'Namespaced',
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: false,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              required: ['spec'],
+              properties: {
+                spec: {
+                  type: 'object',
+                  [`${ext}preserve-unknown-fields`]: false,
+                  properties: {
+                    size: { type: 'integer', minimum: 0, maximum: 10.5, default: 3, enum: [1, 3, 'x'] },
+                    ports: {
+                      type: 'array',
+                      [`${ext}list-type`]: 'map',
+                      [`${ext}list-map-keys`]: ['name'],
+                      items: { type: 'object', properties: { name: { type: 'string' } } },
+                    },
+                    tuple: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] },
+                    labels: { type: 'object', additionalProperties: { type: 'string' } },
+                    closed: { type: 'object', additionalProperties: false },
+                    port: { [`${ext}int-or-string`]: true, anyOf: [{ type: 'integer' }, { type: 'string' }] },
+                    ref: { $ref: '#/definitions/x', example: { a: [1, null] } },
+                  },
+                  dependencies: { a: ['b', 'c'], d: { required: ['e'] } },
+                  [`${ext}validations`]: [{ rule: 'self.size < 10', message: 'too big' }],
+                },
+              },
+            },
+          },
+          subresources: {
+            status: {},
+            scale: { specReplicasPath: '.spec.size', statusReplicasPath: '.status.size' },
+          },
+          additionalPrinterColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size', priority: 1 }],
+        },
+      ],
+      conversion: { strategy: 'None' },
+    },
+    status: {
+      conditions: [
+        {
+          type: 'Established',
+          status: 'True',
+          lastTransitionTime: '2024-05-06T07:08:09Z',
+          reason: 'InitialNamesAccepted',
+          message: 'ok',
+        },
+      ],
+      acceptedNames: { plural: 'widgets', kind: 'Widget' },
+      storedVersions: ['v1'],
+    },
+  });
+
+  it.each([
+    ['kubernetes', k8s, 'x-kubernetes-'],
+    ['orch', orchFlavor, 'x-orch-'],
+  ] as const)('round-trips a CRD with the %s extension names', (_, flavor, ext) => {
+    const obj = crd(ext);
+    expect(decodeProtobuf(encodeProtobuf(obj, flavor), flavor)).toEqual(obj);
+  });
+
+  it('names extension fields through the flavor on the way out', () => {
+    const bytes = encodeProtobuf(crd('x-kubernetes-'), k8s);
+    const unknown = messageType('k8s.io.apimachinery.pkg.runtime.Unknown').decode(
+      bytes.subarray(4),
+    ) as unknown as { raw: Uint8Array };
+    const orchView = new Uint8Array([
+      0x6b,
+      0x38,
+      0x73,
+      0x00,
+      ...messageType('k8s.io.apimachinery.pkg.runtime.Unknown')
+        .encode({
+          typeMeta: { apiVersion: 'apiextensions.orch.io/v1', kind: 'CustomResourceDefinition' },
+          raw: unknown.raw,
+        })
+        .finish(),
+    ]);
+    const decoded = JSON.stringify(decodeProtobuf(orchView, orchFlavor));
+    expect(decoded).toContain('"x-orch-list-type":"map"');
+    expect(decoded).not.toContain('x-kubernetes-');
+  });
+});

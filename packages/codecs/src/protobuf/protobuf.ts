@@ -64,7 +64,7 @@ function typeFor(gvk: GroupVersionKind, flavor: Flavor): Type | undefined {
 
 function encodeMessage(type: Type, value: unknown, flavor: Flavor): Uint8Array {
   try {
-    return encodeWire(type, value);
+    return encodeWire(type, value, flavor.extensionPrefix);
   } catch (e) {
     if (e instanceof ConversionError)
       throw notEncodable(flavor, `cannot encode ${type.name} as Protobuf: ${e.message}`);
@@ -170,7 +170,7 @@ export function decodeProtobuf(bytes: Uint8Array, flavor: Flavor): ApiObject {
       `no Protobuf message for ${env.apiVersion}, Kind=${env.kind}`,
     );
   try {
-    const fields = decodeMessage(type, env.raw);
+    const fields = decodeMessage(type, env.raw, flavor.extensionPrefix);
     return { apiVersion: env.apiVersion, kind: env.kind, ...fields };
   } catch (e) {
     throw decodeFailure(e, mediaType, `invalid ${env.kind}`);

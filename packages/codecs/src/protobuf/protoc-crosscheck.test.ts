@@ -155,6 +155,42 @@ describe.skipIf(!protoc)('protoc cross-check (upstream field numbers)', () => {
     expect(list.match(/^items \{/gm)).toHaveLength(2);
   });
 
+  it('CustomResourceDefinition: schema extensions land in their upstream fields', () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'a.example.com' },
+      spec: {
+        group: 'example.com',
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                'x-kubernetes-preserve-unknown-fields': true,
+                properties: {
+                  l: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
+                },
+                additionalProperties: false,
+              },
+            },
+          },
+        ],
+      },
+    };
+    const text = protocDecode(
+      'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
+      rawOf(encodeProtobuf(crd, k8s)),
+    );
+    expect(text).toContain('xKubernetesPreserveUnknownFields: true');
+    expect(text).toContain('xKubernetesListType: "set"');
+    expect(text).toContain('additionalProperties {\n          allows: false\n        }');
+    expect(text).toContain('items {\n              schema {\n                type: "string"');
+  });
+
   it('watch frames decode with protoc as meta.v1.WatchEvent with an enveloped object', () => {
     const frame = encodeProtobufWatchEvent({ type: 'ADDED', object: samplePod(0) }, k8s);
     const text = protocDecode('k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent', frame.subarray(4));

@@ -14,6 +14,7 @@ const APPS = 'k8s.io.api.apps.v1';
 const COORDINATION = 'k8s.io.api.coordination.v1';
 const AUTOSCALING = 'k8s.io.api.autoscaling.v1';
 const AUTHN = 'k8s.io.api.authentication.v1';
+const APIEXTENSIONS = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
 const AUTHZ = 'k8s.io.api.authorization.v1';
 
 /**
@@ -46,6 +47,13 @@ export const protobufKinds: readonly ProtobufKind[] = Object.freeze([
   { group: '', version: 'v1', kind: 'DeleteOptions', message: `${META}.DeleteOptions` },
   { group: 'meta.*', version: 'v1', kind: 'DeleteOptions', message: `${META}.DeleteOptions` },
   { group: 'meta.*', version: 'v1', kind: 'Status', message: `${META}.Status` },
+  {
+    group: 'apiextensions.*',
+    version: 'v1',
+    kind: 'CustomResourceDefinition',
+    message: `${APIEXTENSIONS}.CustomResourceDefinition`,
+    list: true,
+  },
   { group: 'authentication.*', version: 'v1', kind: 'TokenRequest', message: `${AUTHN}.TokenRequest` },
   { group: 'authentication.*', version: 'v1', kind: 'TokenReview', message: `${AUTHN}.TokenReview` },
   {

@@ -14,7 +14,7 @@
 
 import type { Reader, Type, Writer } from 'protobufjs';
 import protobuf from 'protobufjs';
-import { inlineFields, keepZeroFields } from './presence.js';
+import { inlineFields, jsonNames, keepZeroFields } from './presence.js';
 import {
   formatRfc3339,
   fromBase64,
@@ -45,6 +45,7 @@ export class ConversionError extends Error {
 }
 
 const META = '.k8s.io.apimachinery.pkg.apis.meta.v1.';
+const APIEXT = '.k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.';
 /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the range RFC 3339 (and Go's time) can print. */
 const MIN_SECONDS = -62135596800;
 const MAX_SECONDS = 253402300799;
@@ -65,10 +66,18 @@ type Kind =
   | 'rawext'
   | 'intorstring'
   | 'quantity'
-  | 'extravalue';
+  | 'extravalue'
+  | 'propsOrArray'
+  | 'propsOrBool'
+  | 'propsOrStringArray';
 
 interface FieldPlan {
+  /** The proto field name. */
   readonly name: string;
+  /** The JSON name (usually the proto name; `$ref`, `$schema` …). */
+  readonly json: string;
+  /** For OpenAPI extensions: the name after the flavor's prefix (`list-type`). */
+  readonly ext?: string;
   readonly id: number;
   readonly kind: Kind;
   readonly wireType: number;
@@ -76,6 +85,8 @@ interface FieldPlan {
   readonly map: boolean;
   readonly inline: boolean;
   readonly keepZero: boolean;
+  /** A plain scalar (string, bool, number, bytes): subject to `omitempty` on decode. */
+  readonly scalar: boolean;
   sub?: MessagePlan;
 }
 
@@ -110,6 +121,14 @@ function specialKind(t: Type): Kind | undefined {
       return 'intorstring';
     case '.k8s.io.apimachinery.pkg.api.resource.Quantity':
       return 'quantity';
+    case `${APIEXT}JSON`:
+      return 'rawext';
+    case `${APIEXT}JSONSchemaPropsOrArray`:
+      return 'propsOrArray';
+    case `${APIEXT}JSONSchemaPropsOrBool`:
+      return 'propsOrBool';
+    case `${APIEXT}JSONSchemaPropsOrStringArray`:
+      return 'propsOrStringArray';
     default:
       return t.name === 'ExtraValue' ? 'extravalue' : undefined;
   }
@@ -133,6 +152,8 @@ export function planOf(type: Type): MessagePlan {
       const special = specialKind(rt as Type);
       kind = special ?? 'message';
       if (!special) sub = planOf(rt as Type);
+      // The JSONSchemaProps alternatives carry a JSONSchemaProps in their field `schema`.
+      else if (special.startsWith('props')) sub = planOf((rt as Type).fields.schema?.resolvedType as Type);
     } else {
       const k = SCALARS[f.type];
       if (!k || rt) throw new Error(`unsupported field type ${f.type} in ${type.fullName}.${f.name}`);
@@ -142,8 +163,11 @@ export function planOf(type: Type): MessagePlan {
       throw new Error(`unsupported map key type in ${type.fullName}.${f.name}`);
     const wireType = kind === 'double' ? 1 : VARINT_KINDS.has(kind) ? 0 : 2;
     const key = `${type.name}.${f.name}`;
+    const jsonName = jsonNames.get(key) ?? f.name;
     const fp: FieldPlan = {
       name: f.name,
+      json: jsonName,
+      ...(jsonName.startsWith('ext:') ? { ext: jsonName.slice(4) } : {}),
       id: f.id,
       kind,
       wireType,
@@ -151,12 +175,24 @@ export function planOf(type: Type): MessagePlan {
       map: f.map,
       inline: inlineFields.has(key),
       keepZero: keepZeroFields.has(key),
+      scalar: SCALARS[f.type] !== undefined && !rt,
     };
     if (sub) fp.sub = sub;
     plan.fields.push(fp);
     plan.byId[f.id] = fp;
   }
   return plan;
+}
+
+/**
+ * The flavor's OpenAPI extension prefix (`x-kubernetes-` / `x-orch-`) for the JSON names of
+ * extension fields. Set by `encodeMessage`/`decodeMessage` for the duration of one synchronous
+ * call (the walkers below are not re-entered across calls).
+ */
+let extPrefix = 'x-kubernetes-';
+
+function jsonKey(f: FieldPlan): string {
+  return f.ext === undefined ? f.json : extPrefix + f.ext;
 }
 
 // ---------------------------------------------------------------- encode
@@ -183,7 +219,7 @@ export function encodeFields(plan: MessagePlan, json: unknown, w: Writer): void 
         w.ldelim();
         continue;
       }
-      const v = json[f.name];
+      const v = json[f.ext === undefined ? f.json : extPrefix + f.ext];
       if (v === undefined || v === null) continue;
       if (f.map) {
         if (!isPlainObject(v)) fail('expected a map');
@@ -212,7 +248,7 @@ export function encodeFields(plan: MessagePlan, json: unknown, w: Writer): void 
         }
       } else writeValue(f, f.id, v, w);
     } catch (e) {
-      throw e instanceof ConversionError ? e.under(`.${f.name}`) : e;
+      throw e instanceof ConversionError ? e.under(`.${jsonKey(f)}`) : e;
     }
   }
 }
@@ -313,6 +349,32 @@ function writeValue(f: FieldPlan, id: number, v: unknown, w: Writer): void {
         .string(v as string)
         .ldelim();
       return;
+    case 'propsOrArray':
+      w.uint32((id << 3) | 2).fork();
+      if (Array.isArray(v)) for (const item of v) writeProps(f, 2, item, w);
+      else writeProps(f, 1, v, w);
+      w.ldelim();
+      return;
+    case 'propsOrBool':
+      // Upstream's JSONSchemaPropsOrBool: a schema means `allows: true` plus the schema.
+      w.uint32((id << 3) | 2).fork();
+      if (typeof v === 'boolean') w.uint32(8).bool(v);
+      else {
+        w.uint32(8).bool(true);
+        writeProps(f, 2, v, w);
+      }
+      w.ldelim();
+      return;
+    case 'propsOrStringArray':
+      w.uint32((id << 3) | 2).fork();
+      if (Array.isArray(v)) {
+        for (const item of v) {
+          if (typeof item !== 'string') fail('expected a list of strings');
+          w.uint32(18).string(item);
+        }
+      } else writeProps(f, 1, v, w);
+      w.ldelim();
+      return;
     case 'extravalue': {
       if (!Array.isArray(v)) fail('expected a list of strings');
       w.uint32((id << 3) | 2).fork();
@@ -326,8 +388,18 @@ function writeValue(f: FieldPlan, id: number, v: unknown, w: Writer): void {
   }
 }
 
-/** Encodes a JSON-form object as the body of `type` (the bytes that go into `Unknown.raw`). */
-export function encodeMessage(type: Type, json: unknown): Uint8Array {
+function writeProps(f: FieldPlan, field: number, v: unknown, w: Writer): void {
+  w.uint32((field << 3) | 2).fork();
+  encodeFields(f.sub as MessagePlan, v, w);
+  w.ldelim();
+}
+
+/**
+ * Encodes a JSON-form object as the body of `type` (the bytes that go into `Unknown.raw`).
+ * `extensionPrefix` names OpenAPI extension fields in CRD schemas (the flavor's, `x-kubernetes-`).
+ */
+export function encodeMessage(type: Type, json: unknown, extensionPrefix = 'x-kubernetes-'): Uint8Array {
+  extPrefix = extensionPrefix;
   const w = protobuf.Writer.create();
   encodeFields(planOf(type), json, w);
   return w.finish();
@@ -382,20 +454,22 @@ export function decodeFields(plan: MessagePlan, r: Reader, end: number): Plain {
         }
         if (r.pos !== stop) truncated();
         if (value === undefined) value = zeroOf(f);
-        let m = out[f.name] as Plain | undefined;
-        if (!m) m = out[f.name] = {};
+        const key2 = jsonKey(f);
+        let m = out[key2] as Plain | undefined;
+        if (!m) m = out[key2] = {};
         if (key === '__proto__')
           Object.defineProperty(m, key, { value, enumerable: true, writable: true, configurable: true });
         else m[key] = value;
       } else if (f.repeated) {
-        let list = out[f.name] as unknown[] | undefined;
-        if (!list) list = out[f.name] = [];
+        const key2 = jsonKey(f);
+        let list = out[key2] as unknown[] | undefined;
+        if (!list) list = out[key2] = [];
         if (wt === 2 && f.wireType !== 2) {
           // A packed run of scalars.
           const stop = delimited(r, end);
           while (r.pos < stop) list.push(readValue(f, f.wireType, r, stop));
           if (r.pos !== stop) truncated();
-          if (list.length === 0) delete out[f.name];
+          if (list.length === 0) delete out[key2];
         } else list.push(readValue(f, wt, r, end));
       } else if (f.inline) {
         if (wt !== 2) fail('wrong wire type for an embedded message');
@@ -403,11 +477,12 @@ export function decodeFields(plan: MessagePlan, r: Reader, end: number): Plain {
         Object.assign(out, decodeFields(f.sub as MessagePlan, r, stop));
       } else {
         const v = readValue(f, wt, r, end);
-        if (v !== undefined && (f.keepZero || !isZero(v))) out[f.name] = v;
-        else if (f.name in out) delete out[f.name];
+        const key2 = jsonKey(f);
+        if (v !== undefined && (f.keepZero || !f.scalar || !isZero(v))) out[key2] = v;
+        else if (key2 in out) delete out[key2];
       }
     } catch (e) {
-      throw e instanceof ConversionError ? e.under(`.${f.name}`) : e;
+      throw e instanceof ConversionError ? e.under(`.${jsonKey(f)}`) : e;
     }
   }
   if (r.pos !== end) truncated();
@@ -554,6 +629,49 @@ function readValue(f: FieldPlan, wt: number, r: Reader, end: number): unknown {
       });
       return s;
     }
+    case 'propsOrArray': {
+      let schema: Plain | undefined;
+      const list: Plain[] = [];
+      readSmall(r, end, (id, t, stop) => {
+        if (id !== 1 && id !== 2) return false;
+        expectWire(t, 2);
+        const v = decodeFields(f.sub as MessagePlan, r, delimited(r, stop));
+        if (id === 1) schema = v;
+        else list.push(v);
+        return true;
+      });
+      return schema ?? list;
+    }
+    case 'propsOrBool': {
+      let allows = false;
+      let schema: Plain | undefined;
+      readSmall(r, end, (id, t, stop) => {
+        if (id === 1) {
+          expectWire(t, 0);
+          allows = r.bool();
+        } else if (id === 2) {
+          expectWire(t, 2);
+          schema = decodeFields(f.sub as MessagePlan, r, delimited(r, stop));
+        } else return false;
+        return true;
+      });
+      return schema ?? allows;
+    }
+    case 'propsOrStringArray': {
+      let schema: Plain | undefined;
+      const list: string[] = [];
+      readSmall(r, end, (id, t, stop) => {
+        if (id === 1) {
+          expectWire(t, 2);
+          schema = decodeFields(f.sub as MessagePlan, r, delimited(r, stop));
+        } else if (id === 2) {
+          expectWire(t, 2);
+          list.push(readString(r, delimited(r, stop)));
+        } else return false;
+        return true;
+      });
+      return schema ?? list;
+    }
     case 'extravalue': {
       const items: string[] = [];
       readSmall(r, end, (id, t, stop) => {
@@ -567,8 +685,9 @@ function readValue(f: FieldPlan, wt: number, r: Reader, end: number): unknown {
   }
 }
 
-/** Decodes the body of a `type` message into its JSON form. */
-export function decodeMessage(type: Type, bytes: Uint8Array): Plain {
+/** Decodes the body of a `type` message into its JSON form (`extensionPrefix` as for `encodeMessage`). */
+export function decodeMessage(type: Type, bytes: Uint8Array, extensionPrefix = 'x-kubernetes-'): Plain {
+  extPrefix = extensionPrefix;
   const r = protobuf.Reader.create(bytes);
   return decodeFields(planOf(type), r, bytes.length);
 }

@@ -2,6 +2,8 @@
  * Every `.proto` source Orchard bundles, in dependency order. Parsed by protobufjs at runtime
  * (no file reads) and written to disk by the protoc cross-check test.
  */
+
+import { apiextensionsV1Proto } from './apiextensions-v1.js';
 import { intstrProto, metaV1Proto, resourceProto, runtimeProto } from './apimachinery.js';
 import { appsV1Proto } from './apps-v1.js';
 import { authenticationV1Proto } from './authentication-v1.js';
@@ -24,4 +26,5 @@ export const protoFiles: readonly ProtoFile[] = Object.freeze([
   coordinationV1Proto,
   authenticationV1Proto,
   authorizationV1Proto,
+  apiextensionsV1Proto,
 ]);
