@@ -1,0 +1,64 @@
+import { createMemoryStore } from '@orchard/store';
+import { describe, expect, it } from 'vitest';
+import { isUndecodableObjectError, ObjectStore } from './object-store.js';
+
+describe('ObjectStore', () => {
+  it('lays keys out as /<group>/<resource>/<namespace>/<name>', () => {
+    const o = new ObjectStore(createMemoryStore());
+    expect(o.key({ group: '', resource: 'configmaps', namespace: 'ns' }, 'a')).toBe('/core/configmaps/ns/a');
+    expect(o.key({ group: '', resource: 'namespaces', namespace: '' }, 'a')).toBe('/core/namespaces/a');
+    expect(o.prefix({ group: 'coordination.orch.io', resource: 'leases', namespace: '' })).toBe(
+      '/coordination.orch.io/leases/',
+    );
+  });
+
+  it('stores JSON without resourceVersion and serves the modRevision as resourceVersion', async () => {
+    const store = createMemoryStore();
+    const o = new ObjectStore(store);
+    const key = '/core/configmaps/ns/a';
+    const created = await o.create(key, {
+      kind: 'ConfigMap',
+      metadata: { name: 'a', resourceVersion: '99' },
+    });
+    const raw = JSON.parse(new TextDecoder().decode((await store.get(key)).kv?.value));
+    expect(raw.metadata.resourceVersion).toBeUndefined();
+    expect(created.metadata.resourceVersion).toBe(String(await store.currentRevision()));
+    const updated = await o.update(key, (cur) => ({ ...cur, data: { x: '1' } }));
+    expect(Number(updated.metadata.resourceVersion)).toBeGreaterThan(
+      Number(created.metadata.resourceVersion),
+    );
+    const deleted = await o.delete(key);
+    expect(deleted.metadata.resourceVersion).toBe(String(await store.currentRevision()));
+  });
+
+  it('surfaces an undecodable stored value as a typed error naming the key', async () => {
+    const store = createMemoryStore();
+    await store.create('/core/configmaps/ns/bad', new TextEncoder().encode('{not json'));
+    const o = new ObjectStore(store);
+    let err: unknown;
+    try {
+      await o.get('/core/configmaps/ns/bad');
+    } catch (e) {
+      err = e;
+    }
+    expect(isUndecodableObjectError(err)).toBe(true);
+    expect((err as Error).message).toContain('/core/configmaps/ns/bad');
+  });
+
+  it('turns store events into ADDED / MODIFIED / DELETED with the previous object', async () => {
+    const store = createMemoryStore();
+    const o = new ObjectStore(store);
+    const from = await store.currentRevision();
+    const key = '/core/configmaps/ns/w';
+    await o.create(key, { metadata: { name: 'w' } });
+    await o.update(key, (cur) => ({ ...cur, data: { a: 'b' } }));
+    await o.delete(key);
+    const ac = new AbortController();
+    const seen: string[] = [];
+    for await (const ev of o.watch('/core/configmaps/', from, ac.signal)) {
+      seen.push(`${ev.type}${ev.previous ? '+prev' : ''}`);
+      if (seen.length === 3) ac.abort();
+    }
+    expect(seen).toEqual(['ADDED', 'MODIFIED+prev', 'DELETED+prev']);
+  });
+});

@@ -1,0 +1,57 @@
+import { X509Certificate } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { generateServerTls, issueClientCert } from './certs.js';
+import { buildKubeconfig } from './kubeconfig.js';
+
+describe('generated TLS material', async () => {
+  const tls = await generateServerTls();
+  const ca = new X509Certificate(tls.ca.cert);
+  const serving = new X509Certificate(tls.serving.cert);
+  const admin = new X509Certificate(tls.admin.cert);
+
+  it('makes a self-signed CA that signed the serving and admin certificates', () => {
+    expect(ca.ca).toBe(true);
+    expect(ca.verify(ca.publicKey)).toBe(true);
+    expect(serving.verify(ca.publicKey)).toBe(true);
+    expect(admin.verify(ca.publicKey)).toBe(true);
+    expect(serving.ca).toBe(false);
+  });
+
+  it('serves loopback names', () => {
+    expect(serving.subjectAltName).toContain('DNS:localhost');
+    expect(serving.subjectAltName).toContain('IP Address:127.0.0.1');
+    expect(serving.checkIP('127.0.0.1')).toBe('127.0.0.1');
+    expect(serving.checkHost('localhost')).toBe('localhost');
+  });
+
+  it('names the admin CN=admin, O=system:masters, for client authentication', () => {
+    expect(admin.subject).toContain('CN=admin');
+    expect(admin.subject).toContain('O=system:masters');
+    expect(admin.keyUsage).toContain('1.3.6.1.5.5.7.3.2');
+  });
+
+  it('issues client certificates with one O per group', async () => {
+    const c = new X509Certificate((await issueClientCert(tls.ca, 'jane', ['devs', 'ops'])).cert);
+    expect(c.subject.split('\n')).toEqual(expect.arrayContaining(['CN=jane', 'O=devs', 'O=ops']));
+  });
+
+  it('writes a kubeconfig with the CA and the client certificate, or none in insecure mode', () => {
+    const kc = parse(
+      buildKubeconfig({
+        server: 'https://127.0.0.1:1',
+        caPem: tls.ca.cert,
+        clientCertPem: tls.admin.cert,
+        clientKeyPem: tls.admin.key,
+      }),
+    );
+    expect(kc['current-context']).toBe('orchard');
+    expect(Buffer.from(kc.clusters[0].cluster['certificate-authority-data'], 'base64').toString()).toBe(
+      tls.ca.cert,
+    );
+    expect(Buffer.from(kc.users[0].user['client-key-data'], 'base64').toString()).toBe(tls.admin.key);
+    const insecure = parse(buildKubeconfig({ server: 'http://127.0.0.1:1' }));
+    expect(insecure.users[0].user).toEqual({});
+    expect(insecure.clusters[0].cluster).toEqual({ server: 'http://127.0.0.1:1' });
+  });
+});
