@@ -320,6 +320,50 @@ describe('Table, Protobuf, gzip and negotiation (kubernetes flavor, HTTPS)', () 
     expect(t.rows[0]?.cells).toEqual(['w', 3]);
   });
 
+  it('CustomResourceDefinitions themselves speak Protobuf (create and get)', async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'things.example.org' },
+      spec: {
+        group: 'example.org',
+        scope: 'Cluster',
+        names: { plural: 'things', singular: 'thing', kind: 'Thing', listKind: 'ThingList' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+              },
+            },
+          },
+        ],
+      },
+    };
+    const created = await raw(
+      api,
+      'POST',
+      '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+      { 'content-type': PB, accept: PB },
+      encodeProtobuf(crd, kubernetesFlavor),
+    );
+    expect(created.status).toBe(201);
+    const back = decodeProtobuf(created.body, kubernetesFlavor) as typeof crd;
+    expect(back.spec.versions[0]?.schema.openAPIV3Schema.properties.spec).toEqual({
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+    });
+    const json = await api.request(
+      'GET',
+      '/apis/apiextensions.k8s.io/v1/customresourcedefinitions/things.example.org',
+    );
+    expect(json.json).toMatchObject({ spec: { names: { kind: 'Thing' } } });
+  });
+
   it('a truncated or corrupted Protobuf body is a 400, never a crash', async () => {
     const good = encodeProtobuf(
       { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'fz' }, data: { k: 'v' } },
