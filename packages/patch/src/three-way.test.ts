@@ -1,5 +1,5 @@
 import { kubernetesFlavor } from '@orchard/meta';
-import { builtinSchema } from '@orchard/schema';
+import { builtinSchema, type StructuralSchema } from '@orchard/schema';
 import { describe, expect, it } from 'vitest';
 import { applyMergePatch } from './merge-patch.js';
 import { applyStrategicMergePatch } from './strategic.js';
@@ -136,5 +136,136 @@ describe('createTwoWayMergePatch', () => {
       },
     });
     expect(applyStrategicMergePatch(meta, patch, cm)).toEqual({ metadata: { finalizers: ['b', 'c'] } });
+  });
+});
+
+describe('three-way patches (upstream cases)', () => {
+  const mergeItem: StructuralSchema = {
+    type: 'object',
+    properties: {
+      simpleMap: { type: 'object', additionalProperties: { type: 'string' } },
+      mergingList: {
+        type: 'array',
+        patchStrategy: 'merge',
+        patchMergeKey: 'name',
+        items: { type: 'object' },
+      },
+      mergingIntList: { type: 'array', patchStrategy: 'merge', items: { type: 'integer' } },
+      nonMergingIntList: { type: 'array', items: { type: 'integer' } },
+    },
+  };
+  type Row = [
+    string,
+    Record<string, unknown> | undefined,
+    Record<string, unknown>,
+    Record<string, unknown>,
+    Record<string, unknown>,
+    Record<string, unknown>,
+  ];
+  const rows: Row[] = [
+    [
+      'no original',
+      undefined,
+      { name: '1', value: '1' },
+      { name: '1', other: 'a' },
+      { value: '1' },
+      { name: '1', value: '1', other: 'a' },
+    ],
+    [
+      'add a field with a conflict',
+      { name: '1' },
+      { name: '1', value: '1' },
+      { name: 'a', other: 'a' },
+      { name: '1', value: '1' },
+      { name: '1', value: '1', other: 'a' },
+    ],
+    [
+      'add a field and delete one',
+      { name: '1' },
+      { value: '1' },
+      { name: '1', other: 'a' },
+      { name: null, value: '1' },
+      { value: '1', other: 'a' },
+    ],
+    [
+      'delete from a nested map with a conflict',
+      { simpleMap: { key1: '1', key2: '1' } },
+      { simpleMap: { key1: '1' } },
+      { simpleMap: { key1: 'a', key2: '1', other: 'a' } },
+      { simpleMap: { key1: '1', key2: null } },
+      { simpleMap: { key1: '1', other: 'a' } },
+    ],
+    [
+      'replace a list of scalars with a conflict',
+      { nonMergingIntList: [1, 2] },
+      { nonMergingIntList: [2, 3] },
+      { nonMergingIntList: [1, 4] },
+      { nonMergingIntList: [2, 3] },
+      { nonMergingIntList: [2, 3] },
+    ],
+    [
+      'delete all maps from a merging list',
+      { mergingList: [{ name: '1' }, { name: '2' }] },
+      { mergingList: [] },
+      {
+        mergingList: [
+          { name: '1', other: 'a' },
+          { name: '2', other: 'b' },
+        ],
+      },
+      {
+        mergingList: [
+          { name: '1', $patch: 'delete' },
+          { name: '2', $patch: 'delete' },
+        ],
+      },
+      { mergingList: [] },
+    ],
+    [
+      'merge empty merging lists',
+      { mergingList: [] },
+      { mergingList: [] },
+      { mergingList: [] },
+      {},
+      { mergingList: [] },
+    ],
+    [
+      'delete items in a list of scalars',
+      { mergingIntList: [1, 2, 3] },
+      { mergingIntList: [1, 2] },
+      { mergingIntList: [1, 2, 3, 4] },
+      { '$setElementOrder/mergingIntList': [1, 2], '$deleteFromPrimitiveList/mergingIntList': [3] },
+      { mergingIntList: [1, 2, 4] },
+    ],
+    [
+      'add to a merging list with a conflict',
+      { mergingList: [{ name: '1' }, { name: '2', value: '2' }] },
+      { mergingList: [{ name: '1' }, { name: '2', value: '2' }, { name: '3', value: '3' }] },
+      {
+        mergingList: [
+          { name: '1', other: 'a' },
+          { name: '2', value: '3', other: 'b' },
+        ],
+      },
+      {
+        '$setElementOrder/mergingList': [{ name: '1' }, { name: '2' }, { name: '3' }],
+        mergingList: [
+          { name: '2', value: '2' },
+          { name: '3', value: '3' },
+        ],
+      },
+      {
+        mergingList: [
+          { name: '1', other: 'a' },
+          { name: '2', value: '2', other: 'b' },
+          { name: '3', value: '3' },
+        ],
+      },
+    ],
+  ];
+  it.each(rows)('%s', (_n, original, modified, current, threeWay, result) => {
+    const patch = createThreeWayMergePatch(original, modified, current, mergeItem);
+    expect(patch).toEqual(threeWay);
+    expect(applyStrategicMergePatch(current, patch, mergeItem)).toEqual(result);
   });
 });

@@ -138,6 +138,8 @@ function diffLists(
     const d = diffMaps(f, t, items, o);
     if (Object.keys(d).length > 0) elems.push({ [key]: clone(t[key]), ...d });
   }
+  // Elements added or changed; deletions alone do not make a `$setElementOrder` (as upstream).
+  const changedOrAdded = elems.length;
   if (!o.ignoreDeletions) {
     for (const f of from) {
       if (isObject(f) && !find(to, f[key]))
@@ -150,7 +152,7 @@ function diffLists(
   const commonTo = toKeys.filter((k) => fromKeys.some((f) => deepEqual(f, k)));
   const reordered = !o.ignoreChangesAndAdditions && !deepEqual(commonFrom, commonTo);
   if (elems.length > 0) patch[field] = elems;
-  if ((elems.length > 0 || reordered) && o.setElementOrder) {
+  if ((changedOrAdded > 0 || reordered) && o.setElementOrder) {
     patch[`${directives.setElementOrder}${field}`] = to
       .filter(isObject)
       .map((x) => ({ [key]: clone(x[key]) }));
