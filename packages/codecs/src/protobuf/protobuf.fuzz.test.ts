@@ -16,7 +16,31 @@ import {
 } from './protobuf.js';
 
 const k8s = kubernetesFlavor;
+const crd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'a.example.com' },
+  spec: {
+    group: 'example.com',
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: { a: { type: 'array', items: [{ type: 'string' }], default: [1] } },
+            additionalProperties: { type: 'string' },
+            dependencies: { a: ['b'] },
+          },
+        },
+      },
+    ],
+  },
+};
 const bodies = [
+  encodeProtobuf(crd, k8s),
   encodeProtobuf(samplePod(1), k8s),
   encodeProtobuf({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a' }, data: { k: 'v' } }, k8s),
   encodeProtobuf(
