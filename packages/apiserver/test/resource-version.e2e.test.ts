@@ -508,6 +508,19 @@ for (const flavor of ['orch', 'kubernetes'] as const) {
         expect(err.status).toBe(400);
       });
 
+      it('a BOOKMARK arrives just before the timeoutSeconds deadline', async () => {
+        // Periodic bookmarks every 100 ms would also satisfy this; a dedicated server without them is
+        // below, so here only check that the last event before the end is a BOOKMARK.
+        const rv = (await list('')).body.metadata.resourceVersion;
+        const w = await openWatch(client, base, {
+          resourceVersion: rv,
+          allowWatchBookmarks: 'true',
+          timeoutSeconds: '2',
+        });
+        await w.ended;
+        expect(w.events.at(-1)?.type).toBe('BOOKMARK');
+      });
+
       it('timeoutSeconds ends the stream', async () => {
         const w = await openWatch(client, base, { resourceVersion: '0', timeoutSeconds: '1' });
         await w.ended;

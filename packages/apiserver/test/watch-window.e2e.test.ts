@@ -43,6 +43,30 @@ describe('watch window by time', () => {
   });
 });
 
+describe('bookmark before the deadline (no periodic bookmarks)', () => {
+  let api: TestServer;
+  beforeAll(async () => {
+    api = await startTestServer({ insecureHttp: true, server: { watchCache: { bookmarkIntervalMs: 0 } } });
+    await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: NS } } });
+  });
+  afterAll(async () => {
+    await api.stop();
+  });
+
+  it('sends exactly one BOOKMARK, about a second before timeoutSeconds ends the watch', async () => {
+    const rv = ((await api.request('GET', base)).json as { metadata: { resourceVersion: string } }).metadata
+      .resourceVersion;
+    const w = await openWatch(httpClient(api.url), base, {
+      resourceVersion: rv,
+      allowWatchBookmarks: 'true',
+      timeoutSeconds: '2',
+    });
+    await w.ended;
+    expect(w.events.map((e) => e.type)).toEqual(['BOOKMARK']);
+    expect(Number(w.events[0]?.object.metadata?.resourceVersion)).toBeGreaterThanOrEqual(Number(rv));
+  });
+});
+
 describe('a watcher that does not read', () => {
   let api: TestServer;
   beforeAll(async () => {

@@ -155,6 +155,8 @@ export interface WatchCache<T extends ApiObject = ApiObject> {
   watch(options: CacheWatchOptions<T>): Promise<CacheWatcher<T>>;
   /** Sends a BOOKMARK now to every watcher that allows them (the timer calls this). */
   sendBookmarks(): void;
+  /** Sends a BOOKMARK now to one watcher, if it allows them (upstream sends one just before a watch's deadline). */
+  sendBookmark(watcher: CacheWatcher<T>): void;
   /** Drops window events older than the time/count limits now (also done on every change). */
   evict(): void;
   /** Re-lists from the store; every watcher ends with an ERROR `Reset` event. */
@@ -706,12 +708,12 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
     sendBookmarks() {
       // Every change up to the bookmark's version must precede it.
       flush();
-      for (const w of watchers) {
-        if (!w.allowBookmarks || w.isHolding || w.isClosed) continue;
-        const rev = Math.max(w.position, synced);
-        w.position = rev;
-        w.push({ type: 'BOOKMARK', object: bookmarkObject(String(rev), false), revision: rev });
-      }
+      for (const w of watchers) bookmark(w);
+    },
+
+    sendBookmark(watcher) {
+      flush();
+      if (watcher instanceof WatcherQueue && watchers.has(watcher)) bookmark(watcher);
     },
 
     evict() {
@@ -761,6 +763,13 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
       syncWaiters.clear();
     },
   };
+
+  function bookmark(w: WatcherQueue<T>): void {
+    if (!w.allowBookmarks || w.isHolding || w.isClosed) return;
+    const rev = Math.max(w.position, synced);
+    w.position = rev;
+    w.push({ type: 'BOOKMARK', object: bookmarkObject(String(rev), false), revision: rev });
+  }
 
   /** Index of the first window change with revision > rev. */
   function firstAfter(rev: number): number {

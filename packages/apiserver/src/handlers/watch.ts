@@ -58,6 +58,12 @@ export async function handleWatch(ctx: RequestContext, def: ResourceDefinition):
   const min = ctx.server.options.minRequestTimeoutSeconds;
   const timeoutSeconds = q.timeoutSeconds ?? min * (1 + Math.random());
   const timer = setTimeout(stop, Math.max(0, timeoutSeconds) * 1000);
+  // As upstream, a BOOKMARK shortly before the deadline lets the client resume from a fresh version.
+  const cache = ctx.server.watchCaches.for(def);
+  const lastBookmark =
+    plan.allowBookmarks && timeoutSeconds >= 2
+      ? setTimeout(() => cache.sendBookmark(watcher), (timeoutSeconds - 1) * 1000)
+      : undefined;
   let stream: WatchStream | undefined;
   try {
     const out = new WatchStream(ctx, enc);
@@ -93,6 +99,7 @@ export async function handleWatch(ctx: RequestContext, def: ResourceDefinition):
     });
   } finally {
     clearTimeout(timer);
+    if (lastBookmark) clearTimeout(lastBookmark);
     ctx.signal.removeEventListener('abort', stop);
     watcher.close();
     stream?.end();
