@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { flavorByName } from '@orchard/meta';
-import { type FeatureGateOverrides, parseFeatureGates } from './feature-gates.js';
 import { parseDuration } from './duration.js';
+import { type FeatureGateOverrides, parseFeatureGates } from './feature-gates.js';
 import { launchApiServer } from './launch.js';
 
 const usage = `Usage: orchard-apiserver [options]
@@ -14,6 +14,7 @@ const usage = `Usage: orchard-apiserver [options]
   --insecure-http        plain HTTP on loopback; every request is the admin
   --kubeconfig-out PATH  where to write the admin kubeconfig (default .orchard/admin.kubeconfig)
   --max-body-bytes N     request body limit in bytes (default 3145728)
+  --shutdown-delay-duration D  on SIGINT/SIGTERM, fail /readyz and keep serving for D (e.g. 5s; default 0s)
   --watch-window D       watch history retained, e.g. 2s, 5m (default 5m)
   --continue-ttl D       lifetime of list continue tokens, e.g. 30s (default 5m)
   --feature-gates LIST   feature gates, e.g. AllowUnsafeMalformedObjectDeletion=true,Other=false
@@ -33,6 +34,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         'insecure-http': { type: 'boolean', default: false },
         'kubeconfig-out': { type: 'string', default: '.orchard/admin.kubeconfig' },
         'max-body-bytes': { type: 'string' },
+        'shutdown-delay-duration': { type: 'string', default: '0s' },
         'watch-window': { type: 'string' },
         'continue-ttl': { type: 'string' },
         'feature-gates': { type: 'string' },
@@ -65,9 +67,15 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const maxBody = values['max-body-bytes'] === undefined ? undefined : Number(values['max-body-bytes']);
   if (maxBody !== undefined && (!Number.isInteger(maxBody) || maxBody <= 0))
     fail(`invalid --max-body-bytes ${String(values['max-body-bytes'])}`);
+  const delay = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(String(values['shutdown-delay-duration']));
+  if (!delay)
+    fail(`invalid --shutdown-delay-duration ${String(values['shutdown-delay-duration'])} (e.g. 5s)`);
+  const delayUnit = delay?.[2] ?? 's';
+  const shutdownDelaySeconds = Number(delay?.[1]) * (delayUnit === 'ms' ? 0.001 : delayUnit === 'm' ? 60 : 1);
   let featureGates: FeatureGateOverrides = {};
   try {
-    if (typeof values['feature-gates'] === 'string') featureGates = parseFeatureGates(values['feature-gates']);
+    if (typeof values['feature-gates'] === 'string')
+      featureGates = parseFeatureGates(values['feature-gates']);
   } catch (e) {
     return fail(`invalid argument for --feature-gates: ${(e as Error).message}`);
   }
@@ -93,6 +101,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     server: {
       flavor,
       ...(maxBody === undefined ? {} : { maxRequestBodyBytes: maxBody }),
+      shutdownDelaySeconds,
       ...(watchWindowMs === undefined ? {} : { watchCache: { windowMs: watchWindowMs } }),
       ...(continueTtlMs === undefined ? {} : { continueTtlMs }),
       featureGates,

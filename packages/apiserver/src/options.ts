@@ -56,6 +56,11 @@ export interface ApiServerOptions {
    * `--min-request-timeout` (default 1800 s) does, so clients rebalance.
    */
   readonly minRequestTimeoutSeconds: number;
+  /**
+   * On `close()`, `/readyz` fails at once but requests are served for this many more seconds
+   * before watches end and the listener closes (upstream `--shutdown-delay-duration`, default 0).
+   */
+  readonly shutdownDelaySeconds: number;
   /** Create the flavor's default namespaces at start. Default: true. */
   readonly createDefaultNamespaces: boolean;
   /**
@@ -98,6 +103,7 @@ export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze
   builtinResources: true,
   responseConversions: Object.freeze([tableResponseConversion]),
   minRequestTimeoutSeconds: 1800,
+  shutdownDelaySeconds: 0,
   createDefaultNamespaces: true,
   watchCache: Object.freeze({}),
   continueTtlMs: 5 * 60_000,

@@ -92,8 +92,11 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   const codecs: Codec[] = [...(options.codecs ?? defaultCodecs(flavor, options.featureGates))];
   const conversions: ResponseConversion[] = [...options.responseConversions];
   const closingController = new AbortController();
+  // Aborted when close() begins: /readyz fails from then on, while requests are still served for
+  // `shutdownDelaySeconds` (upstream `--shutdown-delay-duration`) so load balancers can drain.
+  const drainingController = new AbortController();
   const health = createHealthChecks();
-  addStandardChecks(health, store, closingController.signal);
+  addStandardChecks(health, store, drainingController.signal);
   health.addHook('bootstrap-namespaces');
   const writePipeline = new WritePipeline(defaultWriteSteps);
   const log = options.logger;
@@ -446,6 +449,10 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       return { url: `${options.tls ? 'https' : 'http'}://${hostPart}:${addr.port}`, port: addr.port };
     },
     async close() {
+      drainingController.abort();
+      if (options.shutdownDelaySeconds > 0 && httpServer) {
+        await new Promise((r) => setTimeout(r, options.shutdownDelaySeconds * 1000));
+      }
       closingController.abort();
       const server = httpServer;
       if (server) {

@@ -296,3 +296,17 @@ describe('reference server over HTTPS (orch flavor)', () => {
     expect((await api.request('GET', '/version', { anonymous: true })).status).toBe(200);
   });
 });
+
+describe('graceful shutdown', () => {
+  it('fails /readyz at once and keeps serving for shutdownDelaySeconds', async () => {
+    const api = await startTestServer({ insecureHttp: true, server: { shutdownDelaySeconds: 3 } });
+    expect((await api.request('GET', '/readyz')).status).toBe(200);
+    const stopped = api.stop();
+    const ready = await api.request('GET', '/readyz?verbose');
+    expect(ready.status).toBe(500);
+    expect(ready.text).toContain('[-]shutdown failed');
+    expect((await api.request('GET', '/livez')).status).toBe(200);
+    expect((await api.request('GET', '/api/v1/namespaces/default')).status).toBe(200);
+    await stopped;
+  });
+});

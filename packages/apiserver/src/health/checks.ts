@@ -1,7 +1,7 @@
 import type { Store } from '@orchard/store';
 import type { HealthChecks } from './health.js';
 
-/** The standard checks: `ping`, `log`, the store check (`etcd`, named as upstream's), `shutdown` (readyz only). */
+/** The standard checks: `ping`, `log`, the store check (`etcd`, named as upstream's), `shutdown` (readyz only; fails once `draining` is aborted). */
 export function addStandardChecks(health: HealthChecks, store: Store, closing: AbortSignal): void {
   health.add({ name: 'ping', check: () => undefined }, ['livez', 'readyz', 'healthz']);
   health.add({ name: 'log', check: () => undefined }, ['livez', 'readyz', 'healthz']);
