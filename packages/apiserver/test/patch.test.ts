@@ -405,6 +405,18 @@ ${extra}`;
     expect(failing.stderr).toContain('testing value /spec/replicas failed');
   });
 
+  it('kubectl diff (a dry-run strategic PATCH) shows the change and stores nothing', async () => {
+    const before = await k('get', 'deploy', 'web', '-o', 'json');
+    const r = await kubectl(['diff', '-f', '-'], {
+      kubeconfig: api.kubeconfigPath,
+      input: deployment('nginx:9', 3),
+    });
+    expect(r.code, r.stdout).toBe(1);
+    expect(r.stdout).toMatch(/^-\s+(- )?image: nginx:2$/m);
+    expect(r.stdout).toMatch(/^\+\s+(- )?image: nginx:9$/m);
+    expect((await k('get', 'deploy', 'web', '-o', 'json')).stdout).toBe(before.stdout);
+  });
+
   it('kubectl apply --validate=strict rejects an unknown field, naming it', async () => {
     const r = await kubectl(['apply', '--validate=strict', '-f', '-'], {
       kubeconfig: api.kubeconfigPath,
