@@ -112,12 +112,30 @@ export type { Evaluator };
 interface Checker {
   check(ast: EngineNode, ctx: unknown): CheckedType;
   getType(name: string): CheckedType;
+  registry: { getOptionalType(t: CheckedType): CheckedType };
   [LENIENT]?: boolean;
 }
 
 interface CheckedType {
   name: string;
   kind?: string;
+  valueType?: CheckedType;
+  hasPlaceholderType?: boolean;
+  templated(registry: unknown, binding: Map<string, string>): CheckedType;
+}
+
+const SELECTIONS = new Set(['.', '.?', '[]', '[?]']);
+
+const PARAMS_AS_DYN = new Map([
+  ['A', 'dyn'],
+  ['T', 'dyn'],
+  ['K', 'dyn'],
+  ['V', 'dyn'],
+]);
+
+/** `type` with every unresolved type parameter replaced by `dyn` (as cel-go reports it). */
+export function paramsAsDyn(chk: Checker, type: CheckedType): CheckedType {
+  return type.hasPlaceholderType ? type.templated(chk.registry, PARAMS_AS_DYN) : type;
 }
 
 /** While set on a checker, `check` runs in the unchecked mode (see `installLenientCheck`). */
@@ -154,10 +172,29 @@ export function captureChecker(env: Environment): Checker {
   return chk;
 }
 
+/**
+ * In the checked mode: an expression whose type is an unresolved type parameter (`T`, e.g. the
+ * element of `[]`) is typed `dyn`, and so are the parameters of an operand of a selection
+ * (`{}.?k`, `optional.none()[0]`), as in cel-go; the engine would otherwise fail on any operator
+ * or selection applied to them (`[].all(x, x > 0)`).
+ */
 function installLenientCheck(chk: Checker): void {
   const strict = chk.check;
   chk.check = function check(this: Checker, ast: EngineNode, ctx: unknown): CheckedType {
-    if (!this[LENIENT]) return strict.call(this, ast, ctx);
+    if (!this[LENIENT]) {
+      if (ast.checkedType !== undefined) return ast.checkedType as CheckedType;
+      if (SELECTIONS.has(ast.op) && ast.meta.alternate === undefined) {
+        // selecting from `{}`, `optional.none()`, …: the operand's parameters are dyn
+        const operand = (ast.args as [EngineNode])[0];
+        const ot = this.check(operand, ctx);
+        if (ot.hasPlaceholderType) (operand as { checkedType?: unknown }).checkedType = paramsAsDyn(this, ot);
+      }
+      const t = strict.call(this, ast, ctx);
+      if (t.kind !== 'param') return t;
+      const dyn = this.getType('dyn');
+      (ast as { checkedType?: unknown }).checkedType = dyn;
+      return dyn;
+    }
     const dyn = this.getType('dyn');
     if (ast.checkedType !== undefined) return dyn;
     try {

@@ -188,3 +188,26 @@ describe('unchecked compile ({ check: false })', () => {
     expect(failure(() => compile('f_unknown(1) || true', env)).code).toBe('type-check');
   });
 });
+
+describe('unresolved type parameters are dyn', () => {
+  const env = createEnv();
+  it.each([
+    ['[].all(e, e > 0)', true],
+    ['[].exists(i, v, i > -1 || v > 0)', false],
+    ['{}.transformMap(k, v, k + v)', {}],
+    ['optional.none().?x.hasValue()', false],
+    ['optional.none()[?0].hasValue()', false],
+    ["{}.?k.invalid.hasValue()", false],
+  ])('%s', (expr, want) => {
+    expect(compile(expr, env).evaluate()).toEqual(want);
+  });
+
+  it.each([
+    ['[[], [[]], [[[]]]]', 'list<list<list<list<dyn>>>>'],
+    ['([].map(x, x))[0].foo', 'dyn'],
+    ['[optional.none(), optional.of(1)]', 'list<optional<int>>'],
+    ['[1] + []', 'list<int>'],
+  ])('%s has type %s', (expr, type) => {
+    expect(compile(expr, env).outputType).toBe(type);
+  });
+});

@@ -17,6 +17,7 @@ import {
   type EngineNode,
   type Evaluator,
   LENIENT,
+  paramsAsDyn,
   registerCheckProbe,
   registerProbe,
   walkAst,
@@ -250,8 +251,13 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
   }
   if (!checked.valid)
     throw fromEngineError(checked.error, expr, checked.error?.name === 'ParseError' ? 'parse' : 'type-check');
-  let outputType = unchecked ? 'dyn' : (checked.type ?? 'dyn');
   const root = parsed.ast as unknown as EngineNode;
+  let outputType = unchecked ? 'dyn' : (checked.type ?? 'dyn');
+  const rootType = root.checkedType as Parameters<typeof paramsAsDyn>[1] | undefined;
+  if (!unchecked && rootType?.hasPlaceholderType) {
+    const t = paramsAsDyn(internals.checker, rootType).name;
+    outputType = t === 'list<dyn>' ? 'list' : t === 'map<dyn, dyn>' ? 'map' : t;
+  }
   patchAst(root, expr, { unchecked });
   let estimate: CostEstimate;
   try {
