@@ -123,6 +123,26 @@ describe.skipIf(!kubectlAvailable())('kubectl against the reference server (kube
     expect((await k('get', 'sa', '-l', 'team=a', '-o', 'name')).stdout).toBe('serviceaccount/robot\n');
   });
 
+  it('kubectl get --chunk-size, label and field selectors, delete --all', async () => {
+    expect((await k('create', 'ns', 'chunks')).code).toBe(0);
+    for (const n of ['a', 'b', 'c', 'd', 'e'])
+      expect((await k('-n', 'chunks', 'create', 'cm', n)).code).toBe(0);
+    expect((await k('-n', 'chunks', 'label', 'cm', 'b', 'd', 'pick=yes')).code).toBe(0);
+    const chunked = await k('-n', 'chunks', 'get', 'cm', '--chunk-size=2', '-o', 'name');
+    expect(chunked.stdout).toBe('configmap/a\nconfigmap/b\nconfigmap/c\nconfigmap/d\nconfigmap/e\n');
+    expect((await k('-n', 'chunks', 'get', 'cm', '-l', 'pick=yes', '-o', 'name')).stdout).toBe(
+      'configmap/b\nconfigmap/d\n',
+    );
+    expect(
+      (await k('-n', 'chunks', 'get', 'cm', '--field-selector', 'metadata.name=c', '-o', 'name')).stdout,
+    ).toBe('configmap/c\n');
+    const del = await k('-n', 'chunks', 'delete', 'cm', '--all');
+    expect(del.code).toBe(0);
+    expect(del.stdout.trim().split('\n')).toHaveLength(5);
+    const none = await k('-n', 'chunks', 'get', 'cm');
+    expect(none.stderr).toContain('No resources found in chunks namespace.');
+  });
+
   it('prints upstream error messages', async () => {
     const dup = await k('create', 'ns', 'demo');
     expect(dup.code).toBe(1);
