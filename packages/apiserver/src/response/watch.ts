@@ -4,6 +4,31 @@ import type { RequestContext } from '../context.js';
 import { convertForResponse } from '../crd/conversion.js';
 
 /**
+ * Encoded events by object, per stream encoder and event type: the watch cache hands the same object
+ * to every watcher, so fan-out to N watchers serializes it once (as upstream's cachingObject does).
+ */
+const encodedEvents = new WeakMap<object, Map<unknown, Map<string, Uint8Array>>>();
+
+function encodeShared(encoder: unknown, type: string, object: object, encode: () => Uint8Array): Uint8Array {
+  let byEncoder = encodedEvents.get(object);
+  if (!byEncoder) {
+    byEncoder = new Map();
+    encodedEvents.set(object, byEncoder);
+  }
+  let byType = byEncoder.get(encoder);
+  if (!byType) {
+    byType = new Map();
+    byEncoder.set(encoder, byType);
+  }
+  let bytes = byType.get(type);
+  if (!bytes) {
+    bytes = encode();
+    byType.set(type, bytes);
+  }
+  return bytes;
+}
+
+/**
  * A watch response: HTTP 200, chunked, one framed event per write. Headers are flushed at once
  * (clients wait for them before they consider the watch open).
  */
@@ -45,7 +70,16 @@ export class WatchStream {
           })
         : object;
     this.first = false;
-    const bytes = stream.encodeEvent({ type, object: obj }, { flavor: this.ctx.server.flavor });
+    const bytes =
+      obj === object &&
+      typeof object === 'object' &&
+      object !== null &&
+      type !== 'ERROR' &&
+      type !== 'BOOKMARK'
+        ? encodeShared(stream, type, object, () =>
+            stream.encodeEvent({ type, object: obj }, { flavor: this.ctx.server.flavor }),
+          )
+        : stream.encodeEvent({ type, object: obj }, { flavor: this.ctx.server.flavor });
     const ok = this.ctx.res.write(bytes);
     if (ok) return Promise.resolve();
     return new Promise((resolve) => {
