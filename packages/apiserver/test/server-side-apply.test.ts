@@ -474,4 +474,44 @@ describe.each(['orch', 'kubernetes'] as const)('server-side apply over HTTP (%s 
     expect(r.status).toBe(422);
     expect((r.json as { reason: string }).reason).toBe('Invalid');
   });
+
+  it('status is a reset field: an apply carrying status neither owns it nor conflicts with the status writer', async () => {
+    const dpath = '/apis/apps/v1/namespaces/default/deployments';
+    const dep = (status?: object) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'h8' },
+      spec: {
+        selector: { matchLabels: { a: 'b' } },
+        template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+      },
+      ...(status ? { status } : {}),
+    });
+    const applyDep = (status?: object) =>
+      api.request('PATCH', `${dpath}/h8?fieldManager=m`, {
+        body: JSON.stringify(dep(status)),
+        headers: { 'content-type': 'application/apply-patch+yaml' },
+      });
+    expect((await applyDep({ replicas: 1 })).status).toBe(201);
+    const cur = (await api.request('GET', `${dpath}/h8`)).json as { metadata: object; status?: object };
+    const put = await api.request('PUT', `${dpath}/h8/status?fieldManager=ctrl`, {
+      body: { ...cur, status: { readyReplicas: 2 } },
+    });
+    expect(put.status).toBe(200);
+    const again = await applyDep({ readyReplicas: 5 });
+    expect(again.status).toBe(200);
+    const obj = again.json as {
+      status: { readyReplicas?: number };
+      metadata: {
+        managedFields: { manager: string; subresource?: string; fieldsV1: Record<string, unknown> }[];
+      };
+    };
+    expect(obj.status.readyReplicas).toBe(2);
+    const m = obj.metadata.managedFields.find((e) => e.manager === 'm');
+    expect(m?.fieldsV1).not.toHaveProperty('f:status');
+    expect(obj.metadata.managedFields.find((e) => e.manager === 'ctrl')).toMatchObject({
+      subresource: 'status',
+      fieldsV1: { 'f:status': { 'f:readyReplicas': {} } },
+    });
+  });
 });

@@ -13,6 +13,7 @@ import {
   APPLY_PATCH_CBOR,
   APPLY_PATCH_YAML,
   fieldManagerSchema,
+  resetFieldsOf,
   subresourceOf,
 } from './field-manager-step.js';
 import { type PatchApplier, patchAppliers } from './patch-step.js';
@@ -26,6 +27,7 @@ function applyOptions(w: WriteRequest) {
     apiVersion: formatApiVersion({ group: w.def.group, version: w.ctx.version }),
     kind: w.def.kind,
     ...subresourceOf(w.ctx),
+    ...resetFieldsOf(w.ctx, w.def),
     force: w.ctx.query.force === true,
     schema: fieldManagerSchema(w.ctx, w.def),
   };

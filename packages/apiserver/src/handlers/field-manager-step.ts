@@ -1,6 +1,6 @@
 import { formatApiVersion } from '@orchard/meta';
 import type { StructuralSchema } from '@orchard/schema';
-import { update as ssaUpdate } from '@orchard/ssa';
+import { FieldSet, makePath, update as ssaUpdate } from '@orchard/ssa';
 import type { RequestContext } from '../context.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { schemaFor } from '../schema/schemas.js';
@@ -22,6 +22,20 @@ export function subresourceOf(ctx: RequestContext): { subresource?: string } {
   return ctx.info.subresource ? { subresource: ctx.info.subresource } : {};
 }
 
+const statusFields = FieldSet.of(makePath('status'));
+const specFields = FieldSet.of(makePath('spec'));
+
+/**
+ * The fields a write resets, which the field manager ignores (upstream `GetResetFields`): for a
+ * type with a status sub-resource, `status` on the main resource and `spec` on `/status`.
+ */
+export function resetFieldsOf(ctx: RequestContext, def: ResourceDefinition): { ignoredFields?: FieldSet } {
+  if (!def.subresources.some((s) => s.name === 'status')) return {};
+  if (ctx.info.subresource === '') return { ignoredFields: statusFields };
+  if (ctx.info.subresource === 'status') return { ignoredFields: specFields };
+  return {};
+}
+
 /**
  * `field-manager` write step: every non-apply write (create, update, JSON/merge/strategic patch,
  * status writes) records what it changed in `metadata.managedFields` as an `Update` entry of its
@@ -39,6 +53,7 @@ export const fieldManagerStep: WriteStep = {
         manager: w.fieldManager,
         apiVersion: formatApiVersion({ group: w.def.group, version: w.ctx.version }),
         ...subresourceOf(w.ctx),
+        ...resetFieldsOf(w.ctx, w.def),
         schema: fieldManagerSchema(w.ctx, w.def),
       }).object;
     } catch (e) {

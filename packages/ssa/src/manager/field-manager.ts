@@ -45,6 +45,11 @@ export interface FieldManagerWriteOptions {
   readonly convert?: VersionConverter;
   /** Update entries kept before the oldest are merged into `ancient-changes` (upstream: 10). */
   readonly maxUpdateManagers?: number;
+  /**
+   * Fields the write neither owns nor conflicts on: the strategy's reset fields (upstream
+   * `GetResetFields`), e.g. `status` for the main resource, `spec` for the status sub-resource.
+   */
+  readonly ignoredFields?: FieldSet;
   /** Annotation synced by `kubectl` applies (flavor-specific key). Default `LAST_APPLIED_ANNOTATION`. */
   readonly lastAppliedAnnotation?: string;
 }
@@ -236,8 +241,11 @@ export function createFieldManager(
   };
 }
 
-function conv(opts: FieldManagerWriteOptions): { convert?: VersionConverter } {
-  return opts.convert ? { convert: opts.convert } : {};
+function conv(opts: FieldManagerWriteOptions): { convert?: VersionConverter; ignored?: FieldSet } {
+  return {
+    ...(opts.convert ? { convert: opts.convert } : {}),
+    ...(opts.ignoredFields ? { ignored: opts.ignoredFields } : {}),
+  };
 }
 
 function guard<T>(f: () => T): T {

@@ -31,6 +31,11 @@ export interface UpdaterOptions {
   readonly atom: Atom;
   /** Default: every version has the same shape (no conversion). */
   readonly convert?: VersionConverter;
+  /**
+   * Fields this write neither owns nor conflicts on (upstream `IgnoredFields`, the strategy's
+   * reset fields): `status` for the main resource, `spec` for the status sub-resource.
+   */
+  readonly ignored?: FieldSet;
 }
 
 export interface UpdaterResult {
@@ -65,13 +70,25 @@ export function applyFields(
   const ms = reconcileManagers(managers, atom);
   let merged: unknown = merge(live, config, atom) ?? {};
   const lastSet = ms.get(manager);
-  const set = toFieldSet(config, atom);
+  const ignored = opts.ignored;
+  let set = toFieldSet(config, atom);
+  if (ignored !== undefined) set = set.recursiveDifference(ignored);
   ms.set(manager, { set, apiVersion: version, applied: true });
   if (lastSet !== undefined && !lastSet.set.isEmpty() && !lastSet.set.isSubsetOf(set)) {
     merged = prune(merged, ms, manager, lastSet, atom, convert);
     merged = resetDefaults(merged, lastSet.set.difference(set), atom);
   }
-  const { managers: out, comparison } = update(live, merged, version, ms, manager, force, atom, convert);
+  const { managers: out, comparison } = update(
+    live,
+    merged,
+    version,
+    ms,
+    manager,
+    force,
+    atom,
+    convert,
+    ignored,
+  );
   return { object: isSame(comparison) ? undefined : merged, managers: out, comparison };
 }
 
@@ -91,12 +108,33 @@ export function updateFields(
   const atom = opts.atom;
   const convert = opts.convert ?? identity;
   const ms = reconcileManagers(managers, atom);
-  const { managers: out, comparison } = update(live, next, version, ms, manager, true, atom, convert);
+  const { managers: out, comparison } = update(
+    live,
+    next,
+    version,
+    ms,
+    manager,
+    true,
+    atom,
+    convert,
+    opts.ignored,
+  );
   const prev = out.get(manager)?.set ?? FieldSet.EMPTY;
-  const set = prev.union(comparison.modified).union(comparison.added).difference(comparison.removed);
+  let set = prev.union(comparison.modified).union(comparison.added).difference(comparison.removed);
+  if (opts.ignored !== undefined) set = set.recursiveDifference(opts.ignored);
   if (set.isEmpty()) out.delete(manager);
   else out.set(manager, { set, apiVersion: version, applied: false });
   return { object: next, managers: out, comparison };
+}
+
+/** The comparison without the ignored fields (upstream `Comparison.ExcludeFields`). */
+function exclude(c: Comparison, ignored: FieldSet | undefined): Comparison {
+  if (ignored === undefined || ignored.isEmpty()) return c;
+  return {
+    modified: c.modified.recursiveDifference(ignored),
+    added: c.added.recursiveDifference(ignored),
+    removed: c.removed.recursiveDifference(ignored),
+  };
 }
 
 function reconcileManagers(managers: ManagedSets, atom: Atom): ManagedSets {
@@ -117,8 +155,9 @@ function update(
   force: boolean,
   atom: Atom,
   convert: VersionConverter,
+  ignored: FieldSet | undefined,
 ): { managers: ManagedSets; comparison: Comparison } {
-  const comparison = compare(oldObject, newObject, atom);
+  const comparison = exclude(compare(oldObject, newObject, atom), ignored);
   const byVersion = new Map<string, Comparison | undefined>([[version, comparison]]);
   const conflicts = new Map<string, FieldSet>();
   const removed = new Map<string, FieldSet>();
@@ -128,7 +167,7 @@ function update(
     if (c === undefined && !byVersion.has(vs.apiVersion)) {
       const o = convert(oldObject, vs.apiVersion);
       const n = convert(newObject, vs.apiVersion);
-      c = o === undefined || n === undefined ? undefined : compare(o, n, atom);
+      c = o === undefined || n === undefined ? undefined : exclude(compare(o, n, atom), ignored);
       byVersion.set(vs.apiVersion, c);
     }
     if (c === undefined) {
