@@ -165,10 +165,14 @@ function patchBinary(n: EngineNode, inner: Handle): Handle | undefined {
     case 'in':
       return (l, r, ast, ev) => {
         if (Array.isArray(r) && numeric(l)) return r.some((x) => celEquals(l, x));
+        if (r instanceof Map) return r.has(mapKey(r, l));
         return inner(l, r, ast, ev);
       };
     case '[]':
-      return (l, r, ast, ev) => inner(l, Array.isArray(l) && r instanceof UnsignedInt ? r.value : r, ast, ev);
+      return (l, r, ast, ev) =>
+        inner(l, Array.isArray(l) && r instanceof UnsignedInt ? r.value : l instanceof Map ? mapKey(l, r) : r, ast, ev);
+    case '[?]':
+      return (l, r, ast, ev) => inner(l, l instanceof Map ? mapKey(l, r) : r, ast, ev);
     default:
       return undefined;
   }
@@ -199,11 +203,56 @@ function checkMapLiteral(n: EngineNode, source: string, unchecked: boolean): voi
   }
 }
 
+/** The key of `m` equal to `k` under CEL equality (`1`, `1u` and `1.0` are one key). */
+function mapKey(m: Map<unknown, unknown>, k: unknown): unknown {
+  if (m.has(k) || !numeric(k)) return k;
+  for (const x of m.keys()) if (numeric(x) && celEquals(x, k)) return x;
+  return k;
+}
+
+const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * A map literal: a plain object when every key is a string (the engine's representation), else a
+ * `Map` keyed by the CEL values (`{1: 'a'}` keeps the int key). A key repeated at runtime fails.
+ */
+function evaluateMapLiteral(this: EngineNode, ev: unknown, ast: unknown, ctx: unknown): unknown {
+  const run = (ev as { run(n: EngineNode, c: unknown): unknown }).run.bind(ev);
+  const entries: [unknown, unknown][] = [];
+  let strings = true;
+  for (const [k, v] of this.args as [EngineNode, EngineNode][]) {
+    const key = run(k, ctx);
+    if (typeof key !== 'string') strings = false;
+    entries.push([key, run(v, ctx)]);
+  }
+  void ast;
+  if (strings) {
+    const obj: Record<string, unknown> = {};
+    for (const [k, v] of entries as [string, unknown][]) {
+      if (UNSAFE_KEYS.has(k)) continue;
+      if (Object.hasOwn(obj, k)) throw evalError(`Failed with repeated key: ${k}`, 'duplicate_key');
+      obj[k] = v;
+    }
+    return obj;
+  }
+  const m = new Map<unknown, unknown>();
+  for (const [k, v] of entries) {
+    if (typeof k === 'number' || k === null || isAggregate(k))
+      throw evalError(`unsupported map key type: ${k === null ? 'null' : typeof k}`, 'unsupported_key_type');
+    for (const seen of m.keys())
+      if (celEquals(seen, k)) throw evalError(`Failed with repeated key: ${String(k)}`, 'duplicate_key');
+    m.set(k, v);
+  }
+  return m;
+}
+
 /** Applies every patch to a checked AST (before the first evaluation). */
 export function patchAst(root: EngineNode, source: string, options: { unchecked?: boolean } = {}): void {
   walkAst(root, (n) => {
     if (n.op === 'map') {
       checkMapLiteral(n, source, options.unchecked === true);
+      // the engine builds a plain object, so int/uint/bool keys would become strings
+      if ((n.args as unknown[]).length > 0 && !Object.hasOwn(n, 'evaluate')) n.evaluate = evaluateMapLiteral;
       return;
     }
     const inner = n.handle as Handle | undefined;

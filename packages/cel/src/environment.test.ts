@@ -211,3 +211,29 @@ describe('unresolved type parameters are dyn', () => {
     expect(compile(expr, env).outputType).toBe(type);
   });
 });
+
+describe('map literals with non-string keys', () => {
+  const env = createEnv();
+  it.each([
+    ["{6: 'six', 7: 'seven'}.exists_one(k, k % 5 == 2)", true],
+    ["{1: 'a'}[1u]", 'a'],
+    ["{1u: 'a'}[1.0]", 'a'],
+    ["{true: 'y'}[true]", 'y'],
+    ['2.0 in {1: 0, 2u: 0}', true],
+    ['{1: 1.0, 2u: 3u} == {1u: 1, 2: 3.0}', true],
+    ["{1: 'a'}[?1u].value()", 'a'],
+  ])('%s', (expr, want) => {
+    expect(compile(expr, env).evaluate()).toEqual(want);
+  });
+
+  it('keeps the key types', () => {
+    const m = compile("{1: 'a', true: 'b'}", env).evaluate() as Map<unknown, unknown>;
+    expect([...m.keys()]).toEqual([1n, true]);
+    expect(compile("{'a': 1}", env).evaluate()).toEqual({ a: 1n });
+  });
+
+  it('fails on a key repeated at runtime', () => {
+    const dup = createEnv({ variables: { x: 'int' } });
+    expect(() => compile('{x: 1, 1: 2}', dup).evaluate({ x: 1n })).toThrow(/repeated key/);
+  });
+});

@@ -97,8 +97,13 @@ export function celEquals(a: unknown, b: unknown): boolean {
   const eb = new Map(entriesOf(b));
   if (ea.length !== eb.size) return false;
   for (const [k, v] of ea) {
-    if (!eb.has(k)) return false;
-    if (!celEquals(v, eb.get(k))) return false;
+    let key: unknown = k;
+    if (!eb.has(k)) {
+      // numeric keys are one key across int, uint and double (`{1: x} == {1u: x}`)
+      key = [...eb.keys()].find((x) => typeof x !== 'string' && typeof k !== 'string' && celEquals(x, k));
+      if (key === undefined) return false;
+    }
+    if (!celEquals(v, eb.get(key))) return false;
   }
   return true;
 }

@@ -343,7 +343,7 @@ function optionalList(node: EngineNode, flags: boolean[]): void {
     });
     return chk.registry.getListType(t);
   });
-  m.setMeta('evaluate', (ev: Any, _ast: unknown, ctx: unknown) => {
+  m.evaluate = (ev: Any, _ast: unknown, ctx: unknown) => {
     const out: unknown[] = [];
     elems.forEach((e, i) => {
       const v = ev.run(e, ctx);
@@ -354,7 +354,7 @@ function optionalList(node: EngineNode, flags: boolean[]): void {
       }
     });
     return out;
-  });
+  };
 }
 
 /** `{?k: v}`: `v` is `optional<V>`; the entry is included when it has a value. */
@@ -371,7 +371,7 @@ function optionalMap(node: EngineNode, flags: boolean[]): void {
     });
     return chk.registry.getMapType(kt, vt);
   });
-  m.setMeta('evaluate', (ev: Any, _ast: unknown, ctx: unknown) => {
+  m.evaluate = (ev: Any, _ast: unknown, ctx: unknown) => {
     const out = new Map<unknown, unknown>();
     entries.forEach(([k, v], i) => {
       const key = ev.run(k, ctx);
@@ -383,5 +383,5 @@ function optionalMap(node: EngineNode, flags: boolean[]): void {
       }
     });
     return [...out.keys()].every((x) => typeof x === 'string') ? Object.fromEntries(out) : out;
-  });
+  };
 }
