@@ -255,10 +255,14 @@ function genericDelete(
     opts.gracePeriodSeconds < 0
   )
     opts.gracePeriodSeconds = 1;
+  const policy = gracefulTypes[`${def.group}/${def.resource}`];
+  const gc = gcFinalizers(current, opts);
+  const pending = gc.finalizers.length > 0;
+  // The common case (no graceful deletion, nothing holding it): removed now, nothing to copy.
+  if (!policy && !pending) return { next: undefined, remove: true };
   const next = deepCopy(current) as StoredObject;
   let graceful = false;
   let period = 0;
-  const policy = gracefulTypes[`${def.group}/${def.resource}`];
   if (policy) {
     const ts = current.metadata.deletionTimestamp;
     const grace = current.metadata.deletionGracePeriodSeconds;
@@ -280,9 +284,7 @@ function genericDelete(
       graceful = true;
     }
   }
-  const gc = gcFinalizers(current, opts);
   if (gc.changed) next.metadata.finalizers = gc.finalizers;
-  const pending = gc.finalizers.length > 0;
   if (graceful) {
     if (pending || period > 0) return { next, remove: false };
     return { next, remove: true };

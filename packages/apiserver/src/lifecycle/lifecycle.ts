@@ -10,7 +10,10 @@ import { type ObservedObject, parseObjectKey } from './observed.js';
 export interface Lifecycle {
   /** Resolves when the controllers have read the store and are following its events. */
   readonly started: Promise<void>;
-  /** Resolves when both controllers have nothing queued or running (tests, benchmarks). */
+  /**
+   * Resolves when the controllers have seen every store write made before the call and have
+   * nothing queued or running (tests, benchmarks).
+   */
   idle(): Promise<void>;
   stop(): Promise<void>;
 }
@@ -70,6 +73,8 @@ export function installLifecycle(state: ServerState): Lifecycle {
       object,
     };
   };
+  /** The store revision the controllers have observed up to. */
+  let observed = 0;
   const dispatch = (ev: ObservedObject) => {
     gc.observe(ev);
     namespaces.observe(ev);
@@ -82,6 +87,7 @@ export function installLifecycle(state: ServerState): Lifecycle {
         gc.reset();
         const list = await state.store.list('/');
         revision = list.revision;
+        observed = Math.max(observed, revision);
         let n = 0;
         for (const kv of list.kvs) {
           const ev = toObserved('put', kv);
@@ -94,6 +100,7 @@ export function installLifecycle(state: ServerState): Lifecycle {
         for await (const ev of state.store.watch('/', { fromRevision: revision, signal: abort.signal })) {
           const o = toObserved(ev.type, ev.kv);
           if (o) dispatch(o);
+          observed = ev.revision;
           if (++seen % eventsPerTurn === 0) await new Promise<void>((r) => setImmediate(r));
         }
         return;
@@ -111,6 +118,8 @@ export function installLifecycle(state: ServerState): Lifecycle {
     started,
     async idle() {
       await started;
+      const target = await state.store.currentRevision();
+      while (observed < target && !abort.signal.aborted) await new Promise<void>((r) => setTimeout(r, 1));
       // Settle: an event may queue work on the other controller.
       for (let i = 0; i < 3; i++) {
         await new Promise<void>((r) => setImmediate(r));

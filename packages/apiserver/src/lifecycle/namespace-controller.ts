@@ -1,7 +1,7 @@
-import { type ApiObject, isApiError, nowRfc3339, type StoredObject } from '@orchard/meta';
+import { type ApiObject, isApiError, nowRfc3339 } from '@orchard/meta';
 import type { ResourceDefinition } from '../registry/resource.js';
 import type { ServerState } from '../state.js';
-import { isUndecodableObjectError } from '../storage/object-store.js';
+import { isUndecodableObjectError, type ObjectList } from '../storage/object-store.js';
 import { deleteObject } from './deletion.js';
 import { finalizersOf, mutateObject } from './finalizers.js';
 import type { ObservedObject } from './observed.js';
@@ -13,11 +13,14 @@ export interface NamespaceControllerOptions {
    * in the namespace re-check it at once; this is the fallback. Default 2 s.
    */
   readonly recheckMs: number;
+  /** Objects read (and deleted) per page of a collection. Default 256. */
+  readonly pageSize: number;
   readonly queue: Partial<WorkQueueOptions>;
 }
 
 export const defaultNamespaceControllerOptions: Readonly<NamespaceControllerOptions> = Object.freeze({
   recheckMs: 2_000,
+  pageSize: 256,
   queue: Object.freeze({ workers: 2 }),
 });
 
@@ -146,40 +149,49 @@ export function createNamespaceController(
     for (const def of state.registry.all()) {
       if (!def.namespaced || def.virtualCreate) continue;
       const prefix = state.objects.prefix({ group: def.group, resource: def.resource, namespace });
-      let items: StoredObject[];
-      try {
-        ({ items } = await state.objects.list(prefix));
-      } catch (e) {
-        if (!isUndecodableObjectError(e)) throw e;
-        report.failures.push(`${groupResource(def)}: ${e.message}`);
-        report.remaining.push(`${groupResource(def)} has an unreadable object`);
-        report.remainingCount++;
-        continue;
-      }
       let left = 0;
-      let n = 0;
-      for (const obj of items) {
-        let still: ApiObject | undefined = obj;
-        if (!obj.metadata.deletionTimestamp) {
-          try {
-            const r = await deleteObject(
-              state,
-              { def, namespace, name: obj.metadata.name },
-              { propagationPolicy: 'Background', preconditions: { uid: obj.metadata.uid ?? '' } },
-              obj,
-            );
-            still = r.deleted ? undefined : r.object;
-          } catch (e) {
-            if (isApiError(e) && (e.code === 404 || e.code === 409)) still = undefined;
-            else if (isUndecodableObjectError(e)) report.failures.push(`${groupResource(def)}: ${e.message}`);
-            else throw e;
+      let startKey: string | undefined;
+      // Page through the collection: a huge namespace never blocks the event loop for long.
+      for (;;) {
+        let page: ObjectList;
+        try {
+          page = await state.objects.list(prefix, { limit: o.pageSize, ...(startKey ? { startKey } : {}) });
+        } catch (e) {
+          if (!isUndecodableObjectError(e)) throw e;
+          report.failures.push(`${groupResource(def)}: ${e.message}`);
+          report.remaining.push(`${groupResource(def)} has an unreadable object`);
+          report.remainingCount++;
+          break;
+        }
+        let n = 0;
+        for (const obj of page.items) {
+          let still: ApiObject | undefined = obj;
+          if (!obj.metadata.deletionTimestamp) {
+            try {
+              const r = await deleteObject(
+                state,
+                { def, namespace, name: obj.metadata.name },
+                { propagationPolicy: 'Background', preconditions: { uid: obj.metadata.uid ?? '' } },
+                obj,
+              );
+              still = r.deleted ? undefined : r.object;
+            } catch (e) {
+              if (isApiError(e) && (e.code === 404 || e.code === 409)) still = undefined;
+              else if (isUndecodableObjectError(e))
+                report.failures.push(`${groupResource(def)}: ${e.message}`);
+              else throw e;
+            }
           }
+          if (still) {
+            left++;
+            for (const f of finalizersOf(still))
+              report.finalizers.set(f, (report.finalizers.get(f) ?? 0) + 1);
+          }
+          if (++n % 32 === 0) await new Promise<void>((r) => setImmediate(r));
         }
-        if (still) {
-          left++;
-          for (const f of finalizersOf(still)) report.finalizers.set(f, (report.finalizers.get(f) ?? 0) + 1);
-        }
-        if (++n % 64 === 0) await new Promise<void>((r) => setImmediate(r));
+        await new Promise<void>((r) => setImmediate(r));
+        if (page.remaining === 0 || page.lastKey === undefined) break;
+        startKey = `${page.lastKey}\u0000`;
       }
       if (left > 0) {
         report.remaining.push(`${groupResource(def)} has ${left} resource instances`);
