@@ -329,3 +329,20 @@ describe('element order (upstream semantics)', () => {
     ).toThrow(/merging lists cannot yet be specified/);
   });
 });
+
+describe('long lists', () => {
+  it('merges two 20 000-element keyed lists (no pairwise search)', () => {
+    const schema: StructuralSchema = {
+      type: 'object',
+      properties: {
+        l: { type: 'array', patchStrategy: 'merge', patchMergeKey: 'name', items: { type: 'object' } },
+      },
+    };
+    const live = { l: Array.from({ length: 20_000 }, (_, i) => ({ name: `n${i}`, v: 0 })) };
+    const patch = { l: Array.from({ length: 20_000 }, (_, i) => ({ name: `n${i * 2}`, v: 1 })) };
+    const out = applyStrategicMergePatch(live, patch, schema) as { l: { name: string; v: number }[] };
+    expect(out.l).toHaveLength(30_000);
+    expect(out.l.filter((e) => e.v === 1)).toHaveLength(20_000);
+    expect(new Set(out.l.map((e) => e.name)).size).toBe(30_000);
+  });
+});

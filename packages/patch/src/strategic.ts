@@ -5,6 +5,7 @@
  * `$deleteFromPrimitiveList/<field>` and `$setElementOrder/<field>` apply.
  */
 import type { StructuralSchema } from '@orchard/schema';
+import { canonical } from './canonical.js';
 import { PatchError } from './errors.js';
 import { deepEqual } from './merge-patch.js';
 
@@ -121,7 +122,8 @@ function mergeMap(original: Obj, patch: Obj, schema: StructuralSchema | undefine
     else if (patchList) merged = mergeList([], patchList, sub, field, true);
     else continue;
     const keyOf = keyFn(mergeKey);
-    const inOrder = (x: unknown) => order.some((o) => deepEqual(keyOf(o), keyOf(x)));
+    const orderKeys = new Set(order.map((o) => canonical(keyOf(o))));
+    const inOrder = (x: unknown) => orderKeys.has(canonical(keyOf(x)));
     original[field] = normalizeElementOrder(
       merged.filter(inOrder),
       merged.filter((x) => !inOrder(x)),
@@ -138,7 +140,8 @@ function mergeMap(original: Obj, patch: Obj, schema: StructuralSchema | undefine
     const field = k.slice(directives.deleteFromPrimitiveList.length);
     if (!Array.isArray(v)) throw new PatchError('Malformed', `invalid patch: ${k} must be a list`);
     const cur = original[field];
-    if (Array.isArray(cur)) original[field] = cur.filter((x) => !v.some((d) => deepEqual(d, x)));
+    const gone = new Set(v.map(canonical));
+    if (Array.isArray(cur)) original[field] = cur.filter((x) => !gone.has(canonical(x)));
   }
 
   for (const [k, pv] of Object.entries(patch)) {
@@ -208,14 +211,23 @@ function normalizeElementOrder(
   serverOrder: unknown[],
   keyOf: (x: unknown) => unknown,
 ): unknown[] {
-  const index = (list: unknown[], x: unknown) => list.findIndex((o) => deepEqual(keyOf(o), keyOf(x)));
-  const byOrder = (order: unknown[]) => (a: unknown, b: unknown) => {
-    const ia = index(order, a);
-    const ib = index(order, b);
+  const positions = (list: unknown[]) => {
+    const m = new Map<string, number>();
+    list.forEach((o, i) => {
+      const k = canonical(keyOf(o));
+      if (!m.has(k)) m.set(k, i);
+    });
+    return (x: unknown) => m.get(canonical(keyOf(x))) ?? -1;
+  };
+  const inPatchOrder = positions(patchOrder);
+  const inServerOrder = positions(serverOrder);
+  const byOrder = (index: (x: unknown) => number) => (a: unknown, b: unknown) => {
+    const ia = index(a);
+    const ib = index(b);
     return ia >= 0 && ib >= 0 ? ia - ib : 0;
   };
-  const right = [...patchItems].sort(byOrder(patchOrder));
-  const left = [...serverOnly].sort(byOrder(serverOrder));
+  const right = [...patchItems].sort(byOrder(inPatchOrder));
+  const left = [...serverOnly].sort(byOrder(inServerOrder));
   const out: unknown[] = [];
   let i = 0;
   let j = 0;
@@ -223,8 +235,8 @@ function normalizeElementOrder(
     if (i >= left.length) out.push(right[j++]);
     else if (j >= right.length) out.push(left[i++]);
     else {
-      const li = index(serverOrder, left[i]);
-      const ri = index(serverOrder, right[j]);
+      const li = inServerOrder(left[i]);
+      const ri = inServerOrder(right[j]);
       if (li >= 0 && ri >= 0 && li < ri) out.push(left[i++]);
       else out.push(right[j++]);
     }
@@ -247,12 +259,16 @@ function mergeList(
   if (!isObject(sample)) {
     // A set of scalars: union without duplicates, then upstream's order.
     const merged: unknown[] = [];
+    const seen = new Set<string>();
     for (const e of [...original, ...patch]) {
       if (isObject(e))
         throw new PatchError('Malformed', `invalid patch: list ${field} mixes scalars and maps`);
-      if (!merged.some((x) => deepEqual(x, e))) merged.push(e);
+      const k = canonical(e);
+      if (!seen.has(k)) merged.push(e);
+      seen.add(k);
     }
-    const inPatch = (x: unknown) => patch.some((p) => deepEqual(p, x));
+    const patchKeys = new Set(patch.map(canonical));
+    const inPatch = (x: unknown) => patchKeys.has(canonical(x));
     return normalizeElementOrder(
       merged.filter(inPatch),
       merged.filter((x) => !inPatch(x)),
@@ -268,7 +284,7 @@ function mergeList(
   const keyOf = keyFn(mergeKey);
   const items = schema?.items;
   // Special elements first: deletions by key, `$patch: replace` for the whole list.
-  let live = [...original];
+  const deleted = new Set<string>();
   const plain: Obj[] = [];
   let replace = false;
   for (const e of patch) {
@@ -287,7 +303,7 @@ function mergeList(
           'Malformed',
           `map: ${JSON.stringify(e)} does not contain declared merge key: ${mergeKey}`,
         );
-      live = live.filter((x) => !(isObject(x) && deepEqual(x[mergeKey], e[mergeKey])));
+      deleted.add(canonical(e[mergeKey]));
     } else if (d === 'replace') {
       replace = true;
     } else if (d === 'merge') {
@@ -297,8 +313,23 @@ function mergeList(
     }
   }
   if (replace) return plain.map((e) => stripDirectives(e));
+  const live =
+    deleted.size === 0
+      ? [...original]
+      : original.filter((x) => !(isObject(x) && deleted.has(canonical(x[mergeKey]))));
 
+  // Position of each key in `merged`, so merging two long lists stays linear.
   const merged = [...live];
+  let at = new Map<string, number>();
+  const reindex = () => {
+    at = new Map();
+    merged.forEach((x, i) => {
+      if (!isObject(x)) return;
+      const k = canonical(x[mergeKey]);
+      if (!at.has(k)) at.set(k, i);
+    });
+  };
+  reindex();
   for (const e of plain) {
     if (!(mergeKey in e)) {
       throw new PatchError(
@@ -306,17 +337,23 @@ function mergeList(
         `map: ${JSON.stringify(e)} does not contain declared merge key: ${mergeKey}`,
       );
     }
-    const idx = merged.findIndex((x) => isObject(x) && deepEqual(x[mergeKey], e[mergeKey]));
+    const idx = at.get(canonical(e[mergeKey])) ?? -1;
     if (idx >= 0) {
       const m = mergeMap(merged[idx] as Obj, e, items);
-      if (m === undefined) merged.splice(idx, 1);
-      else merged[idx] = m;
+      if (m === undefined) {
+        merged.splice(idx, 1);
+        reindex();
+      } else merged[idx] = m;
     } else {
       const m = mergeMap({}, e, items);
-      if (m !== undefined) merged.push(m);
+      if (m !== undefined) {
+        at.set(canonical(e[mergeKey]), merged.length);
+        merged.push(m);
+      }
     }
   }
-  const inPatch = (x: unknown) => plain.some((p) => deepEqual(p[mergeKey], keyOf(x)));
+  const patchKeys = new Set(plain.map((p) => canonical(p[mergeKey])));
+  const inPatch = (x: unknown) => patchKeys.has(canonical(keyOf(x)));
   return normalizeElementOrder(
     merged.filter(inPatch),
     merged.filter((x) => !inPatch(x)),

@@ -4,6 +4,7 @@
  * while deleting only what `original` (the last applied manifest) had and `modified` dropped.
  */
 import type { StructuralSchema } from '@orchard/schema';
+import { canonical } from './canonical.js';
 import { deepEqual } from './merge-patch.js';
 import { directives, fieldSchema, listStrategy } from './strategic.js';
 
@@ -108,8 +109,10 @@ function diffLists(
   const scalar = mergeKey === undefined || [...from, ...to].every((x) => !isObject(x));
   let changed = false;
   if (scalar) {
-    const added = to.filter((x) => !from.some((y) => deepEqual(x, y)));
-    const removed = from.filter((x) => !to.some((y) => deepEqual(x, y)));
+    const inFrom = new Set(from.map(canonical));
+    const inTo = new Set(to.map(canonical));
+    const added = to.filter((x) => !inFrom.has(canonical(x)));
+    const removed = from.filter((x) => !inTo.has(canonical(x)));
     if (added.length > 0 && !o.ignoreChangesAndAdditions) {
       patch[field] = clone(added);
       changed = true;
@@ -125,12 +128,18 @@ function diffLists(
   }
   const key = mergeKey!;
   const items = schema?.items;
-  const find = (list: unknown[], k: unknown) =>
-    list.find((x) => isObject(x) && deepEqual(x[key], k)) as Obj | undefined;
+  const byKey = (list: unknown[]) => {
+    const m = new Map<string, Obj>();
+    for (const x of list) if (isObject(x) && !m.has(canonical(x[key]))) m.set(canonical(x[key]), x);
+    return m;
+  };
+  const fromByKey = byKey(from);
+  const toByKey = byKey(to);
+  const find = (m: Map<string, Obj>, k: unknown) => m.get(canonical(k));
   const elems: Obj[] = [];
   for (const t of to) {
     if (!isObject(t)) continue;
-    const f = find(from, t[key]);
+    const f = find(fromByKey, t[key]);
     if (!f) {
       if (!o.ignoreChangesAndAdditions) elems.push(clone(t));
       continue;
@@ -142,14 +151,14 @@ function diffLists(
   const changedOrAdded = elems.length;
   if (!o.ignoreDeletions) {
     for (const f of from) {
-      if (isObject(f) && !find(to, f[key]))
+      if (isObject(f) && !find(toByKey, f[key]))
         elems.push({ [key]: clone(f[key]), [directives.patch]: 'delete' });
     }
   }
   const fromKeys = from.filter(isObject).map((x) => x[key]);
   const toKeys = to.filter(isObject).map((x) => x[key]);
-  const commonFrom = fromKeys.filter((k) => toKeys.some((t) => deepEqual(t, k)));
-  const commonTo = toKeys.filter((k) => fromKeys.some((f) => deepEqual(f, k)));
+  const commonFrom = fromKeys.filter((k) => toByKey.has(canonical(k)));
+  const commonTo = toKeys.filter((k) => fromByKey.has(canonical(k)));
   const reordered = !o.ignoreChangesAndAdditions && !deepEqual(commonFrom, commonTo);
   if (elems.length > 0) patch[field] = elems;
   if ((changedOrAdded > 0 || reordered) && o.setElementOrder) {
@@ -174,15 +183,26 @@ function combine(a: Obj, b: Obj, schema: StructuralSchema | undefined): Obj {
       const { mergeKey } = listStrategy(fieldSchema(schema, k));
       if (mergeKey !== undefined && [...av, ...bv].every(isObject)) {
         const merged = [...av] as Obj[];
+        const at = new Map<string, number>();
+        merged.forEach((x, i) => {
+          if (!at.has(canonical(x[mergeKey]))) at.set(canonical(x[mergeKey]), i);
+        });
         for (const e of bv as Obj[]) {
-          const i = merged.findIndex((x) => deepEqual(x[mergeKey], e[mergeKey]));
-          if (i >= 0) merged[i] = combine(merged[i]!, e, fieldSchema(schema, k)?.items);
-          else merged.push(e);
+          const i = at.get(canonical(e[mergeKey]));
+          if (i !== undefined) merged[i] = combine(merged[i]!, e, fieldSchema(schema, k)?.items);
+          else {
+            at.set(canonical(e[mergeKey]), merged.length);
+            merged.push(e);
+          }
         }
         out[k] = merged;
       } else {
         const merged = [...av];
-        for (const e of bv) if (!merged.some((x) => deepEqual(x, e))) merged.push(e);
+        const seen = new Set(av.map(canonical));
+        for (const e of bv) {
+          if (!seen.has(canonical(e))) merged.push(e);
+          seen.add(canonical(e));
+        }
         out[k] = merged;
       }
     } else {

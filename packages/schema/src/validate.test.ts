@@ -198,3 +198,22 @@ describe('validate', () => {
     expect(e).toMatchObject({ type: 'FieldValueRequired', field: 'spec.replicas' });
   });
 });
+
+describe('validate on long lists', () => {
+  it('finds the duplicates of a 100 000-element set without pairwise comparison', () => {
+    const list = Array.from({ length: 100_000 }, (_, i) => `v${i}`);
+    list.push('v7', 'v99999');
+    const errs = validate(list, { type: 'array', listType: 'set', items: { type: 'string' } });
+    expect(errs.map((e) => e.field)).toEqual(['[100000]', '[100001]']);
+  });
+  it('treats objects with reordered keys as equal in a set', () => {
+    const errs = validate(
+      [
+        { a: 1, b: 2 },
+        { b: 2, a: 1 },
+      ],
+      { type: 'array', uniqueItems: true, items: { type: 'object' } },
+    );
+    expect(errs.map((e) => e.field)).toEqual(['[1]']);
+  });
+});

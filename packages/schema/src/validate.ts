@@ -130,6 +130,14 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as any)[k], (b as any)[k]));
 }
 
+/** A string identifying a JSON value up to object key order. */
+function canonical(v: unknown): string {
+  if (v === null || typeof v !== 'object') return v === undefined ? 'u' : JSON.stringify(v);
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  const keys = Object.keys(v).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
 /** UTF-8 length in characters as kube-openapi counts (runes). */
 function runeLength(s: string): number {
   let n = 0;
@@ -256,9 +264,12 @@ function walk(v: unknown, s: StructuralSchema, path: string, errs: FieldError[],
         fieldErrors.invalid(path, v.length, `${where} in body should have at least ${s.minItems} items`),
       );
     if (s.uniqueItems || s.listType === 'set') {
-      for (let i = 1; i < v.length; i++) {
-        if (v.slice(0, i).some((x) => deepEqual(x, v[i])))
-          errs.push(fieldErrors.duplicate(indexPath(path, i), v[i]));
+      // A Set of canonical forms: linear, where pairwise comparison made long lists a denial of service.
+      const seen = new Set<string>();
+      for (let i = 0; i < v.length; i++) {
+        const k = canonical(v[i]);
+        if (seen.has(k)) errs.push(fieldErrors.duplicate(indexPath(path, i), v[i]));
+        seen.add(k);
       }
     }
     if (s.listType === 'map' && s.listMapKeys && s.listMapKeys.length > 0) {
