@@ -1,3 +1,4 @@
+import { createMemoryStore } from '@orchard/store';
 import { startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineResource } from '../src/registry/resource.js';
@@ -202,5 +203,44 @@ describe('garbage collector', () => {
     expect(await exists(`${cms}/ns-dep`)).toBe(true);
     await api.request('DELETE', '/api/v1/namespaces/owner-ns');
     await waitFor('dependent collected', async () => !(await exists(`${cms}/ns-dep`)));
+  });
+
+  it('a server starting on a store left mid-lifecycle finishes the work (relist + resync)', async () => {
+    const store = createMemoryStore();
+    const quiet = { info: () => {}, error: () => {} };
+    const first = await startTestServer({
+      insecureHttp: true,
+      server: { store, lifecycleControllers: false, logger: quiet },
+    });
+    const base = '/api/v1/namespaces/default/configmaps';
+    const owner = json<{ metadata: Meta }>(
+      await first.request('POST', base, { body: cm('r-owner') }),
+    ).metadata;
+    await first.request('POST', base, {
+      body: cm('r-dep', { ownerReferences: [ref('v1', 'ConfigMap', owner)] }),
+    });
+    await first.request('DELETE', `${base}/r-owner`);
+    await first.request('POST', '/api/v1/namespaces', { body: { metadata: { name: 'left' } } });
+    await first.request('POST', '/api/v1/namespaces/left/configmaps', { body: cm('x') });
+    await first.request('DELETE', '/api/v1/namespaces/left');
+    // Without controllers nothing moves.
+    expect((await first.request('GET', `${base}/r-dep`)).status).toBe(200);
+    expect((await first.request('GET', '/api/v1/namespaces/left')).status).toBe(200);
+    await first.stop();
+
+    const second = await startTestServer({ insecureHttp: true, server: { store, logger: quiet } });
+    try {
+      await waitFor(
+        'dangling dependent collected',
+        async () => (await second.request('GET', `${base}/r-dep`)).status === 404,
+      );
+      await waitFor(
+        'namespace finished',
+        async () => (await second.request('GET', '/api/v1/namespaces/left')).status === 404,
+      );
+    } finally {
+      await second.stop();
+      await store.close();
+    }
   });
 });
