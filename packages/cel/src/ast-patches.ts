@@ -9,6 +9,7 @@
  * - fixed-offset time zones (`+02:00`) on the timestamp accessors;
  * - map literals with double or null keys, or duplicate constant keys, are rejected.
  */
+import { Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { type EngineNode, walkAst } from './engine.js';
 import { CelError, positionOf } from './errors.js';
@@ -171,6 +172,16 @@ function patchBinary(n: EngineNode, inner: Handle): Handle | undefined {
     case '[]':
       return (l, r, ast, ev) =>
         inner(l, Array.isArray(l) && r instanceof UnsignedInt ? r.value : l instanceof Map ? mapKey(l, r) : r, ast, ev);
+    case '.': {
+      // a field of a present optional whose value is not a map or object is an error, not none
+      const kind = ((n.args as [EngineNode])[0].checkedType as { kind?: string } | undefined)?.kind;
+      if (kind !== 'optional' && kind !== 'dyn') return undefined;
+      return (l, r, ast, ev) => {
+        if (l instanceof Optional && l.hasValue() && !selectable(l.value()))
+          throw evalError(`No such key: ${String(r)}`, 'no_such_key');
+        return inner(l, r, ast, ev);
+      };
+    }
     case '[?]':
       return (l, r, ast, ev) => inner(l, l instanceof Map ? mapKey(l, r) : r, ast, ev);
     default:
@@ -201,6 +212,20 @@ function checkMapLiteral(n: EngineNode, source: string, unchecked: boolean): voi
     }
     keys.push(v);
   }
+}
+
+/** A value fields can be selected from: a map or an object (not a scalar, list, bytes, …). */
+function selectable(v: unknown): boolean {
+  return (
+    v instanceof Map ||
+    (typeof v === 'object' &&
+      v !== null &&
+      !Array.isArray(v) &&
+      !(v instanceof Uint8Array) &&
+      !(v instanceof Date) &&
+      !(v instanceof Duration) &&
+      !(v instanceof UnsignedInt))
+  );
 }
 
 /** The key of `m` equal to `k` under CEL equality (`1`, `1u` and `1.0` are one key). */

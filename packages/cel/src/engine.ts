@@ -183,6 +183,16 @@ function installLenientCheck(chk: Checker): void {
   chk.check = function check(this: Checker, ast: EngineNode, ctx: unknown): CheckedType {
     if (!this[LENIENT]) {
       if (ast.checkedType !== undefined) return ast.checkedType as CheckedType;
+      if (ast.op === '+' && ast.meta.alternate === undefined) {
+        // the engine declares `duration + timestamp` with result type duration: check it as the
+        // (commutative) `timestamp + duration`
+        const [l, r] = ast.args as [EngineNode, EngineNode];
+        if (
+          this.check(l, ctx).name === 'google.protobuf.Duration' &&
+          this.check(r, ctx).name === 'google.protobuf.Timestamp'
+        )
+          ast.args = [r, l];
+      }
       if (SELECTIONS.has(ast.op) && ast.meta.alternate === undefined) {
         // selecting from `{}`, `optional.none()`, …: the operand's parameters are dyn
         const operand = (ast.args as [EngineNode])[0];

@@ -237,3 +237,24 @@ describe('map literals with non-string keys', () => {
     expect(() => compile('{x: 1, 1: 2}', dup).evaluate({ x: 1n })).toThrow(/repeated key/);
   });
 });
+
+describe('optional and timestamp corrections', () => {
+  const env = createEnv();
+  it.each([
+    ['type(optional.none()) == optional_type', true],
+    ['type(optional.of(1)) == optional_type', true],
+    ['type(optional.of(1)) == type(1)', false],
+    ["duration('120s') + timestamp('2009-02-13T23:01:00Z') == timestamp('2009-02-13T23:03:00Z')", true],
+    ["{'k': {'f': 1}}.?k.f.value()", 1n],
+    ["{'k': {'a': 1}}.?j.a.hasValue()", false],
+  ])('%s', (expr, want) => {
+    expect(compile(expr, env).evaluate()).toEqual(want);
+  });
+
+  it.each([
+    "{'k': dyn(null)}.?k.invalid.hasValue()",
+    '{true: dyn(0)}[?true].absent.hasValue()',
+  ])('%s: a field of a present non-map optional value is an error', (expr) => {
+    expect(() => compile(expr, env).evaluate()).toThrow(/No such key/);
+  });
+});

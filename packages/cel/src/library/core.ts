@@ -205,6 +205,12 @@ export function registerCore(env: Environment): void {
   env.registerOperator('bytes > bytes', (a: Uint8Array, b: Uint8Array) => compareValues(a, b) > 0);
   env.registerOperator('bytes >= bytes', (a: Uint8Array, b: Uint8Array) => compareValues(a, b) >= 0);
 
+  // `type(optional.of(x)) == optional_type`
+  const TypeValue = (env.evaluate('type(1)') as object).constructor as new (name: string) => object;
+  const optionalType = new TypeValue('optional_type');
+  env.registerFunction('type(optional<A>): type', () => optionalType);
+  env.registerConstant('optional_type', 'type', optionalType);
+
   env.registerFunction('int(uint): int', (u: UnsignedInt) => {
     if (u.value > INT64_MAX) throw evalError('integer overflow', 'numeric_overflow');
     return u.value;
