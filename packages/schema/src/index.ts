@@ -18,6 +18,7 @@ export {
 export type { CheckStructuralOptions } from './check-structural.js';
 export { checkStructural } from './check-structural.js';
 export { applyDefaults } from './defaults.js';
+export { exceedsDepth, maxNestingDepth } from './depth.js';
 export type { YamlDuplicate } from './duplicates.js';
 export {
   countKeys,

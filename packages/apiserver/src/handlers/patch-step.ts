@@ -1,6 +1,7 @@
 import { type ApiObject, errors, formatApiVersion, type StoredObject } from '@orchard/meta';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '@orchard/patch';
 import { acceptedPatchTypes, patchMediaTypes } from '@orchard/schema';
+import { checkDepth } from '../schema/field-validation.js';
 import { isCustomResource, schemaFor } from '../schema/schemas.js';
 import type { WriteRequest, WriteStep } from './write-pipeline.js';
 
@@ -54,6 +55,8 @@ export const patchStep: WriteStep = {
     if (!applier || !accepted.includes(type)) throw errors.unsupportedMediaType(type, accepted);
     const patched = applier(w.old, w.body, w);
     if (!isPlainObject(patched)) throw errors.badRequest('the patched object is not an object');
+    // A JSON Patch can deepen an object (copy into itself); refuse what could not be stored.
+    checkDepth(patched);
     const obj = patched as ApiObject;
     const expectedApiVersion = formatApiVersion({ group: w.def.group, version: w.ctx.version });
     if (obj.apiVersion !== expectedApiVersion || obj.kind !== w.def.kind) {

@@ -7,7 +7,7 @@ import { featureEnabled } from '../feature-gates.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { readBody } from '../request/body.js';
 import { writeObject } from '../response/write.js';
-import { noteDuplicateFields } from '../schema/field-validation.js';
+import { checkDepth, noteDuplicateFields } from '../schema/field-validation.js';
 import { handleApply } from './apply.js';
 import { errorTarget } from './common.js';
 import { APPLY_PATCH_CBOR } from './field-manager-step.js';
@@ -21,7 +21,11 @@ const textDecoder = new TextDecoder();
 
 /** Decodes a patch body by its type; merge and strategic bodies have their duplicate fields noted. */
 function decodePatch(ctx: RequestContext, patchType: string, text: string): unknown {
-  if (patchType === types.json) return parseJsonPatchText(text);
+  if (patchType === types.json) {
+    const ops = parseJsonPatchText(text);
+    checkDepth(ops);
+    return ops;
+  }
   if (patchType === types.apply) return parseYaml(text, patchType);
   let value: unknown;
   try {
@@ -29,6 +33,7 @@ function decodePatch(ctx: RequestContext, patchType: string, text: string): unkn
   } catch (e) {
     throw errors.badRequest(`error decoding patch: ${(e as Error).message}`);
   }
+  checkDepth(value);
   if (ctx.query.fieldValidation !== 'Ignore') {
     noteDuplicateFields(ctx, findDuplicateFieldsJson(text, value).map(duplicateFieldMessage));
   }

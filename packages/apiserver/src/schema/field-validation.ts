@@ -2,7 +2,9 @@ import type { Codec } from '@orchard/codecs';
 import { errors } from '@orchard/meta';
 import {
   duplicateFieldMessage,
+  exceedsDepth,
   findDuplicateFieldsJson,
+  maxNestingDepth,
   parseYamlWithDuplicates,
   unknownFieldMessage,
   yamlDuplicateMessage,
@@ -40,10 +42,34 @@ export function duplicateFieldsOf(ctx: RequestContext): readonly string[] {
  * Ignore/Warn can accept them; anything it cannot parse falls back to the codec for the error.
  */
 export function decodeWithFieldValidation(ctx: RequestContext, codec: Codec, bytes: Uint8Array): unknown {
+  let value: unknown;
+  try {
+    value = decode(ctx, codec, bytes);
+  } catch (e) {
+    if (e instanceof RangeError) throw tooDeep();
+    throw e;
+  }
+  return value;
+}
+
+/** 400 for a body nested deeper than `maxNestingDepth` (native serialization would overflow). */
+export function tooDeep(): Error {
+  return errors.badRequest(
+    `the request body nests objects and arrays more than ${maxNestingDepth} levels deep`,
+  );
+}
+
+/** Throws `tooDeep()` when a decoded value nests too deeply. */
+export function checkDepth(value: unknown): void {
+  if (exceedsDepth(value, maxNestingDepth)) throw tooDeep();
+}
+
+function decode(ctx: RequestContext, codec: Codec, bytes: Uint8Array): unknown {
   const flavor = ctx.server.flavor;
   const ignore = ctx.query.fieldValidation === 'Ignore';
   if (codec.mediaType === 'application/json') {
     const value = codec.decode(bytes, { flavor });
+    checkDepth(value);
     if (!ignore) {
       const text = textDecoder.decode(bytes);
       noteDuplicateFields(ctx, findDuplicateFieldsJson(text, value).map(duplicateFieldMessage));
@@ -54,6 +80,7 @@ export function decodeWithFieldValidation(ctx: RequestContext, codec: Codec, byt
     const text = textDecoder.decode(bytes);
     try {
       const { value, duplicates } = parseYamlWithDuplicates(text);
+      checkDepth(value);
       if (duplicates.length > 0) {
         noteDuplicateFields(ctx, ignore ? [] : duplicates.map(yamlDuplicateMessage));
         return value;
@@ -62,7 +89,9 @@ export function decodeWithFieldValidation(ctx: RequestContext, codec: Codec, byt
       // malformed: the codec produces the error
     }
   }
-  return codec.decode(bytes, { flavor });
+  const value = codec.decode(bytes, { flavor });
+  checkDepth(value);
+  return value;
 }
 
 /**
