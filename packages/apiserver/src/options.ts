@@ -5,7 +5,11 @@ import type { Store } from '@orchard/store';
 import type { ResponseConversion } from './codecs.js';
 import type { FeatureGateOverrides } from './feature-gates.js';
 import type { ResourceDefinition, UserInfo } from './registry/resource.js';
-import { tableResponseConversion } from './response/table.js';
+import {
+  partialObjectMetadataConversion,
+  partialObjectMetadataListConversion,
+  tableResponseConversion,
+} from './response/table.js';
 import type { WatchCacheSettings } from './storage/watch-caches.js';
 
 /** PEM material for HTTPS and client-certificate authentication. */
@@ -49,7 +53,7 @@ export interface ApiServerOptions {
   readonly builtinResources: boolean;
   /** Wire codecs, in preference order. Default (undefined): JSON, YAML and the flavor's Protobuf (`defaultCodecs(flavor)`). */
   readonly codecs?: readonly Codec[];
-  /** Response conversions chosen by Accept parameters. Default: the Table conversion. */
+  /** Response conversions chosen by Accept parameters. Default: Table, PartialObjectMetadata(List). */
   readonly responseConversions: readonly ResponseConversion[];
   /**
    * Watches without `timeoutSeconds` end after a random time in [min, 2·min), as upstream's
@@ -101,7 +105,11 @@ export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze
   }),
   resources: Object.freeze([]),
   builtinResources: true,
-  responseConversions: Object.freeze([tableResponseConversion]),
+  responseConversions: Object.freeze([
+    tableResponseConversion,
+    partialObjectMetadataConversion,
+    partialObjectMetadataListConversion,
+  ]),
   minRequestTimeoutSeconds: 1800,
   shutdownDelaySeconds: 0,
   createDefaultNamespaces: true,

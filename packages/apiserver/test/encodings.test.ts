@@ -180,6 +180,33 @@ describe('Table, Protobuf, gzip and negotiation (kubernetes flavor, HTTPS)', () 
     ).toEqual(['Name', 'Created At']);
   });
 
+  it('metadata-only responses: PartialObjectMetadata for get/watch, PartialObjectMetadataList for list, JSON and Protobuf', async () => {
+    const pom = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
+    const one = await api.request('GET', '/api/v1/namespaces/enc/configmaps/one', {
+      headers: { accept: pom },
+    });
+    expect(one.json).toEqual({
+      kind: 'PartialObjectMetadata',
+      apiVersion: 'meta.k8s.io/v1',
+      metadata: expect.objectContaining({ name: 'one', labels: { app: 'x' } }),
+    });
+    const list = await raw(api, 'GET', '/api/v1/namespaces/enc/configmaps', {
+      accept: `${PB};as=PartialObjectMetadataList;g=meta.k8s.io;v=v1, application/json`,
+    });
+    expect(list.headers['content-type']).toBe(`${PB};g=meta.k8s.io;v=v1;as=PartialObjectMetadataList`);
+    const decoded = decodeProtobuf(list.body, kubernetesFlavor) as {
+      kind: string;
+      items: { metadata: { name: string }; data?: unknown }[];
+    };
+    expect(decoded.kind).toBe('PartialObjectMetadataList');
+    expect(decoded.items.map((i) => i.metadata.name)).toContain('one');
+    expect(decoded.items[0]).not.toHaveProperty('data');
+    const wrongShape = await api.request('GET', '/api/v1/namespaces/enc/configmaps', {
+      headers: { accept: pom },
+    });
+    expect(wrongShape.status).toBe(406);
+  });
+
   it('406 when nothing in Accept can be served; JSON when a fallback is listed', async () => {
     const r = await api.request('GET', '/api/v1/namespaces/enc/configmaps/one', {
       headers: { accept: 'application/xml' },

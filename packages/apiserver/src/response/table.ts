@@ -11,6 +11,8 @@ import {
   type PrinterColumn,
   printerColumnConvertor,
   type TableConvertor,
+  toPartialObjectMetadata,
+  toPartialObjectMetadataList,
   toTable,
 } from '@orchard/codecs/table';
 import { type ApiObject, errors, type Flavor, type ListMeta, parseApiVersion } from '@orchard/meta';
@@ -81,5 +83,47 @@ export const tableResponseConversion: ResponseConversion = {
       includeObject,
       includeColumnDefinitions: ctx.shape !== 'watch' || ctx.first !== false,
     });
+  },
+};
+
+/** Codec media types the metadata-only representations may be encoded with (Protobuf included). */
+const metadataMediaTypes = [
+  'application/json',
+  'application/yaml',
+  'application/cbor',
+  'application/vnd.kubernetes.protobuf',
+  'application/vnd.orch.protobuf',
+];
+
+/**
+ * `as=PartialObjectMetadata` (get and watch): each object reduced to its metadata, as metadata
+ * informers ask for. A list asked for this way is not acceptable (upstream: 406).
+ */
+export const partialObjectMetadataConversion: ResponseConversion = {
+  target: (flavor) => ({ as: 'PartialObjectMetadata', g: `meta.${flavor.domain}`, v: 'v1' }),
+  mediaTypes: metadataMediaTypes,
+  convert(value, ctx) {
+    const v = value as ApiObject;
+    if (v?.kind === 'Status') return value;
+    if (ctx.shape === 'list')
+      throw errors.notAcceptable([
+        `application/json;as=PartialObjectMetadataList;g=meta.${ctx.flavor.domain};v=v1`,
+      ]);
+    return toPartialObjectMetadata(v, ctx.flavor);
+  },
+};
+
+/** `as=PartialObjectMetadataList` (list): the items reduced to their metadata. */
+export const partialObjectMetadataListConversion: ResponseConversion = {
+  target: (flavor) => ({ as: 'PartialObjectMetadataList', g: `meta.${flavor.domain}`, v: 'v1' }),
+  mediaTypes: metadataMediaTypes,
+  convert(value, ctx) {
+    const v = value as ApiObject & { items?: ApiObject[] };
+    if (v?.kind === 'Status') return value;
+    if (ctx.shape !== 'list')
+      throw errors.notAcceptable([
+        `application/json;as=PartialObjectMetadata;g=meta.${ctx.flavor.domain};v=v1`,
+      ]);
+    return toPartialObjectMetadataList(v.items ?? [], (v.metadata ?? {}) as ListMeta, ctx.flavor);
   },
 };

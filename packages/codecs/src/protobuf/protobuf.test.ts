@@ -585,3 +585,25 @@ describe('Protobuf of CustomResourceDefinitions (apiextensions/v1)', () => {
     expect(decoded).not.toContain('x-kubernetes-');
   });
 });
+
+describe('Protobuf of metadata-only objects', () => {
+  it('round-trips PartialObjectMetadata and its list (meta.<domain>/v1)', () => {
+    const one = {
+      apiVersion: 'meta.k8s.io/v1',
+      kind: 'PartialObjectMetadata',
+      metadata: { name: 'w', labels: { a: 'b' } },
+    };
+    expect(decodeProtobuf(encodeProtobuf(one, k8s), k8s)).toEqual(one);
+    const list = {
+      apiVersion: 'meta.orch.io/v1',
+      kind: 'PartialObjectMetadataList',
+      metadata: { resourceVersion: '3' },
+      items: [{ apiVersion: 'meta.orch.io/v1', kind: 'PartialObjectMetadata', metadata: { name: 'w' } }],
+    };
+    // Items inside a list carry no TypeMeta on the wire (as in every list).
+    expect(decodeProtobuf(encodeProtobuf(list, orchFlavor), orchFlavor)).toEqual({
+      ...list,
+      items: [{ metadata: { name: 'w' } }],
+    });
+  });
+});

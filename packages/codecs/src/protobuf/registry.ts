@@ -48,6 +48,13 @@ export const protobufKinds: readonly ProtobufKind[] = Object.freeze([
   { group: 'meta.*', version: 'v1', kind: 'DeleteOptions', message: `${META}.DeleteOptions` },
   { group: 'meta.*', version: 'v1', kind: 'Status', message: `${META}.Status` },
   {
+    group: 'meta.*',
+    version: 'v1',
+    kind: 'PartialObjectMetadata',
+    message: `${META}.PartialObjectMetadata`,
+    list: true,
+  },
+  {
     group: 'apiextensions.*',
     version: 'v1',
     kind: 'CustomResourceDefinition',

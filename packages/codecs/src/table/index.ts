@@ -19,6 +19,8 @@ export {
 export { humanDuration, translateTimestampSince } from './human-duration.js';
 export type { JsonPath } from './jsonpath.js';
 export { JsonPathError, parseJsonPath } from './jsonpath.js';
+export type { PartialObjectMetadata, PartialObjectMetadataList } from './partial.js';
+export { toPartialObjectMetadata, toPartialObjectMetadataList } from './partial.js';
 export type { ToTableOptions } from './table.js';
 export {
   defaultCrdPrinterColumns,

@@ -5,6 +5,7 @@
 import type { ApiObject, Flavor, ListMeta } from '@orchard/meta';
 import { humanDuration } from './human-duration.js';
 import { parseJsonPath } from './jsonpath.js';
+import { toPartialObjectMetadata } from './partial.js';
 import type {
   IncludeObject,
   PrinterColumn,
@@ -161,12 +162,7 @@ export function toTable(
     const conditions = conv.conditions?.(obj as Record<string, unknown>);
     if (conditions) row.conditions = conditions;
     if (include === 'Object') row.object = obj;
-    else if (include === 'Metadata')
-      row.object = {
-        kind: 'PartialObjectMetadata',
-        apiVersion: metaApiVersion,
-        metadata: obj.metadata ?? {},
-      };
+    else if (include === 'Metadata') row.object = toPartialObjectMetadata(obj, options.flavor);
     return row;
   });
   let metadata: ListMeta;

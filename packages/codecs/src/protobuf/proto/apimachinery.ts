@@ -166,6 +166,15 @@ message DeleteOptions {
   optional bool ignoreStoreReadErrorWithClusterBreakingPotential = 6;
 }
 
+message PartialObjectMetadata {
+  optional ObjectMeta metadata = 1;
+}
+
+message PartialObjectMetadataList {
+  optional ListMeta metadata = 1;
+  repeated PartialObjectMetadata items = 2;
+}
+
 message Status {
   optional ListMeta metadata = 1;
   optional string status = 2;
