@@ -116,6 +116,40 @@ const cases: [string, Mutate, string[]][] = [
     ['spec.versions[0].additionalPrinterColumns[0].type'],
   ],
   [
+    'invalid default',
+    (c) => {
+      (c.spec.versions[0] as any).schema.openAPIV3Schema = {
+        type: 'object',
+        properties: { n: { type: 'integer', default: 'x' } },
+      };
+    },
+    ['spec.versions[0].schema.openAPIV3Schema.properties[n].default'],
+  ],
+  [
+    'default with unknown fields',
+    (c) => {
+      (c.spec.versions[0] as any).schema.openAPIV3Schema = {
+        type: 'object',
+        properties: {
+          o: { type: 'object', properties: { a: { type: 'string' } }, default: { a: 'x', b: 'y' } },
+        },
+      };
+    },
+    ['spec.versions[0].schema.openAPIV3Schema.properties[o].default'],
+  ],
+  [
+    'valid defaults',
+    (c) => {
+      (c.spec.versions[0] as any).schema.openAPIV3Schema = {
+        type: 'object',
+        properties: {
+          o: { type: 'object', properties: { a: { type: 'string', default: 'z' } }, default: { a: 'x' } },
+        },
+      };
+    },
+    [],
+  ],
+  [
     'bad conversion strategy',
     (c) => {
       (c.spec as any).conversion = { strategy: 'Magic' };

@@ -1,5 +1,14 @@
 import type { Flavor, StatusCause } from '@orchard/meta';
-import { checkStructural, type FieldError, fieldErrors, toStatusCauses } from '@orchard/schema';
+import {
+  checkStructural,
+  type FieldError,
+  fieldErrors,
+  fromOpenApi,
+  prune,
+  type StructuralSchema,
+  toStatusCauses,
+  validate,
+} from '@orchard/schema';
 import { validateCrdRules } from './validation-rules.js';
 
 type Obj = Record<string, any>;
@@ -109,8 +118,10 @@ export function validateCrd(crd: Obj, flavor: Flavor): StatusCause[] {
       const structural = checkStructural(schema, flavor, { path: `${p}.schema.openAPIV3Schema` });
       errs.push(...structural);
       // CEL rules compile only on a structural schema (a bad or too costly rule rejects the CRD)
-      if (structural.length === 0)
+      if (structural.length === 0) {
         ruleCauses.push(...validateCrdRules(schema, flavor, `${p}.schema.openAPIV3Schema`));
+        errs.push(...invalidDefaults(fromOpenApi(schema, flavor), `${p}.schema.openAPIV3Schema`));
+      }
     }
     const scale = v.subresources?.scale;
     if (scale) {
@@ -166,4 +177,41 @@ export function validateCrdUpdate(crd: Obj, old: Obj, flavor: Flavor): StatusCau
       ...toStatusCauses([fieldErrors.invalid('spec.scope', crd.spec?.scope ?? '', 'field is immutable')]),
     );
   return causes;
+}
+
+/**
+ * Every `default` must be valid against its own schema and survive pruning unchanged, as
+ * upstream requires (an invalid default would make every defaulted object invalid).
+ */
+function invalidDefaults(root: StructuralSchema, rootPath: string): FieldError[] {
+  const out: FieldError[] = [];
+  const visit = (s: StructuralSchema, path: string, inMetadata: boolean): void => {
+    if (s.default !== undefined) {
+      if (inMetadata) {
+        out.push(fieldErrors.forbidden(`${path}.default`, 'must not be set inside metadata'));
+      } else {
+        for (const e of validate(s.default, s, { path: '' })) {
+          out.push({ ...e, field: `${path}.default${e.field ? `.${e.field}` : ''}` });
+        }
+        const copy = structuredClone(s.default);
+        const pruned = prune(copy, s, { isResourceRoot: false });
+        if (pruned.length > 0) {
+          out.push(
+            fieldErrors.invalid(
+              `${path}.default`,
+              s.default,
+              `must not have unknown fields (${pruned.join(', ')})`,
+            ),
+          );
+        }
+      }
+    }
+    for (const [k, sub] of Object.entries(s.properties ?? {}))
+      visit(sub, `${path}.properties[${k}]`, inMetadata || (path === rootPath && k === 'metadata'));
+    if (typeof s.additionalProperties === 'object')
+      visit(s.additionalProperties, `${path}.additionalProperties`, inMetadata);
+    if (s.items) visit(s.items, `${path}.items`, inMetadata);
+  };
+  visit(root, rootPath, false);
+  return out;
 }
