@@ -15,7 +15,7 @@ import { type SmdSchema, smdSchemaToStructural } from './testing/smd-schema.js';
 import { atomOf } from './typed/atom.js';
 
 const dir = new URL('../testdata/smd-go-extra/', import.meta.url);
-const input = JSON.parse(readFileSync(new URL('scenarios.json', dir), 'utf8')) as {
+type Input = {
   schema: SmdSchema;
   root: string;
   scenarios: {
@@ -23,7 +23,7 @@ const input = JSON.parse(readFileSync(new URL('scenarios.json', dir), 'utf8')) a
     steps: { op: 'apply' | 'update'; manager: string; force: boolean; object: unknown }[];
   }[];
 };
-const results = JSON.parse(readFileSync(new URL('results.json', dir), 'utf8')) as Record<
+type Results = Record<
   string,
   {
     object?: unknown;
@@ -32,7 +32,26 @@ const results = JSON.parse(readFileSync(new URL('results.json', dir), 'utf8')) a
     error?: string;
   }[]
 >;
-const atom = atomOf(smdSchemaToStructural(input.schema, input.root));
+const read = <T>(name: string) => JSON.parse(readFileSync(new URL(name, dir), 'utf8')) as T;
+
+/**
+ * Steps where the Go library's conflict text is wrong, with the reason. Its ConflictsFromManagers
+ * (this Debian version) keeps `Set.Iterate`'s path slices without copying them, so a later sibling
+ * path overwrites an earlier one: it reported `.spec.containers[name="a"].env` where the conflict is
+ * on `.image` (B owns image "a", A applies "c"; env itself is owned by nobody). 61 other
+ * multi-path conflict texts match byte for byte.
+ */
+const knownUpstreamBugs = new Map<string, string>([
+  ['random 119 / step 6 (apply by A)', 'ConflictsFromManagers path aliasing (no Path.Copy)'],
+]);
+
+/** Managers and the number of paths each, from a conflict message. */
+function conflictShape(message: string): string[] {
+  return message
+    .split(/(?:^|\n)conflicts? with /)
+    .filter(Boolean)
+    .map((block) => `${block.split(':')[0]} × ${(block.match(/\n- /g) ?? []).length || 1}`);
+}
 
 function render(ms: ManagedSets) {
   return [...ms.entries()]
@@ -44,40 +63,59 @@ function render(ms: ManagedSets) {
     }));
 }
 
-describe('structured-merge-diff differential: multi-manager scenarios', () => {
-  it.each(input.scenarios.map((s) => [s.name, s] as const))('%s', (_name, sc) => {
-    let live: unknown = {};
-    let managers: ManagedSets = new Map();
-    const want = results[sc.name] ?? [];
-    expect(want).toHaveLength(sc.steps.length);
-    sc.steps.forEach((step, i) => {
-      const w = want[i] as NonNullable<(typeof want)[number]>;
-      const where = `step ${i + 1} (${step.op} by ${step.manager}${step.force ? ', force' : ''})`;
-      try {
-        const r =
-          step.op === 'apply'
-            ? applyFields(live, step.object, 'v1', managers, step.manager, step.force, { atom })
-            : updateFields(live, step.object, 'v1', managers, step.manager, { atom });
-        if (r.object !== undefined) live = r.object;
-        managers = r.managers;
-      } catch (e) {
-        expect(isMergeConflicts(e), `${where}: ${(e as Error).message}`).toBe(true);
-        expect({ where, error: (e as Error).message }).toEqual({ where, error: w.error });
+function replay(input: Input, results: Results, sc: Input['scenarios'][number]): void {
+  const atom = atomOf(smdSchemaToStructural(input.schema, input.root));
+  let live: unknown = {};
+  let managers: ManagedSets = new Map();
+  const want = results[sc.name] ?? [];
+  expect(want).toHaveLength(sc.steps.length);
+  sc.steps.forEach((step, i) => {
+    const w = want[i] as NonNullable<(typeof want)[number]>;
+    const where = `step ${i + 1} (${step.op} by ${step.manager}${step.force ? ', force' : ''})`;
+    try {
+      const r =
+        step.op === 'apply'
+          ? applyFields(live, step.object, 'v1', managers, step.manager, step.force, { atom })
+          : updateFields(live, step.object, 'v1', managers, step.manager, { atom });
+      if (r.object !== undefined) live = r.object;
+      managers = r.managers;
+    } catch (e) {
+      expect(isMergeConflicts(e), `${where}: ${(e as Error).message}`).toBe(true);
+      const ours = (e as Error).message;
+      const known = knownUpstreamBugs.get(`${sc.name} / ${where}`);
+      if (known !== undefined && ours !== w.error) {
+        // Upstream's text is wrong here (see knownUpstreamBugs): compare managers and counts only.
+        expect({ where, shape: conflictShape(ours) }).toEqual({ where, shape: conflictShape(w.error ?? '') });
         return;
       }
-      expect({ where, error: undefined }).toEqual({ where, error: w.error });
-      expect({ where, same: deepEqual(live, w.object) ? 'same' : JSON.stringify(live) }).toEqual({
-        where,
-        same: 'same',
-      });
-      expect({ where, managers: render(managers) }).toEqual({
-        where,
-        managers: (w.managers ?? []).map((e) => ({
-          manager: e.manager,
-          operation: e.operation,
-          fieldsV1: JSON.stringify(e.fieldsV1),
-        })),
-      });
+      expect({ where, error: ours }).toEqual({ where, error: w.error });
+      return;
+    }
+    expect({ where, error: undefined }).toEqual({ where, error: w.error });
+    expect({ where, same: deepEqual(live, w.object) ? 'same' : JSON.stringify(live) }).toEqual({
+      where,
+      same: 'same',
+    });
+    expect({ where, managers: render(managers) }).toEqual({
+      where,
+      managers: (w.managers ?? []).map((e) => ({
+        manager: e.manager,
+        operation: e.operation,
+        fieldsV1: JSON.stringify(e.fieldsV1),
+      })),
     });
   });
+}
+
+describe('structured-merge-diff differential: multi-manager scenarios', () => {
+  const input = read<Input>('scenarios.json');
+  const results = read<Results>('results.json');
+  it.each(input.scenarios.map((s) => [s.name, s] as const))('%s', (_name, sc) => replay(input, results, sc));
+});
+
+/** 150 seeded random sequences (make-random.py), 717 steps, replayed by the Go library. */
+describe('structured-merge-diff differential: random sequences', () => {
+  const input = read<Input>('random-scenarios.json');
+  const results = read<Results>('random-results.json');
+  it.each(input.scenarios.map((s) => [s.name, s] as const))('%s', (_name, sc) => replay(input, results, sc));
 });

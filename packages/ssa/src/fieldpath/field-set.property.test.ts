@@ -16,7 +16,9 @@ const element = fc.oneof(
       { name: 'name', value: k.name },
     ]),
   ),
-  fc.oneof(fc.constantFrom('u', 'v'), fc.integer({ min: 0, max: 2 }), fc.boolean()).map((v) => PathElement.value(v)),
+  fc
+    .oneof(fc.constantFrom('u', 'v'), fc.integer({ min: 0, max: 2 }), fc.boolean())
+    .map((v) => PathElement.value(v)),
   fc.integer({ min: 0, max: 2 }).map((i) => PathElement.index(i)),
 );
 const path = fc.array(element, { minLength: 1, maxLength: 4 });
@@ -52,7 +54,9 @@ describe('FieldSet matches the set-of-paths model', () => {
         const a = FieldSet.of(...pa);
         const b = FieldSet.of(...pb);
         const prefixes = pb.map((p) => p.map((e) => e.id));
-        const keep = pa.filter((p) => !prefixes.some((q) => q.length <= p.length && q.every((id, i) => p[i]?.id === id)));
+        const keep = pa.filter(
+          (p) => !prefixes.some((q) => q.length <= p.length && q.every((id, i) => p[i]?.id === id)),
+        );
         expect(sorted(strings(a.recursiveDifference(b)))).toEqual(sorted(model(keep)));
       }),
       { numRuns: 300 },

@@ -81,7 +81,11 @@ func render(mf fieldpath.ManagedFields) []entry {
 
 func main() {
 	dir := os.Args[1]
-	raw, err := ioutil.ReadFile(dir + "/scenarios.json")
+	in_, out_ := "scenarios.json", "results.json"
+	if len(os.Args) > 3 {
+		in_, out_ = os.Args[2], os.Args[3]
+	}
+	raw, err := ioutil.ReadFile(dir + "/" + in_)
 	must(err)
 	var in input
 	must(json.Unmarshal(raw, &in))
@@ -126,9 +130,12 @@ func main() {
 		}
 	}
 	b, err := json.MarshalIndent(results, "", " ")
+	if in_ != "scenarios.json" {
+		b, err = json.Marshal(results)
+	}
 	must(err)
-	must(ioutil.WriteFile(dir+"/results.json", append(b, '\n'), 0644))
-	fmt.Println("wrote", dir+"/results.json")
+	must(ioutil.WriteFile(dir+"/"+out_, append(b, '\n'), 0644))
+	fmt.Println("wrote", dir+"/"+out_)
 }
 
 // normalize turns JSON numbers that are integers into int64, as Kubernetes' unstructured decoding does.
