@@ -16,6 +16,14 @@ import { CelError, positionOf } from './errors.js';
 import { regexMatches } from './library/regex.js';
 import { evalError } from './library/values.js';
 import { celEquals, concatMarked, listSemantics } from './list-semantics.js';
+import {
+  compareTimestamps,
+  durationFromNanos,
+  durationNanos,
+  timestampFromNanos,
+  timestampNanos,
+  withFraction,
+} from './timestamps.js';
 
 type Handle = (...a: unknown[]) => unknown;
 
@@ -91,8 +99,13 @@ function patchCall(n: EngineNode, inner: Handle): Handle | undefined {
         return inner(args, ast, ev);
       };
     case 'duration':
-    case 'timestamp':
       return (args, ast, ev) => checkRange(inner(args, ast, ev));
+    case 'timestamp':
+      return (args, ast, ev) => {
+        const v = inner(args, ast, ev);
+        const text = (args as unknown[])[0];
+        return checkRange(typeof text === 'string' && v instanceof Date ? withFraction(v, text) : v);
+      };
     default:
       return undefined;
   }
@@ -126,6 +139,7 @@ function patchBinary(n: EngineNode, inner: Handle): Handle | undefined {
       return (l, r, ast, ev) => {
         // lists and maps: CEL equality at any depth (int/uint/double compare numerically; set/map lists)
         if (isAggregate(l) && isAggregate(r)) return celEquals(l, r) === eq;
+        if (l instanceof Date && r instanceof Date) return (compareTimestamps(l, r) === 0) === eq;
         return inner(l, r, ast, ev);
       };
     }
@@ -144,6 +158,10 @@ function patchBinary(n: EngineNode, inner: Handle): Handle | undefined {
           const y = Number(r);
           return op === '<' ? x < y : op === '<=' ? x <= y : op === '>' ? x > y : x >= y;
         }
+        if (l instanceof Date && r instanceof Date) {
+          const c = compareTimestamps(l, r);
+          return op === '<' ? c < 0 : op === '<=' ? c <= 0 : op === '>' ? c > 0 : c >= 0;
+        }
         return inner(l, r, ast, ev);
       };
     }
@@ -159,10 +177,21 @@ function patchBinary(n: EngineNode, inner: Handle): Handle | undefined {
       return (l, r, ast, ev) => {
         if (Array.isArray(l) && Array.isArray(r) && (listSemantics(l) || listSemantics(r)))
           return concatMarked(l, r);
+        // timestamps ± durations at nanosecond precision
+        if (l instanceof Date && r instanceof Duration)
+          return checkRange(timestampFromNanos(timestampNanos(l) + durationNanos(r)));
+        if (l instanceof Duration && r instanceof Date)
+          return checkRange(timestampFromNanos(timestampNanos(r) + durationNanos(l)));
         return checkRange(inner(l, r, ast, ev));
       };
     case '-':
-      return (l, r, ast, ev) => checkRange(inner(l, r, ast, ev));
+      return (l, r, ast, ev) => {
+        if (l instanceof Date && r instanceof Duration)
+          return checkRange(timestampFromNanos(timestampNanos(l) - durationNanos(r)));
+        if (l instanceof Date && r instanceof Date)
+          return checkRange(durationFromNanos(timestampNanos(l) - timestampNanos(r)));
+        return checkRange(inner(l, r, ast, ev));
+      };
     case 'in':
       return (l, r, ast, ev) => {
         if (Array.isArray(r) && numeric(l)) return r.some((x) => celEquals(l, x));

@@ -44,6 +44,12 @@ export {
 } from './limits.js';
 export type { ListSemantics } from './list-semantics.js';
 export { celEquals, listSemantics, markList } from './list-semantics.js';
+export {
+  formatTimestamp,
+  subMillisecondNanos,
+  timestampFromNanos,
+  timestampNanos,
+} from './timestamps.js';
 export type { CelType } from './types.js';
 export { celTypeOf, fromCelValue, toCelValue, toCelValueUntyped } from './types.js';
 export type {

@@ -9,6 +9,7 @@
 import { Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { isQuantity } from '@orchard/meta';
+import { compareTimestamps } from './timestamps.js';
 
 export const LIST_TYPE = Symbol('orchard.cel.listType');
 
@@ -73,7 +74,7 @@ export function celEquals(a: unknown, b: unknown): boolean {
   if (isQuantity(a) && isQuantity(b)) return a.cmp(b) === 0;
   if (a instanceof Uint8Array && b instanceof Uint8Array)
     return a.length === b.length && a.every((x, i) => x === b[i]);
-  if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (a instanceof Date && b instanceof Date) return compareTimestamps(a, b) === 0;
   if (a instanceof Duration && b instanceof Duration) return a.seconds === b.seconds && a.nanos === b.nanos;
   if (a instanceof Optional && b instanceof Optional) {
     if (a.hasValue() !== b.hasValue()) return false;

@@ -8,6 +8,7 @@
 import { type Environment, Optional } from '@marcbachmann/cel-js';
 import type { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { celEquals } from '../list-semantics.js';
+import { formatTimestamp } from '../timestamps.js';
 import { compareValues, evalError } from './values.js';
 
 // The engine's macro hooks receive its checker, evaluator and scope objects.
@@ -218,9 +219,7 @@ export function registerCore(env: Environment): void {
   env.registerFunction('int(google.protobuf.Timestamp): int', (t: Date) =>
     BigInt(Math.floor(t.getTime() / 1000)),
   );
-  env.registerFunction('string(google.protobuf.Timestamp): string', (t: Date) =>
-    t.toISOString().replace('.000Z', 'Z'),
-  );
+  env.registerFunction('string(google.protobuf.Timestamp): string', (t: Date) => formatTimestamp(t));
   env.registerFunction('string(google.protobuf.Duration): string', (d: Duration) => formatDurationSeconds(d));
   env.registerFunction('duration(google.protobuf.Duration): google.protobuf.Duration', (d: Duration) => d);
   env.registerFunction('timestamp(google.protobuf.Timestamp): google.protobuf.Timestamp', (t: Date) => t);

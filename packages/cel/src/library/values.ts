@@ -1,6 +1,7 @@
 /** Helpers shared by the libraries: engine errors, comparison and zero values of CEL values. */
 import { EvaluationError } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
+import { compareTimestamps } from '../timestamps.js';
 
 /** An evaluation error the engine reports with the position of the call. */
 export function evalError(message: string, code = 'evaluation_error'): Error {
@@ -21,7 +22,7 @@ export function compareValues(a: unknown, b: unknown): number {
     const y = b.seconds * 1_000_000_000n + BigInt(b.nanos);
     return x < y ? -1 : x > y ? 1 : 0;
   }
-  if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
+  if (a instanceof Date && b instanceof Date) return compareTimestamps(a, b);
   if (a instanceof Uint8Array && b instanceof Uint8Array) {
     for (let i = 0; i < Math.min(a.length, b.length); i++)
       if (a[i] !== b[i]) return (a[i] as number) - (b[i] as number);

@@ -15,7 +15,7 @@ import type { IncrementalTest, IncrementalTestSuite } from '@bufbuild/cel-spec/t
 import { getConformanceSuite } from '@bufbuild/cel-spec/testdata/tests.js';
 import { Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import { compile, createEnv, isCelError } from '../../src/index.js';
+import { compile, createEnv, isCelError, timestampFromNanos, timestampNanos } from '../../src/index.js';
 
 export const excludedSections: ReadonlySet<string> = new Set([
   'proto2',
@@ -160,7 +160,7 @@ function fromExpected(v: unknown): unknown {
   }
   if (Array.isArray(v)) return v.map(fromExpected);
   if (typeof v === 'object' && v !== null && '__timestamp' in v)
-    return new Date(Number((v as { __timestamp: bigint }).__timestamp / 1_000_000n));
+    return timestampFromNanos((v as { __timestamp: bigint }).__timestamp);
   return v;
 }
 
@@ -191,13 +191,7 @@ export function sameValue(expected: unknown, actual: unknown): boolean {
       actual instanceof Duration && actual.seconds === expected.seconds && actual.nanos === expected.nanos
     );
   if ('__timestamp' in expected) {
-    if (!(actual instanceof Date)) return false;
-    const ns = (expected as { __timestamp: bigint }).__timestamp;
-    return (
-      BigInt(actual.getTime()) * 1_000_000n ===
-        ns - (ns % 1_000_000n) - (ns % 1_000_000n < 0n ? 1_000_000n : 0n) ||
-      BigInt(actual.getTime()) === ns / 1_000_000n
-    );
+    return actual instanceof Date && timestampNanos(actual) === (expected as { __timestamp: bigint }).__timestamp;
   }
   if ('__type' in expected) {
     // the engine names the null type `null`; the spec calls it `null_type`
