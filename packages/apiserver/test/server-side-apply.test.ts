@@ -302,6 +302,20 @@ spec:
     );
     expect(atomic.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl": .spec.args');
   });
+
+  it('kubectl diff --server-side shows what an apply would change, and stores nothing', async () => {
+    expect((await apply(cm('diffed', { color: 'red' }))).code).toBe(0);
+    const f = join(dir, 'diffed.yaml');
+    writeFileSync(f, cm('diffed', { color: 'blue' }));
+    const d = await k('diff', '--server-side', '-f', f);
+    expect(d.code).toBe(1);
+    expect(d.stdout).toMatch(/^-\s+color: red$/m);
+    expect(d.stdout).toMatch(/^\+\s+color: blue$/m);
+    expect((await getJson('configmap', 'diffed')).data).toEqual({ color: 'red' });
+    writeFileSync(f, cm('diffed', { color: 'red' }));
+    const same = await k('diff', '--server-side', '-f', f);
+    expect(same).toMatchObject({ code: 0, stdout: '' });
+  });
 });
 
 /** The wire details of apply and managedFields over plain HTTP (both flavors). */
