@@ -119,6 +119,9 @@ function patchRcall(n: EngineNode, inner: Handle): Handle | undefined {
   if (TZ_METHODS.has(name)) {
     return (args, ev, ast) => {
       const a = args as unknown[];
+      // a duration's milliseconds are those of its second, as in cel-go (123.321s → 321)
+      if (name === 'getMilliseconds' && a[0] instanceof Duration)
+        return ((durationNanos(a[0]) / 1_000_000n) % 1000n) as unknown;
       const tz = a[1];
       const m = typeof tz === 'string' ? OFFSET.exec(tz) : null;
       if (m && a[0] instanceof Date) {

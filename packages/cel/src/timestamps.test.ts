@@ -65,3 +65,14 @@ describe('nanosecond timestamps in expressions', () => {
     expect(compile('string(t)', env).evaluate({ t })).toBe('2017-07-14T02:40:00.123456789Z');
   });
 });
+
+describe('duration getMilliseconds', () => {
+  const env = createEnv({ variables: { d: 'google.protobuf.Duration' } });
+  it.each([
+    ["duration('123.321456789s')", 321n],
+    ["duration('-1.5s')", -500n],
+    ["duration('2s')", 0n],
+  ])('%s.getMilliseconds() is the millisecond of its second', (d, want) => {
+    expect(compile(`${d}.getMilliseconds()`, env).evaluate({ d: null })).toBe(want);
+  });
+});

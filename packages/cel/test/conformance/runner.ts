@@ -67,6 +67,8 @@ function typeString(t: Any): string {
     case 'type':
       return 'type';
     case 'messageType':
+      // the well-known timestamp and duration types are CEL types, not protobuf messages to us
+      if (k.value === 'google.protobuf.Timestamp' || k.value === 'google.protobuf.Duration') return k.value;
       throw new NotApplicable(`protobuf message type ${k.value}`);
     case 'wrapper':
       throw new NotApplicable('protobuf wrapper type');
