@@ -98,3 +98,24 @@ describe('applyJsonPatch', () => {
     expect(() => applyJsonPatch({ a: 1 }, patch, { maxOperations: 2 })).toThrow(/maximum operations/);
   });
 });
+
+describe('parseJsonPatchText', () => {
+  const cases: [string, string, RegExp | undefined][] = [
+    [
+      'two op members',
+      '[{"op":"add","path":"/a","value":1,"op":"remove"}]',
+      /operation 0 has two "op" members/,
+    ],
+    [
+      'two path members in the second op',
+      '[{"op":"test","path":"/a","value":1},{"op":"remove","path":"/a","path":"/b"}]',
+      /operation 1 has two "path" members/,
+    ],
+    ['a repeated key inside a value is fine', '[{"op":"add","path":"/a","value":{"x":1,"x":2}}]', undefined],
+    ['malformed JSON', '[{"op":', /invalid JSON patch/],
+  ];
+  it.each(cases)('%s', (_n, text, error) => {
+    if (error) expect(() => parseJsonPatchText(text)).toThrow(error);
+    else expect(parseJsonPatchText(text)).toEqual([{ op: 'add', path: '/a', value: { x: 2 } }]);
+  });
+});

@@ -77,16 +77,17 @@ export function parseJsonPatchText(text: string): unknown {
   } catch (e) {
     throw new PatchError('Malformed', `invalid JSON patch: ${(e as Error).message}`);
   }
-  const dups = findDuplicateFieldsJson(text, patch);
-  if (dups.length > 0) {
-    const m = /^\[(\d+)\]\.(.*)$/.exec(dups[0]!);
-    throw new PatchError(
-      'Malformed',
-      m
-        ? `invalid JSON patch: operation ${m[1]} has two ${JSON.stringify(m[2])} members`
-        : `invalid JSON patch: duplicate field ${JSON.stringify(dups[0])}`,
-      m ? Number(m[1]) : undefined,
-    );
+  // Only a repeated member of an operation itself changes its meaning; a repeated key inside a
+  // `value` is ordinary JSON (the last one wins, as everywhere else).
+  for (const d of findDuplicateFieldsJson(text, patch)) {
+    const m = /^\[(\d+)\]\.(op|path|from|value)$/.exec(d);
+    if (m) {
+      throw new PatchError(
+        'Malformed',
+        `invalid JSON patch: operation ${m[1]} has two ${JSON.stringify(m[2])} members`,
+        Number(m[1]),
+      );
+    }
   }
   return patch;
 }
