@@ -514,6 +514,22 @@ describe.skipIf(!kubectlAvailable())('CRDs with kubectl (kubernetes flavor)', ()
     expect(await k(['delete', '-f', '-'], crdYaml)).toMatchObject({ code: 0 });
   });
 
+  it('kubectl apply of a non-structural CRD prints every reason', async () => {
+    const bad = widgetCrd('x-kubernetes-', 'apiextensions.k8s.io') as any;
+    bad.metadata.name = 'gadgets.example.com';
+    bad.spec.names = { plural: 'gadgets', kind: 'Gadget' };
+    bad.spec.versions[0].schema.openAPIV3Schema = {
+      type: 'object',
+      properties: { spec: { properties: { a: { type: 'string' } } } },
+    };
+    const r = await k(['apply', '-f', '-'], JSON.stringify(bad));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('The CustomResourceDefinition "gadgets.example.com" is invalid');
+    expect(r.stderr).toContain(
+      'spec.versions[0].schema.openAPIV3Schema.properties[spec].type: Required value: must not be empty for specified object fields',
+    );
+  });
+
   it('kubectl scale deployment', async () => {
     const d = `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: s\n  namespace: default\nspec:\n  replicas: 1\n  selector:\n    matchLabels: {app: s}\n  template:\n    metadata:\n      labels: {app: s}\n    spec:\n      containers:\n      - name: c\n        image: i\n`;
     expect((await k(['apply', '-f', '-'], d)).code).toBe(0);
