@@ -528,4 +528,15 @@ describe.each(['orch', 'kubernetes'] as const)('server-side apply over HTTP (%s 
       fieldsV1: { 'f:status': { 'f:readyReplicas': {} } },
     });
   });
+
+  it('an apply that changes nothing writes nothing: same resourceVersion (upstream GuaranteedUpdate)', async () => {
+    const first = await applyReq('h9', cmBody('h9', { a: '1' }));
+    const again = await applyReq('h9', cmBody('h9', { a: '1' }));
+    expect(again.status).toBe(200);
+    const rv = (r: { json: unknown }) =>
+      (r.json as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    expect(rv(again)).toBe(rv(first));
+    const changed = await applyReq('h9', cmBody('h9', { a: '2' }));
+    expect(rv(changed)).not.toBe(rv(first));
+  });
 });

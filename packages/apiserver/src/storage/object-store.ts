@@ -132,12 +132,27 @@ export class ObjectStore {
     tryUpdate: (current: StoredObject) => ApiObject | Promise<ApiObject>,
     expectedRevision?: number,
   ): Promise<StoredObject> {
-    const kv = await this.store.update(
-      key,
-      async (current) => this.encode(await tryUpdate(this.decode(current))),
-      expectedRevision === undefined ? {} : { expectedRevision },
-    );
-    return this.decode(kv);
+    // As upstream's GuaranteedUpdate, a write that changes nothing is not made: the object keeps
+    // its resourceVersion and watchers see no event (server-side apply relies on it).
+    let unchanged: KeyValue | undefined;
+    try {
+      const kv = await this.store.update(
+        key,
+        async (current) => {
+          const bytes = this.encode(await tryUpdate(this.decode(current)));
+          if (sameJson(bytes, current.value)) {
+            unchanged = current;
+            throw noChange;
+          }
+          return bytes;
+        },
+        expectedRevision === undefined ? {} : { expectedRevision },
+      );
+      return this.decode(kv);
+    } catch (e) {
+      if (e === noChange && unchanged !== undefined) return this.decode(unchanged);
+      throw e;
+    }
   }
 
   /** Deletes; `check` runs on the current object (preconditions) and may throw. Returns the deleted object. */
@@ -175,4 +190,30 @@ export class ObjectStore {
       ? { type, object, previous, revision: ev.revision }
       : { type, object, revision: ev.revision };
   }
+}
+
+const noChange = new Error('no change');
+
+/** JSON documents equal as values (key order aside). */
+function sameJson(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength === b.byteLength && a.every((x, i) => x === b[i])) return true;
+  try {
+    return jsonEqual(JSON.parse(decoder.decode(a)), JSON.parse(decoder.decode(b)));
+  } catch {
+    return false;
+  }
+}
+
+function jsonEqual(x: unknown, y: unknown): boolean {
+  if (x === y) return true;
+  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
+  if (Array.isArray(x) !== Array.isArray(y)) return false;
+  if (Array.isArray(x)) {
+    const ya = y as unknown[];
+    return x.length === ya.length && x.every((v, i) => jsonEqual(v, ya[i]));
+  }
+  const xk = Object.keys(x);
+  const yo = y as Record<string, unknown>;
+  if (xk.length !== Object.keys(yo).length) return false;
+  return xk.every((k) => Object.hasOwn(yo, k) && jsonEqual((x as Record<string, unknown>)[k], yo[k]));
 }
