@@ -123,6 +123,34 @@ describe('real clients through a forced 410 (kubernetes flavor)', () => {
     }
   });
 
+  it('@orchard/client informer resumes from its last resourceVersion when the server ends a watch (no relist)', async () => {
+    const conn = resolveConnection(loadKubeconfig(api.kubeconfigPath));
+    const inf = createInformer({
+      client: createRestClient(conn),
+      path: base,
+      timeoutSeconds: () => 1,
+      backoff: { initialMs: 10 },
+    });
+    inf.start();
+    try {
+      await inf.synced();
+      await eventually('a second watch after the server ended the first', () => inf.stats.watches >= 2);
+      await create('r1');
+      await eventually('r1 seen', () => inf.get(`${NS}/r1`) !== undefined);
+      await eventually('a third watch', () => inf.stats.watches >= 3);
+      await api.request('DELETE', `${base}/r1`);
+      await eventually('r1 deletion seen', () => inf.get(`${NS}/r1`) === undefined);
+      expect(inf.stats.lists).toBe(1);
+      expect(inf.stats.relistsAfterGone).toBe(0);
+      const want = await serverState();
+      expect(
+        new Map(inf.list().map((o) => [o.metadata?.name as string, o.metadata?.resourceVersion as string])),
+      ).toEqual(want);
+    } finally {
+      await inf.stop();
+    }
+  });
+
   it.skipIf(!kubectlAvailable())(
     'kubectl get -w follows every change, then reports the 410 Expired',
     async () => {
