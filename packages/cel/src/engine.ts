@@ -193,6 +193,21 @@ function installLenientCheck(chk: Checker): void {
         )
           ast.args = [r, l];
       }
+      if ((ast.op === 'list' || ast.op === '?:') && ast.meta.alternate === undefined) {
+        // a `null` literal beside optional<T> values is an optional<T> (null is assignable to
+        // abstract types, as in cel-go): `[optional.of(1), null]` is a list<optional<int>>
+        const elems = ast.op === 'list' ? (ast.args as EngineNode[]) : (ast.args as EngineNode[]).slice(1);
+        if (elems.length >= 2) {
+          const types = elems.map((e) => this.check(e, ctx));
+          const others = types.filter((t) => t.name !== 'null');
+          const t = others[0];
+          if (t?.kind === 'optional' && others.length < types.length && others.every((x) => x === t))
+            elems.forEach((e, i) => {
+              if (e.op === 'value' && e.args === null && types[i]?.name === 'null')
+                (e as { checkedType?: unknown }).checkedType = t;
+            });
+        }
+      }
       if (SELECTIONS.has(ast.op) && ast.meta.alternate === undefined) {
         // selecting from `{}`, `optional.none()`, …: the operand's parameters are dyn
         const operand = (ast.args as [EngineNode])[0];

@@ -207,6 +207,9 @@ describe('unresolved type parameters are dyn', () => {
     ['([].map(x, x))[0].foo', 'dyn'],
     ['[optional.none(), optional.of(1)]', 'list<optional<int>>'],
     ['[1] + []', 'list<int>'],
+    ['[optional.of(1), null][0]', 'optional<int>'],
+    ['true ? null : optional.of("a")', 'optional<string>'],
+    ['[1, null]', 'list'],
   ])('%s has type %s', (expr, type) => {
     expect(compile(expr, env).outputType).toBe(type);
   });
@@ -256,5 +259,26 @@ describe('optional and timestamp corrections', () => {
     '{true: dyn(0)}[?true].absent.hasValue()',
   ])('%s: a field of a present non-map optional value is an error', (expr) => {
     expect(() => compile(expr, env).evaluate()).toThrow(/No such key/);
+  });
+});
+
+describe('declared functions', () => {
+  const env = createEnv({
+    variables: { s: 'string' },
+    functions: {
+      'fn(string, int): string': (a: string, n: bigint) => a.repeat(Number(n)),
+      'string.shout(): string': (a: string) => `${a.toUpperCase()}!`,
+    },
+  });
+
+  it('type-checks and calls them', () => {
+    expect(compile("fn('ab', 2)", env).outputType).toBe('string');
+    expect(compile("fn('ab', 2)", env).evaluate({ s: '' })).toBe('abab');
+    expect(compile('s.shout()', env).evaluate({ s: 'hi' })).toBe('HI!');
+    expect(failure(() => compile("fn('ab', 'x')", env)).code).toBe('type-check');
+  });
+
+  it('rejects a malformed signature', () => {
+    expect(failure(() => createEnv({ functions: { 'fn(': () => 1 } })).code).toBe('invalid-argument');
   });
 });

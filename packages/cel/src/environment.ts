@@ -56,6 +56,12 @@ export interface CelEnvOptions {
    * resolves to a declared `x.y.z`, else `x.z`, else `z`.
    */
   container?: string;
+  /**
+   * Functions by signature (`'fn(string, int): string'`, a method `'string.shout(): string'`),
+   * type-checked like the built-in ones; the implementation gets the CEL values (int64 as
+   * `bigint`, …) and returns one. Evaluation stays synchronous.
+   */
+  functions?: Record<string, (...args: never[]) => unknown>;
 }
 
 /** A compiled-against environment. Create once, compile many expressions against it. */
@@ -103,11 +109,22 @@ export function createEnv(options: CelEnvOptions = {}): CelEnv {
     }
     variables.set(name, d.schema === undefined ? { type } : { type, schema: d.schema });
   }
+  const register = (target: Environment): void => {
+    for (const [signature, impl] of Object.entries(options.functions ?? {})) {
+      try {
+        target.registerFunction(signature, impl as (...a: unknown[]) => unknown);
+      } catch (e) {
+        throw new CelError('invalid-argument', `function ${signature}: ${(e as Error).message}`, { cause: e });
+      }
+    }
+  };
+  register(engine);
   const evaluator = captureEvaluator(engine);
   const checker = captureChecker(engine);
   let typed: Environment | undefined;
   if ([...variables.values()].some((v) => v.schema !== undefined)) {
     typed = baseEnvironment(featureGates).clone();
+    register(typed);
     let n = 0;
     const next = () => `orchard.Object${++n}`;
     const seen = new Map<StructuralSchema, CelType>();

@@ -8,7 +8,7 @@
  * wrapper types, Any/Struct/Value) are counted as not applicable, since Orchard's CEL values are
  * JSON objects, not protobuf messages. Nothing else is set aside: tests marked `disableCheck`
  * run through `compile(expr, env, { check: false })` (an unchecked program, as in cel-go), and
- * tests that declare functions — which our API does not offer — count as failures.
+ * declared functions through `createEnv({ functions })`.
  */
 
 import type { IncrementalTest, IncrementalTestSuite } from '@bufbuild/cel-spec/testdata/tests.js';
@@ -246,9 +246,30 @@ function runOne(section: string, path: string, t: IncrementalTest): CaseResult {
     if (PROTO.test(o.expr) || PROTO.test(o.container ?? ''))
       throw new NotApplicable('uses protobuf message types');
     const variables: Record<string, string> = {};
+    const functions: Record<string, () => unknown> = {};
     for (const d of o.typeEnv ?? []) {
-      if (d.declKind?.case === 'ident') variables[d.name] = typeString(d.declKind.value.type);
-      else return result('fail', 'declares functions (createEnv has no function declarations)');
+      if (d.declKind?.case === 'ident') {
+        variables[d.name] = typeString(d.declKind.value.type);
+        continue;
+      }
+      for (const ov of d.declKind?.value?.overloads ?? []) {
+        let params: string[];
+        let res: string;
+        try {
+          params = ov.params.map(typeString);
+          res = typeString(ov.resultType);
+        } catch (e) {
+          if (e instanceof NotApplicable)
+            return result('fail', `declares a function over a type the engine cannot declare (${e.message})`);
+          throw e;
+        }
+        const sig = ov.isInstanceFunction
+          ? `${params[0]}.${d.name}(${params.slice(1).join(', ')}): ${res}`
+          : `${d.name}(${params.join(', ')}): ${res}`;
+        functions[sig] = () => {
+          throw new Error(`${d.name} is declared without an implementation`);
+        };
+      }
     }
     const activation: Record<string, unknown> = {};
     for (const [name, ev] of Object.entries(o.bindings ?? {})) {
@@ -259,7 +280,7 @@ function runOne(section: string, path: string, t: IncrementalTest): CaseResult {
     const matcher = o.resultMatcher;
     let program: ReturnType<typeof compile>;
     try {
-      const env = createEnv(o.container ? { variables, container: o.container } : { variables });
+      const env = createEnv({ variables, functions, ...(o.container ? { container: o.container } : {}) });
       program = compile(o.expr, env, o.disableCheck ? { check: false } : {});
     } catch (e) {
       if (!isCelError(e)) throw e;
