@@ -4,6 +4,7 @@
  */
 import { findDuplicateFieldsJson } from '@orchard/schema';
 import fjp from 'fast-json-patch';
+import { cloneJson } from './clone.js';
 import { PatchError } from './errors.js';
 
 export interface JsonPatchOperation {
@@ -99,7 +100,7 @@ export function parseJsonPatchText(text: string): unknown {
  */
 export function applyJsonPatch<T = unknown>(doc: T, patch: unknown, options: JsonPatchOptions = {}): T {
   const operations = parseJsonPatch(patch, options);
-  const copy = doc === undefined ? doc : (structuredClone(doc) as T);
+  const copy = doc === undefined ? doc : cloneJson(doc);
   try {
     const result = fjp.applyPatch(copy, operations as fjp.Operation[], true, true, true);
     return result.newDocument as T;

@@ -1,6 +1,7 @@
 /**
  * JSON Merge Patch (RFC 7386, `application/merge-patch+json`).
  */
+import { cloneJson } from './clone.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -50,5 +51,5 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 function clone<T>(v: T): T {
-  return v === null || typeof v !== 'object' ? v : structuredClone(v);
+  return cloneJson(v);
 }

@@ -6,6 +6,7 @@
  */
 import type { StructuralSchema } from '@orchard/schema';
 import { canonical } from './canonical.js';
+import { cloneJson } from './clone.js';
 import { PatchError } from './errors.js';
 import { deepEqual } from './merge-patch.js';
 
@@ -23,7 +24,7 @@ function isObject(v: unknown): v is Obj {
 }
 
 function clone<T>(v: T): T {
-  return v === null || typeof v !== 'object' ? v : structuredClone(v);
+  return cloneJson(v);
 }
 
 /** The schema of field `k` inside a struct or map schema. */

@@ -5,6 +5,7 @@
  */
 import type { StructuralSchema } from '@orchard/schema';
 import { canonical } from './canonical.js';
+import { cloneJson } from './clone.js';
 import { deepEqual } from './merge-patch.js';
 import { directives, fieldSchema, listStrategy } from './strategic.js';
 
@@ -15,7 +16,7 @@ function isObject(v: unknown): v is Obj {
 }
 
 function clone<T>(v: T): T {
-  return v === null || typeof v !== 'object' ? v : structuredClone(v);
+  return cloneJson(v);
 }
 
 export interface DiffOptions {
