@@ -203,7 +203,12 @@ function patchBinary(n: EngineNode, inner: Handle): Handle | undefined {
       };
     case '[]':
       return (l, r, ast, ev) =>
-        inner(l, Array.isArray(l) && r instanceof UnsignedInt ? r.value : l instanceof Map ? mapKey(l, r) : r, ast, ev);
+        inner(
+          l,
+          Array.isArray(l) && r instanceof UnsignedInt ? r.value : l instanceof Map ? mapKey(l, r) : r,
+          ast,
+          ev,
+        );
     case '.': {
       // a field of a present optional whose value is not a map or object is an error, not none
       const kind = ((n.args as [EngineNode])[0].checkedType as { kind?: string } | undefined)?.kind;

@@ -197,7 +197,7 @@ describe('unresolved type parameters are dyn', () => {
     ['{}.transformMap(k, v, k + v)', {}],
     ['optional.none().?x.hasValue()', false],
     ['optional.none()[?0].hasValue()', false],
-    ["{}.?k.invalid.hasValue()", false],
+    ['{}.?k.invalid.hasValue()', false],
   ])('%s', (expr, want) => {
     expect(compile(expr, env).evaluate()).toEqual(want);
   });
@@ -254,12 +254,12 @@ describe('optional and timestamp corrections', () => {
     expect(compile(expr, env).evaluate()).toEqual(want);
   });
 
-  it.each([
-    "{'k': dyn(null)}.?k.invalid.hasValue()",
-    '{true: dyn(0)}[?true].absent.hasValue()',
-  ])('%s: a field of a present non-map optional value is an error', (expr) => {
-    expect(() => compile(expr, env).evaluate()).toThrow(/No such key/);
-  });
+  it.each(["{'k': dyn(null)}.?k.invalid.hasValue()", '{true: dyn(0)}[?true].absent.hasValue()'])(
+    '%s: a field of a present non-map optional value is an error',
+    (expr) => {
+      expect(() => compile(expr, env).evaluate()).toThrow(/No such key/);
+    },
+  );
 });
 
 describe('declared functions', () => {

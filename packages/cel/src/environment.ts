@@ -114,7 +114,9 @@ export function createEnv(options: CelEnvOptions = {}): CelEnv {
       try {
         target.registerFunction(signature, impl as (...a: unknown[]) => unknown);
       } catch (e) {
-        throw new CelError('invalid-argument', `function ${signature}: ${(e as Error).message}`, { cause: e });
+        throw new CelError('invalid-argument', `function ${signature}: ${(e as Error).message}`, {
+          cause: e,
+        });
       }
     }
   };

@@ -103,8 +103,6 @@ export function fromEngineError(
         : fallback;
   const summary = err.summary ?? err.message ?? String(e);
   const map = toOriginal ?? ((o: number) => o);
-  const position = err.range
-    ? positionOf(expression, map(err.range.start), map(err.range.end))
-    : undefined;
+  const position = err.range ? positionOf(expression, map(err.range.start), map(err.range.end)) : undefined;
   return new CelError(code, summary, { detail: err.code, position, expression, cause: e });
 }

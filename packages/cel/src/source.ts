@@ -206,9 +206,18 @@ export function preprocess(original: string): Preprocessed {
       continue;
     }
     // numbers (consumed whole so that `1.5` is not mistaken for a member access)
-    if (DIGIT.test(ch) || (ch === '.' && DIGIT.test(original[i + 1] ?? '') && last !== 'ident' && last !== 'close' && last !== 'literal')) {
+    if (
+      DIGIT.test(ch) ||
+      (ch === '.' &&
+        DIGIT.test(original[i + 1] ?? '') &&
+        last !== 'ident' &&
+        last !== 'close' &&
+        last !== 'literal')
+    ) {
       startToken();
-      const m = /^(?:0[xX][0-9a-fA-F]+[uU]?|[0-9]*(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?[uU]?)/.exec(original.slice(i));
+      const m = /^(?:0[xX][0-9a-fA-F]+[uU]?|[0-9]*(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?[uU]?)/.exec(
+        original.slice(i),
+      );
       const text = m?.[0] || ch;
       if (text.startsWith('.')) {
         inserts.push({ at: out.length, delta: 1 });
@@ -326,7 +335,8 @@ function unify(chk: Any, a: Any, b: Any): Any {
 }
 
 function present(v: unknown, node: EngineNode): { has: boolean; value?: unknown } {
-  if (!(v instanceof Optional)) throw evalError('optional entry must be an optional value', 'no_matching_overload');
+  if (!(v instanceof Optional))
+    throw evalError('optional entry must be an optional value', 'no_matching_overload');
   void node;
   return v.hasValue() ? { has: true, value: v.value() } : { has: false };
 }

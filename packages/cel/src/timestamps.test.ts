@@ -11,7 +11,16 @@ import {
 
 describe('timestamp helpers', () => {
   it('round-trips nanoseconds, before and after the epoch', () => {
-    for (const ns of [0n, 1n, 999_999n, 1_000_000n, 1_234_567_891n, -1n, -1_000_001n, 253402300799999999999n]) {
+    for (const ns of [
+      0n,
+      1n,
+      999_999n,
+      1_000_000n,
+      1_234_567_891n,
+      -1n,
+      -1_000_001n,
+      253402300799999999999n,
+    ]) {
       expect(timestampNanos(timestampFromNanos(ns))).toBe(ns);
     }
     expect(subMillisecondNanos(timestampFromNanos(-1n))).toBe(999_999);
@@ -46,7 +55,10 @@ describe('nanosecond timestamps in expressions', () => {
     ],
     ["timestamp('2020-01-01T00:00:00.000000001Z') > timestamp('2020-01-01T00:00:00Z')", true],
     ["timestamp('2020-01-01T00:00:00.000000001Z') == timestamp('2020-01-01T00:00:00Z')", false],
-    ["string(timestamp('2020-01-01T00:00:00.000000002Z') - timestamp('2020-01-01T00:00:00.000000001Z'))", '0.000000001s'],
+    [
+      "string(timestamp('2020-01-01T00:00:00.000000002Z') - timestamp('2020-01-01T00:00:00.000000001Z'))",
+      '0.000000001s',
+    ],
     ["string(timestamp('2020-01-01T00:00:00Z') - duration('1ns'))", '2019-12-31T23:59:59.999999999Z'],
     ["string(duration('1ns') + timestamp('2020-01-01T00:00:00Z'))", '2020-01-01T00:00:00.000000001Z'],
     ["[timestamp('2020-01-01T00:00:00.000000001Z')] == [timestamp('2020-01-01T00:00:00Z')]", false],
@@ -56,7 +68,9 @@ describe('nanosecond timestamps in expressions', () => {
 
   it('fails past the maximum timestamp by a nanosecond', () => {
     expect(() =>
-      compile("timestamp('9999-12-31T23:59:59.999999999Z') + duration('1ns')", env).evaluate({ t: new Date(0) }),
+      compile("timestamp('9999-12-31T23:59:59.999999999Z') + duration('1ns')", env).evaluate({
+        t: new Date(0),
+      }),
     ).toThrow(/timestamp out of range/);
   });
 

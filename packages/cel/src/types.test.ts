@@ -3,6 +3,7 @@ import type { StructuralSchema } from '@orchard/schema';
 import { describe, expect, it } from 'vitest';
 import { compile, createEnv } from './environment.js';
 import { isCelError } from './errors.js';
+import { timestampNanos } from './timestamps.js';
 import { celTypeOf, fromCelValue, toCelValue } from './types.js';
 
 describe('type mapping from schemas', () => {
@@ -179,5 +180,15 @@ describe('list-type set and map semantics', () => {
     ['(self.set + other.set).size()', 3n],
   ])('%s → %s', (expr, want) => {
     expect(compile(expr, env).evaluate({ self, oldSelf, other })).toEqual(want);
+  });
+});
+
+describe('nanosecond date-time values', () => {
+  it('keeps the fraction beyond milliseconds both ways', () => {
+    const schema = { type: 'string', format: 'date-time' } as const;
+    const d = toCelValue('2024-01-02T03:04:05.123456789Z', schema) as Date;
+    expect(timestampNanos(d) % 1_000_000_000n).toBe(123_456_789n);
+    expect(fromCelValue(d)).toBe('2024-01-02T03:04:05.123456789Z');
+    expect(fromCelValue(toCelValue('2024-01-02T03:04:05Z', schema))).toBe('2024-01-02T03:04:05.000Z');
   });
 });

@@ -9,6 +9,7 @@ import { Duration } from '@marcbachmann/cel-js/evaluator';
 import type { StructuralSchema } from '@orchard/schema';
 import { escapePropertyName } from './escaping.js';
 import { markList } from './list-semantics.js';
+import { formatTimestamp, subMillisecondNanos, withFraction } from './timestamps.js';
 
 /** A CEL type in the engine's notation: `int`, `string`, `list<int>`, `map<string, dyn>`, … */
 export type CelType = string;
@@ -140,7 +141,7 @@ export function toCelValue(value: unknown, schema: StructuralSchema | undefined)
           const d = new Date(
             schema.format === 'date' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value,
           );
-          return Number.isNaN(d.getTime()) ? value : d;
+          return Number.isNaN(d.getTime()) ? value : withFraction(d, value);
         }
         case 'duration': {
           const n = parseDurationNanos(value);
@@ -197,7 +198,8 @@ export function fromCelValue(value: unknown): unknown {
     for (const b of value) s += String.fromCharCode(b);
     return btoa(s);
   }
-  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Date)
+    return subMillisecondNanos(value) === 0 ? value.toISOString() : formatTimestamp(value);
   if (value instanceof Duration) return value.toString();
   if (Array.isArray(value)) return value.map(fromCelValue);
   if (value instanceof Map)

@@ -15,7 +15,8 @@ for (const r of rows) {
 }
 console.log(`| **total** | **${pass}** | **${fail}** | ${na} |`);
 console.log(
-  `pass rate ${((100 * pass) / (pass + fail)).toFixed(1)}% of ${pass + fail} applicable core tests`,
+  `pass rate ${((100 * pass) / (pass + fail)).toFixed(1)}% of the ${pass + fail} core tests without protobuf messages; ` +
+    `${((100 * pass) / (pass + fail + na)).toFixed(1)}% of all ${pass + fail + na} core tests`,
 );
 if (process.argv.includes('--failures'))
   for (const r of results) if (r.outcome === 'fail') console.log(`${r.id}\t${r.detail}`);

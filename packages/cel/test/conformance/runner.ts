@@ -193,7 +193,9 @@ export function sameValue(expected: unknown, actual: unknown): boolean {
       actual instanceof Duration && actual.seconds === expected.seconds && actual.nanos === expected.nanos
     );
   if ('__timestamp' in expected) {
-    return actual instanceof Date && timestampNanos(actual) === (expected as { __timestamp: bigint }).__timestamp;
+    return (
+      actual instanceof Date && timestampNanos(actual) === (expected as { __timestamp: bigint }).__timestamp
+    );
   }
   if ('__type' in expected) {
     // the engine names the null type `null`; the spec calls it `null_type`
