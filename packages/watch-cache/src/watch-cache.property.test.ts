@@ -7,7 +7,8 @@ import { createWatchCache } from './watch-cache.js';
 /**
  * The store is the oracle: for random histories of creates, updates and deletes, every Exact read
  * the cache serves (whole or paged, with and without a predicate) equals the store's snapshot at that
- * revision, and a watch from any revision in the window replays onto that snapshot to the current state.
+ * revision, and a watch from any revision in the window (with the same predicate, so objects leaving
+ * and entering the selection are DELETED/ADDED) replays onto that snapshot to the current state.
  */
 const P = '/r/widgets/';
 const enc = new TextEncoder();
@@ -74,12 +75,15 @@ describe('watch cache against the store as oracle', () => {
             }
             expect(view(got)).toEqual(view(want));
             // A watch from rev replays onto the snapshot at rev to give the current state.
-            const w = await cache.watch({ start: { kind: 'Exact', revision: rev } });
+            const w = await cache.watch({
+              start: { kind: 'Exact', revision: rev },
+              ...(predicate ? { predicate } : {}),
+            });
             const state = new Map(
-              (await store.list(P, { atRevision: rev })).kvs.map((kv) => [
-                kv.key.slice(P.length),
-                String(kv.modRevision),
-              ]),
+              (await store.list(P, { atRevision: rev })).kvs
+                .map(decode)
+                .filter((o) => !predicate || predicate(o))
+                .map((o) => [o.metadata?.name as string, o.metadata?.resourceVersion as string]),
             );
             let last = rev;
             while (last < current) {
@@ -99,7 +103,10 @@ describe('watch cache against the store as oracle', () => {
             }
             w.close();
             const now = new Map(
-              (await store.list(P)).kvs.map((kv) => [kv.key.slice(P.length), String(kv.modRevision)]),
+              (await store.list(P)).kvs
+                .map(decode)
+                .filter((o) => !predicate || predicate(o))
+                .map((o) => [o.metadata?.name as string, o.metadata?.resourceVersion as string]),
             );
             expect(state).toEqual(now);
           }
