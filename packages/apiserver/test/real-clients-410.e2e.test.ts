@@ -200,7 +200,7 @@ describe('real clients through a forced 410 (kubernetes flavor)', () => {
         ]);
         // kubectl does not re-watch: it reports the ERROR event's Status and exits; a fresh `get` is in sync.
         expect(code).not.toBe('running');
-        expect(code).toBe(0);
+        expect(code, err).toBe(0);
         expect(out.trim().split('\n').at(-1)?.replace(/\s+/g, ' ')).toBe('ERROR Expired 410');
         // A fresh kubectl get after the 410 shows exactly the server's state.
         await create('k2');
