@@ -95,8 +95,22 @@ export function decodeBytesLiteral(content: string): Uint8Array | undefined {
   return Uint8Array.from(out);
 }
 
+/** Nothing to rewrite without a backtick, `?`, bytes prefix or a `.` before a digit. */
+const NEEDS_SCAN = /[`?]|[bB][rR]?['"]|[rR][bB]['"]|\.\d/;
+const identity = (o: number): number => o;
+
 /** Rewrites `original` for the engine (see the module comment). */
 export function preprocess(original: string): Preprocessed {
+  if (!NEEDS_SCAN.test(original))
+    return {
+      source: original,
+      changed: false,
+      shifted: false,
+      toOriginal: identity,
+      bytes: new Map(),
+      quotedFields: new Map(),
+      optionalEntries: new Set(),
+    };
   const bytes = new Map<number, Uint8Array>();
   const quotedFields = new Map<string, string>();
   const optionalEntries = new Set<number>();
@@ -135,7 +149,10 @@ export function preprocess(original: string): Preprocessed {
       continue;
     }
     // string and bytes literals, with their prefixes
-    const prefix = /^(?:[rR][bB]?|[bB][rR]?)(?=['"])/.exec(original.slice(i, i + 3))?.[0] ?? '';
+    const prefix =
+      ch === 'r' || ch === 'R' || ch === 'b' || ch === 'B'
+        ? (/^(?:[rR][bB]?|[bB][rR]?)(?=['"])/.exec(original.slice(i, i + 3))?.[0] ?? '')
+        : '';
     if (prefix !== '' || ch === '"' || ch === "'") {
       startToken();
       const raw = /[rR]/.test(prefix);
