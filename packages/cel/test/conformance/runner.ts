@@ -3,8 +3,8 @@
  * API of @orchard/cel (createEnv → compile → evaluate), not through the underlying engine.
  *
  * "Core" = every section of the conformance suite except the extension libraries (sections named
- * `*_ext`) and the sections about protobuf messages (`proto2`, `proto3`, `enums`, `wrappers`,
- * `dynamic`); within the core sections, tests that need protobuf message types (TestAllTypes,
+ * `*_ext`) and the sections about protobuf messages and unknowns (`proto2`, `proto3`, `enums`,
+ * `wrappers`, `dynamic`, `unknowns`); within the core sections, tests that need protobuf message types (TestAllTypes,
  * wrapper types, Any/Struct/Value) are counted as not applicable, since Orchard's CEL values are
  * JSON objects, not protobuf messages. Nothing else is set aside: tests marked `disableCheck`
  * run through `compile(expr, env, { check: false })` (an unchecked program, as in cel-go), and
