@@ -1,6 +1,6 @@
 import { FieldSet } from '../fieldpath/field-set.js';
 import { ElementKind, type PathElement } from '../fieldpath/path-element.js';
-import { isMap, type JsonMap } from '../fieldpath/value.js';
+import { isMap, type JsonMap, setKey } from '../fieldpath/value.js';
 import { type Atom, mapField } from '../typed/atom.js';
 import { type Comparison, compare, isSame } from '../typed/compare.js';
 import { merge } from '../typed/merge.js';
@@ -252,13 +252,13 @@ function resetDefaults(obj: unknown, dropped: FieldSet, atom: Atom): unknown {
       const cur = Object.hasOwn(o, pe.name) ? o[pe.name] : undefined;
       if (n.member && cur === undefined && fa.default !== undefined) {
         out ??= { ...o };
-        out[pe.name] = structuredClone(fa.default);
+        setKey(out, pe.name, structuredClone(fa.default));
         changed = true;
       } else if (n.child !== undefined && cur !== undefined) {
         const r = visit(cur, n.child, fa);
         if (r !== cur) {
           out ??= { ...o };
-          out[pe.name] = r;
+          setKey(out, pe.name, r);
         }
       }
     }

@@ -1,6 +1,6 @@
 import type { StructuralSchema } from '@orchard/schema';
 import { formatPath, PathElement } from '../fieldpath/path-element.js';
-import { canonicalJson, isMap, type JsonMap } from '../fieldpath/value.js';
+import { canonicalJson, isMap, type JsonMap, setKey } from '../fieldpath/value.js';
 
 /**
  * The merge-relevant shape of a schema node (upstream's `schema.Atom`): what a value at this
@@ -312,7 +312,7 @@ export function dropNulls(v: unknown, a: Atom): unknown {
     const r = dropNulls(x, fa);
     if (r !== x) {
       out ??= { ...v };
-      out[k] = r;
+      setKey(out, k, r);
     }
   }
   return out ?? v;

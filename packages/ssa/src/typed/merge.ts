@@ -1,5 +1,5 @@
 import type { PathElement } from '../fieldpath/path-element.js';
-import { isMap, type JsonMap } from '../fieldpath/value.js';
+import { isMap, type JsonMap, setKey } from '../fieldpath/value.js';
 import {
   type Atom,
   formatSteps,
@@ -99,7 +99,7 @@ class MergeWalker {
         const v =
           rv === undefined && (typeof lv !== 'object' || lv === null) ? lv : this.descend(k, lv, rv, fa);
         if (v !== undefined) {
-          out[k] = v;
+          setKey(out, k, v);
           any = true;
         }
       }
@@ -110,7 +110,7 @@ class MergeWalker {
         if (rv === undefined || (lm !== undefined && Object.hasOwn(lm, k) && lm[k] !== undefined)) continue;
         const v = typeof rv !== 'object' || rv === null ? rv : this.descend(k, undefined, rv, mapField(m, k));
         if (v !== undefined) {
-          out[k] = v;
+          setKey(out, k, v);
           any = true;
         }
       }

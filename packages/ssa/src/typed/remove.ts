@@ -1,6 +1,6 @@
 import type { FieldSet } from '../fieldpath/field-set.js';
 import { PathElement } from '../fieldpath/path-element.js';
-import { isMap, type JsonMap } from '../fieldpath/value.js';
+import { isMap, type JsonMap, setKey } from '../fieldpath/value.js';
 import { type Atom, listItemElement, mapField, shapeFor } from './atom.js';
 
 /**
@@ -54,17 +54,17 @@ function remove(v: unknown, items: FieldSet, a: Atom): unknown {
     const val = v[k];
     const n = items.node(PathElement.field(k).id);
     if (n === undefined) {
-      out[k] = val;
+      setKey(out, k, val);
       any = true;
       continue;
     }
     if (n.member) continue;
     if (n.child !== undefined) {
       const r = remove(val, n.child, mapField(m, k));
-      out[k] = r === undefined ? null : r;
+      setKey(out, k, r === undefined ? null : r);
       any = true;
     } else {
-      out[k] = val;
+      setKey(out, k, val);
       any = true;
     }
   }

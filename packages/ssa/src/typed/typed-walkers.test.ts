@@ -299,3 +299,24 @@ describe('removeItems (upstream TypedValue.RemoveItems)', () => {
     expect(removeItems(value, set, widget)).toEqual(want);
   });
 });
+
+describe('field names from request bodies', () => {
+  it('a __proto__ key is an ordinary field: merged, tracked and removed as such', () => {
+    const intent = JSON.parse('{"spec":{"config":{"__proto__":{"x":"1"},"a":"b"}}}');
+    const merged = merge({ spec: { config: { c: 'd' } } }, intent, widget) as {
+      spec: { config: Record<string, unknown> };
+    };
+    expect(Object.hasOwn(merged.spec.config, '__proto__')).toBe(true);
+    expect(Object.getPrototypeOf(merged.spec.config)).toBe(Object.prototype);
+    expect(JSON.stringify(merged)).toBe('{"spec":{"config":{"c":"d","__proto__":{"x":"1"},"a":"b"}}}');
+    expect(toFieldsV1(toFieldSet(intent, widget))).toEqual(
+      JSON.parse('{"f:spec":{"f:config":{"f:__proto__":{".":{},"f:x":{}},"f:a":{}}}}'),
+    );
+    const removed = removeItems(
+      merged,
+      fromFieldsV1(JSON.parse('{"f:spec":{"f:config":{"f:a":{}}}}')),
+      widget,
+    );
+    expect(JSON.stringify(removed)).toBe('{"spec":{"config":{"c":"d","__proto__":{"x":"1"}}}}');
+  });
+});
