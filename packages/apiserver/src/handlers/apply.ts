@@ -141,7 +141,13 @@ function checkUnknownFields(
         unknown.push(`${path}.${k}`);
         continue;
       }
-      out[k] = root && k === 'metadata' ? x : walk(x, p, `${path}.${k}`, false);
+      // defineProperty: a `__proto__` field name must stay an own property.
+      Object.defineProperty(out, k, {
+        value: root && k === 'metadata' ? x : walk(x, p, `${path}.${k}`, false),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   };
