@@ -8,7 +8,9 @@ import { launchApiServer } from './launch.js';
 const usage = `Usage: orchard-apiserver [options]
 
   --port N               port to listen on (0 = any free port; default 6443)
-  --host ADDR            address to bind (default 127.0.0.1)
+  --host ADDR            address to bind (default 127.0.0.1); added to the serving certificate's names
+  --tls-san NAME         extra DNS name or IP address for the serving certificate (repeatable or
+                         comma-separated, e.g. --tls-san api.example.com,10.0.0.5)
   --flavor orch|kubernetes   identifiers of the API (default orch)
   --storage memory       storage backend (default memory)
   --insecure-http        plain HTTP on loopback; every request is the admin
@@ -22,13 +24,14 @@ const usage = `Usage: orchard-apiserver [options]
 `;
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
         port: { type: 'string', default: '6443' },
         host: { type: 'string', default: '127.0.0.1' },
+        'tls-san': { type: 'string', multiple: true },
         flavor: { type: 'string', default: 'orch' },
         storage: { type: 'string', default: 'memory' },
         'insecure-http': { type: 'boolean', default: false },
@@ -97,6 +100,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     port,
     host: String(values.host),
     insecureHttp: values['insecure-http'] === true,
+    tlsSubjectAltNames: parseTlsSans(values['tls-san']),
     kubeconfigOut,
     server: {
       flavor,
@@ -131,6 +135,15 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** `--tls-san` values: repeated flags and comma-separated lists alike. */
+export function parseTlsSans(values: unknown): string[] {
+  const list = Array.isArray(values) ? values : typeof values === 'string' ? [values] : [];
+  return list
+    .flatMap((v) => String(v).split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
 }
 
 const invokedDirectly = process.argv[1] !== undefined && /cli\.(ts|js|mjs)$/.test(process.argv[1]);

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ApiServerOptions } from './options.js';
 import { type ApiServer, createApiServer } from './server.js';
-import { type GeneratedTls, generateServerTls } from './tls/certs.js';
+import { type GeneratedTls, generateServerTls, toSubjectAltNames } from './tls/certs.js';
 import { buildKubeconfig } from './tls/kubeconfig.js';
 
 export interface LaunchOptions {
@@ -14,6 +14,12 @@ export interface LaunchOptions {
   readonly insecureHttp?: boolean;
   /** TLS material to reuse (tests cache it per process); generated when absent. */
   readonly tls?: GeneratedTls;
+  /**
+   * Extra names (DNS names or IP addresses) the generated serving certificate is valid for, beside
+   * `localhost`, `127.0.0.1`, `::1` and `host` itself (upstream's `--tls-san`-like
+   * `--apiserver-cert-extra-sans`). Ignored when `tls` is given. Default none.
+   */
+  readonly tlsSubjectAltNames?: readonly string[];
   /** Where to write the admin kubeconfig; not written when absent. */
   readonly kubeconfigOut?: string;
   /** Passed to `createApiServer`. */
@@ -31,15 +37,24 @@ export interface LaunchedServer {
   stop(): Promise<void>;
 }
 
+/** The names the generated serving certificate adds to the loopback ones: `host` and `tlsSubjectAltNames`. */
+export function servingCertNames(options: Pick<LaunchOptions, 'host' | 'tlsSubjectAltNames'>): {
+  dns: string[];
+  ip: string[];
+} {
+  return toSubjectAltNames([options.host ?? '127.0.0.1', ...(options.tlsSubjectAltNames ?? [])]);
+}
+
 /** Starts the reference server the way the CLI does: TLS with a generated CA (or plain HTTP) and an admin kubeconfig. */
 export async function launchApiServer(options: LaunchOptions = {}): Promise<LaunchedServer> {
   const insecure = options.insecureHttp === true;
-  const tls = insecure ? undefined : (options.tls ?? (await generateServerTls()));
+  const host = options.host ?? '127.0.0.1';
+  const tls = insecure ? undefined : (options.tls ?? (await generateServerTls(servingCertNames(options))));
   const server = createApiServer({
     ...options.server,
     ...(tls ? { tls: { cert: tls.serving.cert, key: tls.serving.key, clientCa: tls.ca.cert } } : {}),
   });
-  const { url, port } = await server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  const { url, port } = await server.listen(options.port ?? 0, host);
   const kubeconfig = buildKubeconfig(
     tls
       ? { server: url, caPem: tls.ca.cert, clientCertPem: tls.admin.cert, clientKeyPem: tls.admin.key }

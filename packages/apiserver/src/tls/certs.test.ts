@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { generateServerTls, issueClientCert } from './certs.js';
+import { generateServerTls, issueClientCert, toSubjectAltNames } from './certs.js';
 import { buildKubeconfig } from './kubeconfig.js';
 
 describe('generated TLS material', async () => {
@@ -53,5 +53,23 @@ describe('generated TLS material', async () => {
     const insecure = parse(buildKubeconfig({ server: 'http://127.0.0.1:1' }));
     expect(insecure.users[0].user).toEqual({});
     expect(insecure.clusters[0].cluster).toEqual({ server: 'http://127.0.0.1:1' });
+  });
+});
+
+describe('extra serving names', () => {
+  it('sorts names into IP and DNS subject alternative names', () => {
+    expect(toSubjectAltNames(['10.0.0.5', 'Host.Example', '[::2]', '0.0.0.0', '', 'host.example'])).toEqual({
+      dns: ['host.example'],
+      ip: ['10.0.0.5', '::2'],
+    });
+  });
+
+  it('adds them to the loopback names of the serving certificate', async () => {
+    const tls = await generateServerTls({ dns: ['api.example.com'], ip: ['192.0.2.7'] });
+    const serving = new X509Certificate(tls.serving.cert);
+    expect(serving.subjectAltName).toContain('DNS:api.example.com');
+    expect(serving.subjectAltName).toContain('IP Address:192.0.2.7');
+    expect(serving.checkIP('::1')).toBe('::1');
+    expect(serving.checkHost('localhost')).toBe('localhost');
   });
 });

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
+import { isIP } from 'node:net';
 import * as x509 from '@peculiar/x509';
 
 /**
@@ -109,15 +110,39 @@ async function issue(
   return { cert: certificate.toString('pem'), key: await keyPem(keys) };
 }
 
+/** Subject alternative names of a certificate, split by kind. */
+export interface SubjectAltNames {
+  readonly dns?: readonly string[];
+  readonly ip?: readonly string[];
+}
+
+/**
+ * Sorts names (`--tls-san` values, a `--host`) into IP and DNS subject alternative names. An IPv6
+ * address may be bracketed; the unspecified addresses `0.0.0.0` and `::` name no host and are dropped,
+ * as are empty strings and duplicates.
+ */
+export function toSubjectAltNames(names: readonly string[]): { dns: string[]; ip: string[] } {
+  const dns = new Set<string>();
+  const ip = new Set<string>();
+  for (const raw of names) {
+    const name = raw.trim().replace(/^\[(.*)\]$/, '$1');
+    if (name === '' || name === '0.0.0.0' || name === '::') continue;
+    if (isIP(name) !== 0) ip.add(name);
+    else dns.add(name.toLowerCase());
+  }
+  return { dns: [...dns], ip: [...ip] };
+}
+
 /** A serving certificate for `localhost`, `127.0.0.1` and `::1` (plus any extra names). */
-export function issueServingCert(
-  ca: CertificateAuthority,
-  extra: { dns?: readonly string[]; ip?: readonly string[] } = {},
-): Promise<KeyPairPem> {
-  return issue(ca, 'CN=orchard-apiserver', 'server', {
-    dns: ['localhost', ...(extra.dns ?? [])],
-    ip: ['127.0.0.1', '::1', ...(extra.ip ?? [])],
-  });
+export function issueServingCert(ca: CertificateAuthority, extra: SubjectAltNames = {}): Promise<KeyPairPem> {
+  const names = toSubjectAltNames([
+    'localhost',
+    '127.0.0.1',
+    '::1',
+    ...(extra.dns ?? []),
+    ...(extra.ip ?? []),
+  ]);
+  return issue(ca, 'CN=orchard-apiserver', 'server', names);
 }
 
 /** A client certificate: CN = user name, one O per group (the x509 authenticator's mapping). */
@@ -138,10 +163,11 @@ export interface GeneratedTls {
   readonly admin: KeyPairPem;
 }
 
-export async function generateServerTls(): Promise<GeneratedTls> {
+/** A CA, a serving certificate for the loopback names plus `servingNames`, and the admin certificate. */
+export async function generateServerTls(servingNames: SubjectAltNames = {}): Promise<GeneratedTls> {
   const ca = await generateCa();
   const [serving, admin] = await Promise.all([
-    issueServingCert(ca),
+    issueServingCert(ca, servingNames),
     issueClientCert(ca, 'admin', ['system:masters']),
   ]);
   return { ca, serving, admin };

@@ -1,5 +1,11 @@
 /** @orchard/apiserver/tls — generated CA, serving and client certificates, kubeconfig writing. */
-export type { CertificateAuthority, GeneratedTls, KeyPairPem } from './certs.js';
-export { generateCa, generateServerTls, issueClientCert, issueServingCert } from './certs.js';
+export type { CertificateAuthority, GeneratedTls, KeyPairPem, SubjectAltNames } from './certs.js';
+export {
+  generateCa,
+  generateServerTls,
+  issueClientCert,
+  issueServingCert,
+  toSubjectAltNames,
+} from './certs.js';
 export type { KubeconfigInput } from './kubeconfig.js';
 export { buildKubeconfig } from './kubeconfig.js';
