@@ -5,6 +5,8 @@
 
 export type { ResponseConversion } from './codecs.js';
 export type { RequestContext } from './context.js';
+export type { CustomResourceConverter } from './crd/conversion.js';
+export { setCustomResourceConverter } from './crd/conversion.js';
 export { toApiError } from './errors.js';
 export type {
   FeatureGateName,
@@ -55,5 +57,7 @@ export type { ApiServer } from './server.js';
 export { createApiServer } from './server.js';
 export type { ObjectKeyParts, ObjectWatchEvent } from './storage/object-store.js';
 export { isUndecodableObjectError, ObjectStore, UndecodableObjectError } from './storage/object-store.js';
+export type { WatchCacheSettings } from './storage/watch-caches.js';
+export { defaultWatchCacheSettings, WatchCaches } from './storage/watch-caches.js';
 export type { VersionInfo } from './version.js';
 export { versionInfo } from './version.js';
