@@ -19,6 +19,8 @@ const usage = `Usage: orchard-apiserver [options]
   --shutdown-delay-duration D  on SIGINT/SIGTERM, fail /readyz and keep serving for D (e.g. 5s; default 0s)
   --watch-window D       watch history retained, e.g. 2s, 5m (default 5m)
   --continue-ttl D       lifetime of list continue tokens, e.g. 30s (default 5m)
+  --compaction-interval D  compact the store every D to the revision of the previous tick, keeping
+                         at least the watch window of history (default 5m; 0 disables)
   --feature-gates LIST   feature gates, e.g. AllowUnsafeMalformedObjectDeletion=true,Other=false
   -h, --help             this text
 `;
@@ -40,6 +42,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         'shutdown-delay-duration': { type: 'string', default: '0s' },
         'watch-window': { type: 'string' },
         'continue-ttl': { type: 'string' },
+        'compaction-interval': { type: 'string' },
         'feature-gates': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -95,6 +98,15 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   };
   const watchWindowMs = duration('watch-window');
   const continueTtlMs = duration('continue-ttl');
+  const compactionInterval = values['compaction-interval'];
+  let compactionIntervalMs: number | undefined;
+  if (typeof compactionInterval === 'string') {
+    try {
+      compactionIntervalMs = parseDuration(compactionInterval);
+    } catch (e) {
+      return fail(`invalid --compaction-interval ${compactionInterval}: ${(e as Error).message}`);
+    }
+  }
   const kubeconfigOut = resolve(String(values['kubeconfig-out']));
   const launched = await launchApiServer({
     port,
@@ -108,6 +120,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       shutdownDelaySeconds,
       ...(watchWindowMs === undefined ? {} : { watchCache: { windowMs: watchWindowMs } }),
       ...(continueTtlMs === undefined ? {} : { continueTtlMs }),
+      ...(compactionIntervalMs === undefined ? {} : { compactionIntervalMs }),
       featureGates,
       logger: {
         info: (m) => process.stderr.write(`${m}\n`),

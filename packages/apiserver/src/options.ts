@@ -10,6 +10,7 @@ import {
   partialObjectMetadataListConversion,
   tableResponseConversion,
 } from './response/table.js';
+import type { CompactorTimers } from './storage/compactor.js';
 import type { WatchCacheSettings } from './storage/watch-caches.js';
 
 /** PEM material for HTTPS and client-certificate authentication. */
@@ -76,6 +77,15 @@ export interface ApiServerOptions {
   /** Continue token lifetime (spec doc 1 §8: 5 minutes; CLI `--continue-ttl`). Default 300 000 ms. */
   readonly continueTtlMs: number;
   /**
+   * Store compaction interval (upstream `--etcd-compaction-interval`, default 5 minutes; CLI
+   * `--compaction-interval`; 0 disables). Each tick compacts the store to the revision seen at the
+   * previous tick (or an older tick, so at least `watchCache.windowMs` of history stays), bounding
+   * the store's memory under endless writes. Default 300 000 ms.
+   */
+  readonly compactionIntervalMs: number;
+  /** Clock and timer of the compactor. Default (undefined): `Date.now` and `setInterval`; tests pass a fake. */
+  readonly compactionTimers?: CompactorTimers;
+  /**
    * Feature gates switched away from their defaults (`--feature-gates Name=true,...`); see
    * `knownFeatureGates` for the names and upstream defaults. Default: {} (every gate at its default).
    */
@@ -115,6 +125,7 @@ export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze
   createDefaultNamespaces: true,
   watchCache: Object.freeze({}),
   continueTtlMs: 5 * 60_000,
+  compactionIntervalMs: 5 * 60_000,
   featureGates: Object.freeze({}),
   lifecycleControllers: true,
   logger: silentLogger,

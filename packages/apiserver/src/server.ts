@@ -39,6 +39,7 @@ import { parseRequestQuery } from './request/query.js';
 import { resolveRequestInfo } from './request/request-info.js';
 import { send, writeError, writeJson } from './response/write.js';
 import type { ServerState } from './state.js';
+import { createCompactor } from './storage/compactor.js';
 import { ObjectStore } from './storage/object-store.js';
 import { WatchCaches } from './storage/watch-caches.js';
 import { versionInfo } from './version.js';
@@ -115,6 +116,14 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     closing: closingController.signal,
   };
   const lifecycle = installLifecycle(state);
+  // Bounds the store's history as upstream's etcd compaction does; never closer to now than the
+  // watch window, since the caches serve nothing below the store's compacted revision.
+  const compactor = createCompactor(store, {
+    intervalMs: options.compactionIntervalMs,
+    minRetainMs: watchCaches.settings.windowMs,
+    ...(options.compactionTimers ? { timers: options.compactionTimers } : {}),
+    onError: (e) => log.error('store compaction failed', e),
+  });
   const authenticator: Authenticator =
     (options.anonymousIsAdmin ?? options.tls === undefined)
       ? createFixedAuthenticator(options.insecureUser)
@@ -461,6 +470,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
         for (const s of sockets) s.destroy();
         await closed;
       }
+      await compactor.stop();
       await watchCaches.stop();
       await lifecycle.stop();
       if (ownsStore) await store.close();
