@@ -55,6 +55,8 @@ export type { RequestInfo } from './request/request-info.js';
 export { resolveRequestInfo } from './request/request-info.js';
 export type { ApiServer } from './server.js';
 export { createApiServer } from './server.js';
+export type { Compactor, CompactorOptions, CompactorTimers } from './storage/compactor.js';
+export { createCompactor, systemCompactorTimers } from './storage/compactor.js';
 export type { ObjectKeyParts, ObjectWatchEvent } from './storage/object-store.js';
 export { isUndecodableObjectError, ObjectStore, UndecodableObjectError } from './storage/object-store.js';
 export type { WatchCacheSettings } from './storage/watch-caches.js';
