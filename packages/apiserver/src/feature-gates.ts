@@ -22,6 +22,12 @@ export const knownFeatureGates = Object.freeze({
   APIResponseCompression: { default: true, stage: 'beta' },
   /** Label and field selectors passed to authorizers. Beta in 1.32, on by default. */
   AuthorizeWithSelectors: { default: true, stage: 'beta' },
+  /**
+   * Watch `sendInitialEvents` (streaming lists, spec doc 1 §4.4, §4.6). Beta in 1.32, on by default.
+   * Off, upstream answers a watch carrying `sendInitialEvents` with 422 Invalid (`sendInitialEvents is
+   * forbidden for watch unless the WatchList feature gate is enabled`).
+   */
+  WatchList: { default: true, stage: 'beta' },
 } satisfies Record<string, FeatureGateSpec>);
 
 export type FeatureGateName = keyof typeof knownFeatureGates;
