@@ -40,11 +40,13 @@ export interface WriteStep {
 }
 
 /**
- * The ordered steps every write goes through before it reaches the store:
- * `type-meta` → `patch` → `object-meta` → `namespace-lifecycle` → `strategy-prepare` → `validation`.
- * Later work adds a step (`schema-prune`, `schema-default`, `field-validation`, `field-manager`,
- * `admission` …) with `insertBefore`/`insertAfter` or swaps one with `replace`, instead of editing
- * handlers. The dry-run gate and the store write follow the last step, in the handler.
+ * The ordered steps every write goes through before it reaches the store (`defaultWriteSteps`, plus
+ * `deletion-lifecycle` after `object-meta`): `version-in` → `type-meta` → `patch` → `schema` →
+ * `object-meta` → `deletion-lifecycle` → `namespace-lifecycle` → `strategy-prepare` → `field-manager`
+ * → `schema-validation` → `validation-rules` → `validation` → `version-out`. Add a step with
+ * `insertBefore`/`insertAfter` or swap one with `replace`, instead of editing handlers; a step that
+ * changes the object belongs before `field-manager`, which records the request's changes in
+ * `managedFields`. The dry-run gate and the store write follow the last step, in the handler.
  */
 export class WritePipeline {
   private steps: WriteStep[];
