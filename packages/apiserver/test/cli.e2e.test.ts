@@ -85,4 +85,17 @@ describe('orchard-apiserver CLI', () => {
     expect(code).toBe(2);
     expect(err).toContain('unknown flavor');
   });
+
+  it('rejects a --compaction-interval without a unit with exit code 2', async () => {
+    const child = spawn(process.execPath, [bin, '--compaction-interval', '5'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    expect(code).toBe(2);
+    expect(err).toContain('invalid --compaction-interval 5');
+  });
 });
