@@ -1,9 +1,3 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.ts';
 
-export default defineConfig({
-  entry: ['src/index.ts', 'src/protobuf/index.ts', 'src/cbor/index.ts', 'src/table/index.ts'],
-  format: ['esm'],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-});
+export default packageBuild(['src/index.ts', 'src/protobuf/index.ts', 'src/cbor/index.ts', 'src/table/index.ts']);

@@ -1,3 +1,4 @@
-import { defineConfig } from 'tsup';
+import { packageBuild } from '../../tsup.base.ts';
 
-export default defineConfig({ entry: ['src/index.ts', 'src/testing/index.ts'], external: ['vitest'], format: ['esm'], dts: true, clean: true, sourcemap: true });
+// The conformance suite runs inside the caller's vitest.
+export default packageBuild(['src/index.ts', 'src/testing/index.ts'], { external: ['vitest'] });
