@@ -1,9 +1,11 @@
-import type { Flavor, StoredObject } from '@orchard/meta';
+import { errors, type Flavor, type StoredObject } from '@orchard/meta';
 import { fromOpenApi, type StructuralSchema } from '@orchard/schema';
+import type { WriteStep } from '../handlers/write-pipeline.js';
 import { defineResource, type ResourceDefinition, type SubresourceDefinition } from '../registry/resource.js';
 import { statusSubresourceStrategy } from '../registry/status-strategy.js';
 import { type PrinterColumn, registerCustomResource, type ScalePaths } from '../schema/schemas.js';
 import type { ServerState } from '../state.js';
+import { crdCleanupFinalizer, createCrdCleanup } from './cleanup.js';
 import { registerCrdRules } from './validation-rules.js';
 
 type Obj = Record<string, any>;
@@ -97,45 +99,63 @@ export function definitionFromCrd(crd: Obj, flavor: Flavor): ResourceDefinition 
 /**
  * Serves the resources of stored CRDs: lists them at start, then follows the store's events.
  * A created or changed CRD (re)registers its resource — discovery, OpenAPI and every verb follow
- * the registry at once; a deleted CRD unregisters it and deletes all of its objects.
- * Resolves once the CRDs already stored are served; runs until `signal` aborts.
+ * the registry at once. A Terminating CRD is handed to the cleanup (`cleanup.ts`: its instances are
+ * deleted, then its finalizer removed) and refuses creates; once the CRD is gone its resource is
+ * unregistered. Resolves once the CRDs already stored are served; runs until `signal` aborts.
  */
 export async function startCrdController(state: ServerState, signal: AbortSignal): Promise<void> {
   const group = state.flavor.group('apiextensions');
   const prefix = state.objects.prefix({ group, resource: 'customresourcedefinitions', namespace: '' });
   const served = new Map<string, { group: string; resource: string }>();
+  /** `<group>/<resource>` of the CRDs being deleted. */
+  const terminating = new Set<string>();
+  const cleanup = createCrdCleanup(state);
+  signal.addEventListener('abort', () => void cleanup.stop(), { once: true });
+  const pipeline = state.writePipeline;
+  if (!pipeline.names().includes('crd-terminating')) {
+    const step: WriteStep = {
+      name: 'crd-terminating',
+      operations: ['create'],
+      run: (w) => {
+        // Upstream's custom resource handler: no new instances while the cleanup deletes them.
+        if (terminating.has(`${w.def.group}/${w.def.resource}`))
+          throw errors.methodNotAllowed('create not allowed while custom resource definition is terminating');
+      },
+    };
+    const first = pipeline.names()[0];
+    if (first === undefined) pipeline.append(step);
+    else pipeline.insertBefore(first, step);
+  }
 
   const apply = (crd: StoredObject) => {
     try {
       const def = definitionFromCrd(crd as Obj, state.flavor);
       const prev = served.get(crd.metadata.name ?? '');
-      if (prev && (prev.group !== def.group || prev.resource !== def.resource))
+      if (prev && (prev.group !== def.group || prev.resource !== def.resource)) {
         state.registry.remove(prev.group, prev.resource);
+        terminating.delete(`${prev.group}/${prev.resource}`);
+      }
       state.registry.add(def);
       served.set(crd.metadata.name ?? '', { group: def.group, resource: def.resource });
+      if (crd.metadata.deletionTimestamp) terminating.add(`${def.group}/${def.resource}`);
+      else terminating.delete(`${def.group}/${def.resource}`);
     } catch (e) {
       state.log.error(`cannot serve CustomResourceDefinition ${crd.metadata.name}`, e);
     }
+    if (
+      crd.metadata.deletionTimestamp &&
+      (crd.metadata.finalizers ?? []).includes(crdCleanupFinalizer(state.flavor))
+    )
+      cleanup.add(crd.metadata.name ?? '');
   };
-  const remove = async (crd: StoredObject) => {
+  // The instances were deleted by the cleanup before the CRD went (a CRD removed otherwise leaves
+  // them in storage, as upstream; they are served again if the CRD comes back).
+  const remove = (crd: StoredObject) => {
     const prev = served.get(crd.metadata.name ?? '');
     if (!prev) return;
     served.delete(crd.metadata.name ?? '');
+    terminating.delete(`${prev.group}/${prev.resource}`);
     state.registry.remove(prev.group, prev.resource);
-    const objectsPrefix = state.objects.prefix({ group: prev.group, resource: prev.resource, namespace: '' });
-    const { items } = await state.objects.list(objectsPrefix);
-    for (const item of items) {
-      const ns = item.metadata.namespace ?? '';
-      const key = state.objects.key(
-        { group: prev.group, resource: prev.resource, namespace: ns },
-        item.metadata.name ?? '',
-      );
-      try {
-        await state.objects.delete(key);
-      } catch {
-        // already gone
-      }
-    }
   };
 
   const initial = await state.objects.list(prefix);
@@ -143,7 +163,7 @@ export async function startCrdController(state: ServerState, signal: AbortSignal
   void (async () => {
     try {
       for await (const ev of state.objects.watch(prefix, initial.revision, signal)) {
-        if (ev.type === 'DELETED') await remove(ev.object);
+        if (ev.type === 'DELETED') remove(ev.object);
         else apply(ev.object);
       }
     } catch (e) {

@@ -1,5 +1,6 @@
 import type { ApiObject, Flavor } from '@orchard/meta';
 import { defineResource, type ResourceDefinition } from '../registry/resource.js';
+import { prepareCrdForDelete } from './cleanup.js';
 import { validateCrd, validateCrdUpdate } from './validate-crd.js';
 
 type Obj = Record<string, any>;
@@ -28,10 +29,13 @@ function crdStatus(obj: ApiObject, previous: Obj | undefined): Obj {
       message,
     };
   };
+  const server = new Set(['NamesAccepted', 'Established']);
   return {
     conditions: [
       cond('NamesAccepted', 'NoConflicts', 'no conflicts found'),
       cond('Established', 'InitialNamesAccepted', 'the initial names have been accepted'),
+      // Conditions other controllers own (the deletion cleanup's `Terminating`) are kept.
+      ...(previous?.conditions ?? []).filter((c: Obj) => !server.has(c.type)),
     ],
     acceptedNames: names,
     storedVersions: [...stored],
@@ -74,6 +78,9 @@ export function customResourceDefinitions(flavor: Flavor): ResourceDefinition {
       },
       validateUpdate(obj, old, ctx) {
         return validateCrdUpdate(obj as Obj, old as Obj, ctx.flavor);
+      },
+      prepareForDelete(obj, ctx) {
+        prepareCrdForDelete(obj, ctx.flavor);
       },
     },
   });

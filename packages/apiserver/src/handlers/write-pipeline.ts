@@ -41,7 +41,8 @@ export interface WriteStep {
 
 /**
  * The ordered steps every write goes through before it reaches the store (`defaultWriteSteps`, plus
- * `deletion-lifecycle` after `object-meta`): `version-in` → `type-meta` → `patch` → `schema` →
+ * `deletion-lifecycle` after `object-meta` and the CRD controller's `crd-terminating` first):
+ * `crd-terminating` → `version-in` → `type-meta` → `patch` → `schema` →
  * `object-meta` → `deletion-lifecycle` → `namespace-lifecycle` → `strategy-prepare` → `field-manager`
  * → `schema-validation` → `validation-rules` → `validation` → `version-out`. Add a step with
  * `insertBefore`/`insertAfter` or swap one with `replace`, instead of editing handlers; a step that

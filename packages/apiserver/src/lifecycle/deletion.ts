@@ -169,6 +169,11 @@ export async function deleteObject(
       } else {
         next = r;
       }
+    } else if (def.strategy.prepareForDelete && !current.metadata.deletionTimestamp) {
+      const prepared = deepCopy(current) as StoredObject;
+      def.strategy.prepareForDelete(prepared, { flavor: state.flavor });
+      ({ next, remove } = genericDelete(def, prepared, opts));
+      if (!next && !remove) next = prepared;
     } else {
       ({ next, remove } = genericDelete(def, current, opts));
     }

@@ -38,6 +38,13 @@ export interface ResourceStrategy {
   validateUpdate?(obj: ApiObject, old: StoredObject, ctx: StrategyContext): StatusCause[];
   /** Field selector values of an object beyond `metadata.name`/`metadata.namespace` (e.g. Secret `type`). */
   selectableFields?(obj: ApiObject): Record<string, string>;
+  /**
+   * The first delete of a live object (upstream: a type's own REST `Delete`, e.g. a CRD's): mutate
+   * the object before the deletion state machine sees it, typically to add a finalizer that the
+   * type's controller removes once its cleanup is done. Runs inside the delete's compare-and-swap
+   * loop, so it must be a pure function of `obj`; not called for an object already Terminating.
+   */
+  prepareForDelete?(obj: StoredObject, ctx: { readonly flavor: Flavor }): void;
 }
 
 /** A sub-resource served under `<resource>/<name>/<subresource>`. */
