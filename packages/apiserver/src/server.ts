@@ -7,7 +7,7 @@ import {
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { type Codec, contentTypeOf, negotiate, type Offer } from '@orchard/codecs';
-import { ApiError, errors, newUid } from '@orchard/meta';
+import { ApiError, errors, isValidPathSegmentName, newUid } from '@orchard/meta';
 import { createMemoryStore, isStoreError, type Store } from '@orchard/store';
 import { buildOffers, defaultCodecs, type ResponseConversion } from './codecs.js';
 import type { RequestContext } from './context.js';
@@ -36,7 +36,7 @@ import { builtinResources } from './registry/builtin/index.js';
 import { createResourceRegistry, type ResourceRegistry } from './registry/registry.js';
 import type { ResourceDefinition, Verb } from './registry/resource.js';
 import { parseRequestQuery } from './request/query.js';
-import { resolveRequestInfo } from './request/request-info.js';
+import { requestPath, resolveRequestInfo } from './request/request-info.js';
 import { send, writeError, writeJson } from './response/write.js';
 import type { ServerState } from './state.js';
 import { createCompactor } from './storage/compactor.js';
@@ -192,8 +192,10 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     let ctx: RequestContext | undefined;
     try {
       const user = authenticator.authenticate(req);
-      if (!user && !publicPaths.test(url.pathname)) throw errors.unauthorized();
-      const info = resolveRequestInfo(req.method ?? 'GET', url.pathname, url.searchParams);
+      // The path as sent, dot segments kept: authentication, resolution and routing read the same one.
+      const path = requestPath(req.url ?? '/');
+      if (!user && !publicPaths.test(path)) throw errors.unauthorized();
+      const info = resolveRequestInfo(req.method ?? 'GET', path, url.searchParams);
       if (!info.isResourceRequest) {
         await serveNonResource(req, res, url, info.apiGroup, info.apiVersion, info.apiPrefix);
         return;
@@ -236,6 +238,13 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   async function dispatch(ctx: RequestContext, def: ResourceDefinition): Promise<void> {
     const { info } = ctx;
     const verb = info.verb as Verb;
+    // A name from the path must be one path segment (not `.`, `..`, nor holding `/` or `%`), as
+    // upstream's storage key functions require.
+    if (info.name !== '') {
+      const invalid = isValidPathSegmentName(info.name);
+      if (invalid.length > 0)
+        throw errors.badRequest(`Name parameter invalid: ${JSON.stringify(info.name)}: ${invalid.join(';')}`);
+    }
     // Namespaced types are addressed inside a namespace, except list/watch across all namespaces.
     if (
       def.namespaced &&
@@ -292,7 +301,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     apiVersion: string,
     apiPrefix: string,
   ): Promise<void> {
-    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const path = requestPath(req.url ?? '/').replace(/\/+$/, '') || '/';
     const method = req.method ?? 'GET';
     const head = method === 'HEAD';
     const health = /^\/(livez|readyz|healthz)(?:\/(.+))?$/.exec(path);

@@ -55,6 +55,23 @@ function nonResource(path: string, method: string): RequestInfo {
 }
 
 /**
+ * The request path as the client sent it (before `?`), dot segments kept. The WHATWG `URL` resolves
+ * `.`, `..` and their percent-encoded forms, so `/namespaces/x/configmaps/%2e%2e` would address the
+ * namespace `x` (and a DELETE would delete it); upstream's Go server does not clean paths, and the
+ * name `..` is then refused (400 `Name parameter invalid`). An absolute-form target keeps its path.
+ */
+export function requestPath(target: string): string {
+  let t = target;
+  if (!t.startsWith('/')) {
+    const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(t);
+    if (origin) t = t.slice(origin[0].length);
+  }
+  const end = t.search(/[?#]/);
+  const path = end === -1 ? t : t.slice(0, end);
+  return path === '' ? '/' : path;
+}
+
+/**
  * Resolves the path shapes of spec doc 1 §4.1:
  * `/api/v1/<resource>[/<name>[/<sub>]]`, `/api/v1/namespaces/<ns>/<resource>[/<name>[/<sub>]]`,
  * the same under `/apis/<group>/<version>`, and the deprecated `/…/watch/…` prefix.

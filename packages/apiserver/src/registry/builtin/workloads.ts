@@ -1,3 +1,4 @@
+import type { ApiObject } from '@orchard/meta';
 import type { ResourceDefinition } from '../resource.js';
 import { defineResource } from '../resource.js';
 import { statusSubresourceStrategy } from '../status-strategy.js';
@@ -15,12 +16,34 @@ export const pods: ResourceDefinition = defineResource({
   categories: ['all'],
   subresources: [statusSub],
   strategy: statusSubresourceStrategy(
-    {},
+    { selectableFields: podSelectableFields },
     { initialStatus: () => ({ phase: 'Pending', qosClass: 'BestEffort' }) },
   ),
 });
 
-/** `services` (core v1, namespaced) with `/status`. */
+/**
+ * The pod fields a field selector may name besides `metadata.name`/`metadata.namespace`, as
+ * upstream's `PodToSelectableFields` (a node agent watches `spec.nodeName=<node>`).
+ */
+function podSelectableFields(obj: ApiObject): Record<string, string> {
+  const spec = (obj.spec ?? {}) as Record<string, unknown>;
+  const status = (obj.status ?? {}) as Record<string, unknown>;
+  const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+  const podIPs = Array.isArray(status.podIPs) ? (status.podIPs as { ip?: unknown }[]) : [];
+  return {
+    'spec.nodeName': str(spec.nodeName),
+    'spec.restartPolicy': str(spec.restartPolicy),
+    'spec.schedulerName': str(spec.schedulerName),
+    'spec.serviceAccountName': str(spec.serviceAccountName),
+    'spec.hostNetwork': String(spec.hostNetwork === true),
+    'status.phase': str(status.phase),
+    // v1 `podIP` is `podIPs[0]` (upstream converts one into the other).
+    'status.podIP': str(podIPs[0]?.ip) || str(status.podIP),
+    'status.nominatedNodeName': str(status.nominatedNodeName),
+  };
+}
+
+/** `services` (core v1, namespaced) with `/status`; a PUT may create one, as upstream allows. */
 export const services: ResourceDefinition = defineResource({
   group: '',
   versions: ['v1'],
@@ -29,6 +52,7 @@ export const services: ResourceDefinition = defineResource({
   namespaced: true,
   shortNames: ['svc'],
   categories: ['all'],
+  allowCreateOnUpdate: true,
   subresources: [statusSub],
   strategy: statusSubresourceStrategy(
     {

@@ -1,0 +1,138 @@
+import { request as httpRequest } from 'node:http';
+import { startTestServer, type TestServer } from '@orchard/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Independent checks against spec doc 1 and upstream 1.32 with cases the other suites do not
+ * write: each case here failed before its fix.
+ */
+
+interface Raw {
+  status: number;
+  json: { kind?: string; reason?: string; code?: number; message?: string; status?: { phase?: string } };
+}
+
+/** One request with the path sent byte for byte (the test helper's URL parser would resolve `..`). */
+function raw(api: TestServer, method: string, path: string): Promise<Raw> {
+  const { hostname, port } = new URL(api.url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: hostname, port, method, path }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: Raw['json'] = {};
+        try {
+          json = JSON.parse(text) as Raw['json'];
+        } catch {
+          // not JSON
+        }
+        resolve({ status: res.statusCode ?? 0, json });
+      });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe.each(['orch', 'kubernetes'] as const)('spec QA (%s flavor)', (flavor) => {
+  let api: TestServer;
+  const ns = 'qa';
+  const cms = `/api/v1/namespaces/${ns}/configmaps`;
+
+  beforeAll(async () => {
+    api = await startTestServer({ flavor, insecureHttp: true });
+    const n = await api.request('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+    });
+    expect(n.status).toBe(201);
+  });
+  afterAll(async () => {
+    await api.stop();
+  });
+
+  describe('names that are not one path segment (upstream: 400 Name parameter invalid)', () => {
+    it.each([
+      ['GET', `${cms}/..`, `"..": may not be '..'`],
+      ['GET', `${cms}/%2E%2E`, `"..": may not be '..'`],
+      ['GET', `${cms}/%2e`, `".": may not be '.'`],
+      ['PUT', `${cms}/..`, `"..": may not be '..'`],
+      ['PATCH', `${cms}/%2e%2e`, `"..": may not be '..'`],
+      ['GET', `${cms}/a%2Fb`, `"a/b": may not contain '/'`],
+      ['GET', `${cms}/a%25b`, `"a%b": may not contain '%'`],
+      ['GET', '/api/v1/namespaces/%2e%2e', `"..": may not be '..'`],
+    ])('%s %s → 400', async (method, path, message) => {
+      const r = await raw(api, method, path);
+      expect(r.status).toBe(400);
+      expect(r.json).toMatchObject({ kind: 'Status', reason: 'BadRequest', code: 400 });
+      expect(r.json.message).toBe(`Name parameter invalid: ${message}`);
+    });
+
+    it('a DELETE of configmaps/%2e%2e does not delete the namespace', async () => {
+      const r = await raw(api, 'DELETE', `${cms}/%2e%2e`);
+      expect(r.status).toBe(400);
+      const n = await api.request('GET', `/api/v1/namespaces/${ns}`);
+      expect(n.status).toBe(200);
+      expect((n.json as Raw['json']).status?.phase).toBe('Active');
+    });
+  });
+
+  describe('pod field selectors (upstream PodToSelectableFields)', () => {
+    beforeAll(async () => {
+      for (const [name, spec] of [
+        ['p1', { nodeName: 'n1', serviceAccountName: 'sa1' }],
+        ['p2', { nodeName: 'n2', hostNetwork: true, restartPolicy: 'Never' }],
+        ['p3', {}],
+      ] as const) {
+        const r = await api.request('POST', `/api/v1/namespaces/${ns}/pods`, {
+          body: {
+            apiVersion: 'v1',
+            kind: 'Pod',
+            metadata: { name },
+            spec: { ...spec, containers: [{ name: 'c', image: 'i' }] },
+          },
+        });
+        expect(r.status).toBe(201);
+      }
+    });
+    const names = async (selector: string, path = `/api/v1/namespaces/${ns}/pods`) => {
+      const r = await api.request('GET', `${path}?fieldSelector=${encodeURIComponent(selector)}`);
+      expect(r.status, r.text).toBe(200);
+      return (r.json as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name).sort();
+    };
+    it.each([
+      ['spec.nodeName=n1', ['p1']],
+      ['spec.nodeName=', ['p3']],
+      ['spec.nodeName!=n1', ['p2', 'p3']],
+      ['spec.serviceAccountName=sa1', ['p1']],
+      ['spec.hostNetwork=true', ['p2']],
+      ['spec.hostNetwork=false', ['p1', 'p3']],
+      ['spec.restartPolicy=Never', ['p2']],
+      ['status.phase=Pending', ['p1', 'p2', 'p3']],
+      ['status.phase=Running', []],
+      ['status.podIP=', ['p1', 'p2', 'p3']],
+      ['status.nominatedNodeName=', ['p1', 'p2', 'p3']],
+      ['spec.schedulerName=x', []],
+    ])('%s', async (selector, expected) => {
+      expect(await names(selector)).toEqual(expected);
+    });
+    it('across all namespaces too', async () => {
+      expect(await names('spec.nodeName=n2', '/api/v1/pods')).toEqual(['p2']);
+    });
+    it('a field pods do not select on stays 400', async () => {
+      const r = await api.request('GET', `/api/v1/pods?fieldSelector=spec.priority%3D1`);
+      expect(r.status).toBe(400);
+      expect((r.json as Raw['json']).message).toBe('field label not supported: spec.priority');
+    });
+  });
+
+  describe('create on update (PUT of a missing object)', () => {
+    it.each([
+      ['services (upstream allows it)', `/api/v1/namespaces/${ns}/services/s1`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's1' }, spec: { ports: [{ port: 80 }] } }, 201],
+      ['configmaps (upstream does not)', `${cms}/c1`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1' } }, 404],
+    ])('%s', async (_name, path, body, code) => {
+      const r = await api.request('PUT', path, { body });
+      expect(r.status, r.text).toBe(code);
+    });
+  });
+});
