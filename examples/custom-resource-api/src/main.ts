@@ -110,6 +110,11 @@ export interface CustomResourceDemoResult {
   managers: string[];
 }
 
+/** A Widget at example.com/v1. */
+function widget(name: string, spec: Record<string, unknown>): ApiObject {
+  return { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name }, spec };
+}
+
 /** Runs every step against a fresh in-memory server and returns what it saw. */
 export async function run(flavorName: FlavorName = 'kubernetes'): Promise<CustomResourceDemoResult> {
   const flavor = flavorByName(flavorName);
@@ -134,12 +139,7 @@ export async function run(flavorName: FlavorName = 'kubernetes'): Promise<Custom
     const created = await client.json<Widget>({
       method: 'POST',
       path: widgets,
-      body: {
-        apiVersion: 'example.com/v1',
-        kind: 'Widget',
-        metadata: { name: 'w1' },
-        spec: { color: 'red' },
-      },
+      body: widget('w1', { color: 'red' }),
     });
 
     // The CEL rule (x-…-validations) and the enum both answer 422 Invalid.
@@ -147,24 +147,14 @@ export async function run(flavorName: FlavorName = 'kubernetes'): Promise<Custom
       client.json({
         method: 'POST',
         path: widgets,
-        body: {
-          apiVersion: 'example.com/v1',
-          kind: 'Widget',
-          metadata: { name: 'too-many' },
-          spec: { color: 'red', replicas: 20, maxReplicas: 5 },
-        },
+        body: widget('too-many', { color: 'red', replicas: 20, maxReplicas: 5 }),
       }),
     );
     const enumRejection = await failure(
       client.json({
         method: 'POST',
         path: widgets,
-        body: {
-          apiVersion: 'example.com/v1',
-          kind: 'Widget',
-          metadata: { name: 'pink' },
-          spec: { color: 'pink' },
-        },
+        body: widget('pink', { color: 'pink' }),
       }),
     );
 
@@ -197,7 +187,7 @@ export async function run(flavorName: FlavorName = 'kubernetes'): Promise<Custom
         path: `${widgets}/w2`,
         query: { fieldManager: manager, force: force || undefined },
         contentType: applyType,
-        body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w2' }, spec },
+        body: widget('w2', spec),
       });
     await apply('ci', { color: 'green', labels: ['a'] });
     const applyConflict = await failure(apply('ops', { color: 'blue' }));

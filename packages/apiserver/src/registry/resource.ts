@@ -105,32 +105,20 @@ export interface ResourceDefinition {
   readonly validateName?: (name: string, prefix: boolean) => string[];
 }
 
+/** The fields `defineResource` derives when they are absent. */
+type DerivedField =
+  | 'listKind'
+  | 'shortNames'
+  | 'categories'
+  | 'verbs'
+  | 'subresources'
+  | 'strategy'
+  | 'allowCreateOnUpdate'
+  | 'singular';
+
 /** Fills the derivable fields of a definition. */
 export function defineResource(
-  def: Omit<
-    ResourceDefinition,
-    | 'listKind'
-    | 'shortNames'
-    | 'categories'
-    | 'verbs'
-    | 'subresources'
-    | 'strategy'
-    | 'allowCreateOnUpdate'
-    | 'singular'
-  > &
-    Partial<
-      Pick<
-        ResourceDefinition,
-        | 'listKind'
-        | 'shortNames'
-        | 'categories'
-        | 'verbs'
-        | 'subresources'
-        | 'strategy'
-        | 'allowCreateOnUpdate'
-        | 'singular'
-      >
-    >,
+  def: Omit<ResourceDefinition, DerivedField> & Partial<Pick<ResourceDefinition, DerivedField>>,
 ): ResourceDefinition {
   return Object.freeze({
     listKind: `${def.kind}List`,
