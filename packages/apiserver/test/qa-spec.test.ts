@@ -126,6 +126,27 @@ describe.each(['orch', 'kubernetes'] as const)('spec QA (%s flavor)', (flavor) =
     });
   });
 
+  describe('§4.4 dryRun with no value is a normal request (side effects permitted, §4.10)', () => {
+    it.each(['dryRun', 'dryRun='])('?%s: create stores, delete removes', async (q) => {
+      const name = `nv-${q.length}`;
+      const c = await api.request('POST', `${cms}?${q}`, {
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name } },
+      });
+      expect(c.status, c.text).toBe(201);
+      expect((await api.request('GET', `${cms}/${name}`)).status).toBe(200);
+      const d = await api.request('DELETE', `${cms}/${name}?${q}`);
+      expect(d.status, d.text).toBe(200);
+      expect((await api.request('GET', `${cms}/${name}`)).status).toBe(404);
+    });
+    it('?dryRun=All&dryRun stays a dry run', async () => {
+      const c = await api.request('POST', `${cms}?dryRun=All&dryRun`, {
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'nv-dry' } },
+      });
+      expect(c.status, c.text).toBe(201);
+      expect((await api.request('GET', `${cms}/nv-dry`)).status).toBe(404);
+    });
+  });
+
   describe('create on update (PUT of a missing object)', () => {
     it.each([
       ['services (upstream allows it)', `/api/v1/namespaces/${ns}/services/s1`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's1' }, spec: { ports: [{ port: 80 }] } }, 201],

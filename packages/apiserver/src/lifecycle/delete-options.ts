@@ -11,6 +11,7 @@ import {
 import type { RequestContext } from '../context.js';
 import { featureEnabled } from '../feature-gates.js';
 import { readBody } from '../request/body.js';
+import { queryDryRun } from '../request/query.js';
 
 /** The three propagation policies of spec doc 1 §2.8, in upstream's order of its error message. */
 export const propagationPolicies = ['Foreground', 'Background', 'Orphan'] as const;
@@ -95,7 +96,7 @@ export function deleteOptionsFromQuery(ctx: RequestContext): DeleteOptions {
   if (q.gracePeriodSeconds !== undefined) out.gracePeriodSeconds = q.gracePeriodSeconds;
   if (q.propagationPolicy !== undefined) out.propagationPolicy = q.propagationPolicy as PropagationPolicy;
   if (q.orphanDependents !== undefined) out.orphanDependents = q.orphanDependents;
-  const dry = q.raw.getAll('dryRun');
+  const dry = queryDryRun(q.raw);
   if (dry.length > 0) out.dryRun = dry;
   const ign = q.raw.get(ignoreStoreReadErrorField);
   if (ign !== null) {

@@ -45,6 +45,11 @@ function opt(q: URLSearchParams, name: string): string | undefined {
   return v === null || v === '' ? undefined : v;
 }
 
+/** The `dryRun` values of a query without the empty ones: no value means no dry run. */
+export function queryDryRun(q: URLSearchParams): string[] {
+  return q.getAll('dryRun').filter((v) => v !== '');
+}
+
 /** Parses the query; malformed values are a 400 BadRequest, as upstream's parameter codec does. */
 export function parseRequestQuery(q: URLSearchParams): RequestQuery {
   const rvm = opt(q, 'resourceVersionMatch');
@@ -53,7 +58,8 @@ export function parseRequestQuery(q: URLSearchParams): RequestQuery {
       `resourceVersionMatch: Unsupported value: "${rvm}": supported values: "Exact", "NotOlderThan"`,
     );
   }
-  const dryRunValues = q.getAll('dryRun');
+  // A `dryRun` with no value (`?dryRun`, `?dryRun=`) is a normal request (spec doc 1 §4.4, §4.10).
+  const dryRunValues = queryDryRun(q);
   for (const v of dryRunValues) {
     if (v !== 'All')
       throw errors.badRequest(`Invalid dryRun value: ${JSON.stringify(v)}: supported values: "All"`);
