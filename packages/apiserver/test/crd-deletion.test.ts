@@ -1,5 +1,6 @@
 import { startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from './lifecycle-helpers.js';
 
 /**
  * Deleting a CRD (upstream apiextensions): the CRD gets the `customresourcecleanup.apiextensions.<domain>`
@@ -8,14 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * creates refused) until the finalizer is removed; then both are gone and the resource leaves discovery.
  */
 
-async function until(check: () => Promise<boolean>, what: string, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`not reached within ${ms} ms: ${what}`);
-}
+/** Polls `check` until it holds, or fails naming `what`. */
+const until = (check: () => Promise<boolean>, what: string) => waitFor(what, check);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

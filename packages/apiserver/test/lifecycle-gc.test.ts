@@ -1,8 +1,7 @@
 import { createMemoryStore } from '@orchard/store';
 import { startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineResource } from '../src/registry/resource.js';
-import { cm, json, openWatch, waitFor } from './lifecycle-helpers.js';
+import { cm, gadgets, json, openWatch, waitFor } from './lifecycle-helpers.js';
 
 /**
  * Garbage collection by `metadata.ownerReferences` with a three-level owner chain across built-in
@@ -16,13 +15,6 @@ describe('garbage collector', () => {
   const cms = `/api/v1/namespaces/${ns}/configmaps`;
   const secrets = `/api/v1/namespaces/${ns}/secrets`;
   const gadgetsPath = `/apis/toys.example.org/v1/namespaces/${ns}/gadgets`;
-  const gadgets = defineResource({
-    group: 'toys.example.org',
-    versions: ['v1'],
-    resource: 'gadgets',
-    kind: 'Gadget',
-    namespaced: true,
-  });
 
   beforeAll(async () => {
     api = await startTestServer({ insecureHttp: true, server: { resources: [gadgets] } });

@@ -1,4 +1,14 @@
 import type { TestResponse, TestServer } from '@orchard/testing';
+import { defineResource } from '../src/registry/resource.js';
+
+/** A namespaced type added straight to the registry (as an embedding server would), besides CRDs. */
+export const gadgets = defineResource({
+  group: 'toys.example.org',
+  versions: ['v1'],
+  resource: 'gadgets',
+  kind: 'Gadget',
+  namespaced: true,
+});
 
 /** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
 export async function waitFor<T>(

@@ -1,7 +1,6 @@
 import { startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineResource } from '../src/registry/resource.js';
-import { cm, json, openWatch, waitFor } from './lifecycle-helpers.js';
+import { cm, gadgets, json, openWatch, waitFor } from './lifecycle-helpers.js';
 
 /**
  * Namespace lifecycle (spec doc 1 §2.1, §3): Terminating phase and the flavor finalizer, refusal of
@@ -16,14 +15,6 @@ describe.each(['orch', 'kubernetes'] as const)('namespace lifecycle (%s flavor)'
   const system = flavor === 'orch' ? 'orch-system' : 'kube-system';
   const publicNs = flavor === 'orch' ? 'orch-public' : 'kube-public';
   const crds = `/apis/apiextensions.${domain}/v1/customresourcedefinitions`;
-  // A type added straight to the registry (as an embedding server would), besides CRDs.
-  const gadgets = defineResource({
-    group: 'toys.example.org',
-    versions: ['v1'],
-    resource: 'gadgets',
-    kind: 'Gadget',
-    namespaced: true,
-  });
 
   beforeAll(async () => {
     api = await startTestServer({ flavor, insecureHttp: true, server: { resources: [gadgets] } });
