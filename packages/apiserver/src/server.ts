@@ -33,6 +33,7 @@ import { addStandardChecks } from './health/checks.js';
 import { createHealthChecks, type HealthChecks, type HealthEndpoint } from './health/health.js';
 import { type ApiServerOptions, defaultApiServerOptions } from './options.js';
 import { builtinResources } from './registry/builtin/index.js';
+import { namespaceNameLabel } from './registry/builtin/namespaces.js';
 import { createResourceRegistry, type ResourceRegistry } from './registry/registry.js';
 import type { ResourceDefinition, Verb } from './registry/resource.js';
 import { parseRequestQuery } from './request/query.js';
@@ -144,9 +145,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
               name,
               uid: newUid(),
               creationTimestamp: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
-              labels: {
-                [`${flavor.name === 'kubernetes' ? 'kubernetes.io' : flavor.domain}/metadata.name`]: name,
-              },
+              labels: { [namespaceNameLabel(flavor)]: name },
             },
             spec: { finalizers: [flavor.namespaceFinalizer] },
             status: { phase: 'Active' },

@@ -147,6 +147,30 @@ describe.each(['orch', 'kubernetes'] as const)('spec QA (%s flavor)', (flavor) =
     });
   });
 
+  describe('namespaces carry the metadata.name label (upstream: set on create and every update)', () => {
+    const label = flavor === 'kubernetes' ? 'kubernetes.io/metadata.name' : 'orch.io/metadata.name';
+    const labels = async (name: string) =>
+      ((await api.request('GET', `/api/v1/namespaces/${name}`)).json as {
+        metadata: { labels?: Record<string, string> };
+      }).metadata.labels;
+    it('on create', async () => {
+      expect((await labels(ns))?.[label]).toBe(ns);
+    });
+    it('after a PUT without labels and a merge patch removing it', async () => {
+      const put = await api.request('PUT', `/api/v1/namespaces/${ns}`, {
+        body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels: { a: 'b' } } },
+      });
+      expect(put.status, put.text).toBe(200);
+      expect(await labels(ns)).toEqual({ a: 'b', [label]: ns });
+      const patch = await api.request('PATCH', `/api/v1/namespaces/${ns}`, {
+        body: { metadata: { labels: { [label]: null, a: null } } },
+        headers: { 'content-type': 'application/merge-patch+json' },
+      });
+      expect(patch.status, patch.text).toBe(200);
+      expect(await labels(ns)).toEqual({ [label]: ns });
+    });
+  });
+
   describe('create on update (PUT of a missing object)', () => {
     it.each([
       ['services (upstream allows it)', `/api/v1/namespaces/${ns}/services/s1`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's1' }, spec: { ports: [{ port: 80 }] } }, 201],
