@@ -168,7 +168,16 @@ describe.each(['kubernetes', 'orch'] as const)('PATCH (%s flavor)', (flavor) => 
     );
     expect(r.status).toBe(200);
     const containers = (r.json as any).spec.template.spec.containers;
-    expect(containers).toEqual([{ name: 'a', image: 'a:2' }]);
+    // The container defaults (SetDefaults_Container) are part of the stored object, as upstream.
+    expect(containers).toEqual([
+      {
+        name: 'a',
+        image: 'a:2',
+        imagePullPolicy: 'IfNotPresent',
+        terminationMessagePath: '/dev/termination-log',
+        terminationMessagePolicy: 'File',
+      },
+    ]);
     expect((r.json as any).spec.replicas).toBe(1);
   });
 

@@ -70,6 +70,20 @@ export const patchStep: WriteStep = {
 };
 
 /**
+ * Upstream ObjectMeta marks these `omitempty`: an empty map or list (what removing the last label
+ * with a merge patch leaves) is never stored or served, and is the same as an absent one.
+ */
+const omitEmptyMetaFields = ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const;
+
+function dropEmptyMetaCollections(meta: Record<string, unknown>): void {
+  for (const field of omitEmptyMetaFields) {
+    const v = meta[field];
+    if (v === null || (Array.isArray(v) ? v.length === 0 : isPlainObject(v) && Object.keys(v).length === 0))
+      delete meta[field];
+  }
+}
+
+/**
  * `object-meta`: namespace and name against the URL, system fields (`uid`, `creationTimestamp`)
  * set on create and carried over on update, `generateName`.
  */
@@ -79,6 +93,7 @@ export const objectMetaStep: WriteStep = {
   run(w) {
     const meta = w.obj.metadata ?? {};
     w.obj.metadata = meta;
+    dropEmptyMetaCollections(meta);
     if (w.def.namespaced) {
       if (meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== w.namespace) {
         throw errors.badRequest(

@@ -2,6 +2,7 @@ import type { ApiObject } from '@orchard/meta';
 import type { ResourceDefinition } from '../resource.js';
 import { defineResource } from '../resource.js';
 import { statusSubresourceStrategy } from '../status-strategy.js';
+import { setDeploymentDefaults, setPodDefaults } from './defaults.js';
 
 const statusSub = { name: 'status', verbs: ['get', 'patch', 'update'] } as const;
 
@@ -16,7 +17,11 @@ export const pods: ResourceDefinition = defineResource({
   categories: ['all'],
   subresources: [statusSub],
   strategy: statusSubresourceStrategy(
-    { selectableFields: podSelectableFields },
+    {
+      selectableFields: podSelectableFields,
+      prepareForCreate: setPodDefaults,
+      prepareForUpdate: setPodDefaults,
+    },
     { initialStatus: () => ({ phase: 'Pending', qosClass: 'BestEffort' }) },
   ),
 });
@@ -82,9 +87,11 @@ export const deployments: ResourceDefinition = defineResource({
   ],
   strategy: statusSubresourceStrategy({
     prepareForCreate(obj) {
+      setDeploymentDefaults(obj);
       obj.metadata = { ...obj.metadata, generation: 1 };
     },
     prepareForUpdate(obj, old, ctx) {
+      setDeploymentDefaults(obj);
       const gen = Number(old.metadata.generation ?? 1);
       const changed = JSON.stringify(obj.spec) !== JSON.stringify(old.spec);
       obj.metadata = { ...obj.metadata, generation: ctx.subresource !== 'status' && changed ? gen + 1 : gen };

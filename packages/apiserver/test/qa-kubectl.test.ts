@@ -1,0 +1,83 @@
+import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Defects found by using stock kubectl 1.32 against the reference server as a user would, each
+ * compared with what a Kubernetes 1.32 cluster prints. Skipped on machines without kubectl.
+ */
+describe.skipIf(!kubectlAvailable())('kubectl as a user (kubernetes flavor)', () => {
+  let api: TestServer;
+  const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
+
+  beforeAll(async () => {
+    api = await startTestServer({ flavor: 'kubernetes' });
+  });
+  afterAll(async () => {
+    await api.stop();
+  });
+
+  it('removing the last label or annotation leaves no empty map behind (Go omitempty)', async () => {
+    expect((await k('create', 'cm', 'meta', '--from-literal=a=b')).code).toBe(0);
+    expect((await k('label', 'cm', 'meta', 'x=1')).code).toBe(0);
+    expect((await k('annotate', 'cm', 'meta', 'note=hi')).code).toBe(0);
+    expect((await k('label', 'cm', 'meta', 'x-')).stdout).toBe('configmap/meta unlabeled\n');
+    expect((await k('annotate', 'cm', 'meta', 'note-')).stdout).toBe('configmap/meta annotated\n');
+    const yaml = await k('get', 'cm', 'meta', '-o', 'yaml');
+    expect(yaml.code).toBe(0);
+    expect(yaml.stdout).not.toContain('labels:');
+    expect(yaml.stdout).not.toContain('annotations:');
+  });
+
+  it('a Deployment gets the upstream defaults (strategy, history, deadline, pod template)', async () => {
+    expect((await k('create', 'deployment', 'web', '--image=nginx', '--replicas=2')).code).toBe(0);
+    const r = await k('get', 'deploy', 'web', '-o', 'json');
+    expect(r.code).toBe(0);
+    const spec = JSON.parse(r.stdout).spec;
+    expect(spec).toMatchObject({
+      replicas: 2,
+      revisionHistoryLimit: 10,
+      progressDeadlineSeconds: 600,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+    });
+    expect(spec.template.spec).toMatchObject({
+      restartPolicy: 'Always',
+      dnsPolicy: 'ClusterFirst',
+      terminationGracePeriodSeconds: 30,
+      schedulerName: 'default-scheduler',
+      securityContext: {},
+    });
+    expect(spec.template.spec.containers[0]).toMatchObject({
+      image: 'nginx',
+      imagePullPolicy: 'Always',
+      terminationMessagePath: '/dev/termination-log',
+      terminationMessagePolicy: 'File',
+    });
+    const d = await k('describe', 'deploy', 'web');
+    expect(d.stdout).toMatch(/StrategyType:\s+RollingUpdate\n/);
+    expect(d.stdout).toMatch(/RollingUpdateStrategy:\s+25% max unavailable, 25% max surge\n/);
+
+    // Recreate gets no rollingUpdate; a tagged image is pulled IfNotPresent.
+    const manifest = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'rec' },
+      spec: {
+        selector: { matchLabels: { app: 'rec' } },
+        strategy: { type: 'Recreate' },
+        template: {
+          metadata: { labels: { app: 'rec' } },
+          spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] },
+        },
+      },
+    };
+    const rec = await kubectl(['create', '-f', '-', '-o', 'json'], {
+      kubeconfig: api.kubeconfigPath,
+      input: JSON.stringify(manifest),
+    });
+    expect(rec.code).toBe(0);
+    const recSpec = JSON.parse(rec.stdout).spec;
+    expect(recSpec.replicas).toBe(1);
+    expect(recSpec.strategy).toEqual({ type: 'Recreate' });
+    expect(recSpec.template.spec.containers[0].imagePullPolicy).toBe('IfNotPresent');
+  });
+});
