@@ -171,6 +171,23 @@ describe.each(['orch', 'kubernetes'] as const)('spec QA (%s flavor)', (flavor) =
     });
   });
 
+  describe('§4.10 Warn: a Warning for an unknown field whose name is not ASCII', () => {
+    it.each([
+      ['日本', '日本'],
+      ['é', 'é'],
+      ['a\u007fb', 'a\\x7fb'],
+    ])('%j → 201 with the UTF-8 text in the header, the object stored once', async (field, shown) => {
+      const name = `w-${Buffer.from(field).toString('hex')}`;
+      const r = await api.request('POST', cms, {
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name }, [field]: 1 },
+      });
+      expect(r.status, r.text).toBe(201);
+      const warning = Buffer.from(String(r.headers.warning), 'latin1').toString('utf8');
+      expect(warning).toBe(`299 - "unknown field \\"${shown}\\""`);
+      expect((await api.request('GET', `${cms}/${name}`)).status).toBe(200);
+    });
+  });
+
   describe('create on update (PUT of a missing object)', () => {
     it.each([
       ['services (upstream allows it)', `/api/v1/namespaces/${ns}/services/s1`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's1' }, spec: { ports: [{ port: 80 }] } }, 201],

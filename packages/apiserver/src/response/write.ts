@@ -6,9 +6,18 @@ import type { RequestContext } from '../context.js';
 import { convertForResponse } from '../crd/conversion.js';
 import { maybeGzip } from './compression.js';
 
-/** RFC 7234 §5.5 warning header values (`299 - "text"`), as upstream writes them. */
+/**
+ * RFC 7234 §5.5 warning header values (`299 - "text"`), as upstream writes them: the text quoted with
+ * control characters escaped, sent as UTF-8 bytes. Node writes a header string as Latin-1 and throws
+ * on anything above U+00FF or on DEL, so the UTF-8 bytes go in as a binary string (an unknown field
+ * named `日本` was a 500 after the object had been stored).
+ */
 export function formatWarning(text: string): string {
-  return `299 - ${JSON.stringify(text)}`;
+  const quoted = JSON.stringify(text).replace(/[\u007f-\u009f]/g, (c) => {
+    const code = c.charCodeAt(0);
+    return code === 0x7f ? '\\x7f' : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+  return Buffer.from(`299 - ${quoted}`, 'utf8').toString('latin1');
 }
 
 /** Writes a complete response with a body. HEAD requests get the headers only. */
