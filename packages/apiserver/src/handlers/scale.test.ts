@@ -35,6 +35,18 @@ describe('toScale', () => {
       { spec: { replicas: 1 }, status: { replicas: 0, selector: 'env in (a,b),x,!y' } },
     ],
     [
+      'selector in canonical order (requirements by key, values sorted), as upstream',
+      obj({
+        replicas: 1,
+        selector: {
+          matchLabels: { tier: 'b', app: 'a' },
+          matchExpressions: [{ key: 'env', operator: 'NotIn', values: ['z', 'c'] }],
+        },
+      }),
+      { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', selectorFromSpec: true },
+      { spec: { replicas: 1 }, status: { replicas: 0, selector: 'app=a,env notin (c,z),tier=b' } },
+    ],
+    [
       'custom paths',
       obj({ size: { count: 4 }, sel: 'k=v' }, { count: 1 }),
       {

@@ -1,5 +1,12 @@
 import { parseMediaType } from '@orchard/codecs';
-import { type ApiObject, errors, type StoredObject } from '@orchard/meta';
+import {
+  type ApiObject,
+  errors,
+  formatLabelSelector,
+  type LabelSelector,
+  labelSelectorFromObject,
+  type StoredObject,
+} from '@orchard/meta';
 import { applyJsonPatch, applyMergePatch, parseJsonPatchText } from '@orchard/patch';
 import type { RequestContext } from '../context.js';
 import { convertToVersion } from '../crd/conversion.js';
@@ -46,21 +53,10 @@ function setPath(o: Obj, path: string, value: unknown): void {
   cur[parts.at(-1)!] = value;
 }
 
+/** A workload's `spec.selector` in upstream's canonical string form (`LabelSelectorAsSelector(…).String()`). */
 function selectorString(sel: unknown): string {
   if (typeof sel === 'string') return sel;
-  const s = (sel ?? {}) as {
-    matchLabels?: Record<string, string>;
-    matchExpressions?: { key: string; operator: string; values?: string[] }[];
-  };
-  const parts = Object.entries(s.matchLabels ?? {}).map(([k, v]) => `${k}=${v}`);
-  for (const e of s.matchExpressions ?? []) {
-    const vals = (e.values ?? []).join(',');
-    if (e.operator === 'In') parts.push(`${e.key} in (${vals})`);
-    else if (e.operator === 'NotIn') parts.push(`${e.key} notin (${vals})`);
-    else if (e.operator === 'Exists') parts.push(e.key);
-    else if (e.operator === 'DoesNotExist') parts.push(`!${e.key}`);
-  }
-  return parts.join(',');
+  return formatLabelSelector(labelSelectorFromObject((sel ?? {}) as LabelSelector));
 }
 
 /** The `autoscaling/v1` Scale view of an object. */
