@@ -3,7 +3,7 @@
  * printers (pkg/printers/internalversion/printers.go). The server generates every column,
  * wide ones included; `priority: 1` marks those kubectl shows only with `-o wide`.
  */
-import type { Flavor } from '@orchard/meta';
+import { type Flavor, formatLabelSelector, type LabelSelector, labelSelectorFromObject } from '@orchard/meta';
 import { translateTimestampSince } from './human-duration.js';
 import { nameColumn, objectMetaDescriptions } from './table.js';
 import type { TableCellContext, TableColumnDefinition, TableConvertor, TableRowCondition } from './types.js';
@@ -44,33 +44,16 @@ function formatLabels(m: unknown): string {
   return keys.length === 0 ? '<none>' : keys.map((k) => `${k}=${str(obj(m)[k])}`).join(',');
 }
 
-/** A LabelSelector as upstream's `selector.String()`: requirements sorted by key. */
+/**
+ * A LabelSelector as upstream's `metav1.FormatLabelSelector` (`selector.String()`: requirements
+ * sorted by key, values sorted); `<error>` for one that does not parse.
+ */
 function formatSelector(sel: unknown): string {
-  const s = obj(sel);
-  const reqs: Array<[string, string]> = [];
-  for (const [k, v] of Object.entries(obj(s.matchLabels))) reqs.push([k, `${k}=${str(v)}`]);
-  for (const e of arr(s.matchExpressions)) {
-    const key = str(e.key);
-    const values = (Array.isArray(e.values) ? (e.values as string[]) : []).slice().sort().join(',');
-    switch (e.operator) {
-      case 'In':
-        reqs.push([key, `${key} in (${values})`]);
-        break;
-      case 'NotIn':
-        reqs.push([key, `${key} notin (${values})`]);
-        break;
-      case 'Exists':
-        reqs.push([key, key]);
-        break;
-      case 'DoesNotExist':
-        reqs.push([key, `!${key}`]);
-        break;
-    }
+  try {
+    return formatLabelSelector(labelSelectorFromObject(obj(sel) as LabelSelector));
+  } catch {
+    return '<error>';
   }
-  return reqs
-    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    .map((r) => r[1])
-    .join(',');
 }
 
 // ------------------------------------------------------------------ pods

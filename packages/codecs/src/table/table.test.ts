@@ -286,6 +286,12 @@ describe('built-in column sets', () => {
       'nginx,redis',
       'app=web,env in (dev,prod)',
     ]);
+    // A selector that does not parse prints `<error>`, as upstream's FormatLabelSelector.
+    const bad = {
+      ...d,
+      spec: { ...d.spec, selector: { matchExpressions: [{ key: 'x', operator: 'Near' }] } },
+    };
+    expect(cells(deploymentTable, bad).at(-1)).toBe('<error>');
   });
 
   it('events: last seen, object, source, count', () => {
