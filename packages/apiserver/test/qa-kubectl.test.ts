@@ -80,4 +80,47 @@ describe.skipIf(!kubectlAvailable())('kubectl as a user (kubernetes flavor)', ()
     expect(recSpec.strategy).toEqual({ type: 'Recreate' });
     expect(recSpec.template.spec.containers[0].imagePullPolicy).toBe('IfNotPresent');
   });
+
+  it("a strategic merge patch of a custom resource answers upstream's 415 message", async () => {
+    const crd = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.qa.example.com' },
+      spec: {
+        group: 'qa.example.com',
+        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wd'] },
+        scope: 'Namespaced',
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } },
+              },
+            },
+          },
+        ],
+      },
+    };
+    const kin = (input: unknown, ...args: string[]) =>
+      kubectl(args, { kubeconfig: api.kubeconfigPath, input: JSON.stringify(input) });
+    expect((await kin(crd, 'create', '-f', '-')).code).toBe(0);
+    const w = {
+      apiVersion: 'qa.example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w1' },
+      spec: { size: 3 },
+    };
+    expect((await kin(w, 'create', '-f', '-')).code).toBe(0);
+    const r = await k('patch', 'wd', 'w1', '-p', '{"spec":{"size":9}}');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      'error: application/strategic-merge-patch+json is not supported by qa.example.com/v1, Kind=Widget: ' +
+        'the body of the request was in an unknown format - accepted media types include: ' +
+        'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml\n',
+    );
+  });
 });

@@ -96,6 +96,6 @@ export function codecForContentType(contentType: string | undefined | null, code
   throw new CodecError(
     'Unsupported',
     header,
-    `the body of the request was in an unknown format (${header}) - accepted media types include: ${codecs.map((c) => c.mediaType).join(', ')}`,
+    `the body of the request was in an unknown format - accepted media types include: ${codecs.map((c) => c.mediaType).join(', ')}`,
   );
 }

@@ -166,16 +166,13 @@ export const errors = {
   expired: (message: string) => new ApiError(410, 'Expired', message),
   methodNotAllowed: (message: string) => new ApiError(405, 'MethodNotAllowed', message),
   notAcceptable: (accepted: string[]) =>
-    new ApiError(
-      406,
-      'NotAcceptable',
-      `only the following media types are accepted: ${accepted.join(', ')}`,
-    ),
-  unsupportedMediaType: (contentType: string, accepted: string[]) =>
+    new ApiError(406, 'NotAcceptable', `only the following media types are accepted: ${accepted.join(', ')}`),
+  // Upstream's message does not repeat the Content-Type (negotiation.errUnsupportedMediaType).
+  unsupportedMediaType: (_contentType: string, accepted: string[]) =>
     new ApiError(
       415,
       'UnsupportedMediaType',
-      `the body of the request was in an unknown format (${contentType}) - accepted media types include: ${accepted.join(', ')}`,
+      `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`,
     ),
   requestEntityTooLarge: (limit: number) =>
     new ApiError(413, 'RequestEntityTooLarge', `the request body is larger than the limit of ${limit} bytes`),
@@ -186,7 +183,10 @@ export const errors = {
       `Too large resource version: ${requested}, current: ${current}`,
       {
         causes: [
-          { reason: 'ResourceVersionTooLarge', message: `Too large resource version: ${requested}, current: ${current}` },
+          {
+            reason: 'ResourceVersionTooLarge',
+            message: `Too large resource version: ${requested}, current: ${current}`,
+          },
         ],
         retryAfterSeconds,
       },
