@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import * as api from './index.js';
 import type { ApiServer, ApiServerOptions, CustomResourceConverter, WatchCacheSettings } from './index.js';
+import * as api from './index.js';
 
 /** Every type a public signature uses is reachable from the index (tsc checks the type half). */
 describe('public API', () => {

@@ -11,8 +11,8 @@ export { toApiError } from './errors.js';
 export type {
   FeatureGateName,
   FeatureGateOverrides,
-  FeatureGates,
   FeatureGateSpec,
+  FeatureGates,
   FeatureStage,
 } from './feature-gates.js';
 export {
@@ -28,13 +28,13 @@ export { WritePipeline } from './handlers/write-pipeline.js';
 export { defaultWriteSteps } from './handlers/write-steps.js';
 export type { HealthCheck, HealthChecks, HealthEndpoint } from './health/health.js';
 export type { LaunchedServer, LaunchOptions } from './launch.js';
+export { launchApiServer } from './launch.js';
 export type { PropagationPolicy } from './lifecycle/delete-options.js';
 export { propagationPolicies, validateDeleteOptions } from './lifecycle/delete-options.js';
 export type { DeleteOutcome, DeleteTarget } from './lifecycle/deletion.js';
 export { deleteObject } from './lifecycle/deletion.js';
 export type { Lifecycle } from './lifecycle/lifecycle.js';
 export { authorizeUnsafeDelete, unsafeDeleteVerb } from './lifecycle/unsafe-delete.js';
-export { launchApiServer } from './launch.js';
 export type { ApiServerOptions, Logger, TlsOptions } from './options.js';
 export { defaultApiServerOptions } from './options.js';
 export { builtinResources } from './registry/builtin/index.js';

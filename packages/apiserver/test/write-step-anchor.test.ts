@@ -58,7 +58,7 @@ describe('a user write step', () => {
     }
     const writes = readFileSync(join(root, 'docs/writes.md'), 'utf8');
     expect(writes).toMatch(/insertBefore\('field-manager'/);
-    const listed = /`crd-terminating` \(.*?\) →[^]*?`version-out`/.exec(writes)?.[0] ?? '';
+    const listed = /`crd-terminating` \(.*?\) →[\s\S]*?`version-out`/.exec(writes)?.[0] ?? '';
     const documented = [...listed.matchAll(/`([a-z-]+)`/g)].map((m) => m[1]);
     expect(documented[0]).toBe('crd-terminating');
     expect(documented).toEqual(names);
