@@ -188,10 +188,33 @@ describe.each(['orch', 'kubernetes'] as const)('spec QA (%s flavor)', (flavor) =
     });
   });
 
+  describe('§4.8 resourceVersion "0" in a PUT or PATCH body is an unconditional update (upstream: 0 = unset)', () => {
+    it('PUT and merge patch succeed; a stale non-zero version stays 409', async () => {
+      const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'rv0' }, data: { a: '1' } };
+      expect((await api.request('POST', cms, { body })).status).toBe(201);
+      const put = await api.request('PUT', `${cms}/rv0`, {
+        body: { ...body, metadata: { name: 'rv0', resourceVersion: '0' }, data: { a: '2' } },
+      });
+      expect(put.status, put.text).toBe(200);
+      expect((put.json as { data: Record<string, string> }).data).toEqual({ a: '2' });
+      const patch = await api.request('PATCH', `${cms}/rv0`, {
+        body: { metadata: { resourceVersion: '0' }, data: { a: '3' } },
+        headers: { 'content-type': 'application/merge-patch+json' },
+      });
+      expect(patch.status, patch.text).toBe(200);
+      const stale = await api.request('PUT', `${cms}/rv0`, {
+        body: { ...body, metadata: { name: 'rv0', resourceVersion: '1' } },
+      });
+      expect(stale.status).toBe(409);
+    });
+  });
+
   describe('create on update (PUT of a missing object)', () => {
     it.each([
       ['services (upstream allows it)', `/api/v1/namespaces/${ns}/services/s1`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's1' }, spec: { ports: [{ port: 80 }] } }, 201],
       ['configmaps (upstream does not)', `${cms}/c1`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1' } }, 404],
+      ['services with resourceVersion "0"', `/api/v1/namespaces/${ns}/services/s2`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's2', resourceVersion: '0' }, spec: { ports: [{ port: 80 }] } }, 201],
+      ['services with resourceVersion "5"', `/api/v1/namespaces/${ns}/services/s3`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's3', resourceVersion: '5' }, spec: { ports: [{ port: 80 }] } }, 404],
     ])('%s', async (_name, path, body, code) => {
       const r = await api.request('PUT', path, { body });
       expect(r.status, r.text).toBe(code);

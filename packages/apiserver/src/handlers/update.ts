@@ -39,9 +39,10 @@ export async function updateObject(
     };
     await ctx.server.writePipeline.run(w);
     const rv = w.obj.metadata?.resourceVersion;
+    // `0` is no version at all: an unconditional update, as upstream's versioner reads it.
     if (rv !== undefined && rv !== '') {
-      parseResourceVersion(rv, 'metadata.resourceVersion');
-      if (rv !== old.metadata.resourceVersion) {
+      const revision = parseResourceVersion(rv, 'metadata.resourceVersion');
+      if (revision !== 0 && rv !== old.metadata.resourceVersion) {
         throw errors.conflict(
           errorTarget(def, name),
           name,
@@ -82,7 +83,8 @@ export async function handleUpdate(ctx: RequestContext, def: ResourceDefinition)
   if (!def.allowCreateOnUpdate || ctx.info.subresource !== '')
     throw errors.notFound(errorTarget(def, name), name);
   const rv = (value as ApiObject | null)?.metadata?.resourceVersion;
-  if (rv) throw errors.notFound(errorTarget(def, name), name);
+  if (rv && parseResourceVersion(rv, 'metadata.resourceVersion') !== 0)
+    throw errors.notFound(errorTarget(def, name), name);
   const created = await createObject(ctx, def, value, name);
   writeObject(ctx, 201, created);
 }

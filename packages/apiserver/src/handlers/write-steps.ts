@@ -8,6 +8,8 @@ import {
   nameIsDnsSubdomain,
   newUid,
   type StatusCause,
+  validateAnnotations,
+  validateLabels,
 } from '@orchard/meta';
 import { isStoreError } from '@orchard/store';
 import { versionInStep, versionOutStep } from '../crd/conversion.js';
@@ -110,9 +112,11 @@ export const objectMetaStep: WriteStep = {
       delete meta.namespace;
     }
     if (w.operation === 'create') {
-      if (meta.resourceVersion !== undefined && meta.resourceVersion !== '') {
+      // `0` is no version (upstream's versioner reads it as unset), so a create may carry it.
+      if (meta.resourceVersion !== undefined && meta.resourceVersion !== '' && meta.resourceVersion !== '0') {
         throw errors.badRequest('resourceVersion should not be set on objects to be created');
       }
+      delete meta.resourceVersion;
       if ((meta.name === undefined || meta.name === '') && meta.generateName) {
         meta.name = generateName(meta.generateName);
       }
@@ -224,9 +228,16 @@ export const validationStep: WriteStep = {
         causes.push(invalidCause(`metadata.${field}`, m, 'must be a map of strings'));
         continue;
       }
-      for (const [k, v] of Object.entries(m)) {
+      const entries = Object.entries(m);
+      for (const [k, v] of entries) {
         if (typeof v !== 'string')
           causes.push(invalidCause(`metadata.${field}`, v, `value of ${JSON.stringify(k)} must be a string`));
+      }
+      // Upstream's ValidateObjectMeta: qualified-name keys, label values, the annotations' total size.
+      if (entries.every(([, v]) => typeof v === 'string')) {
+        const strings = m as Record<string, string>;
+        const validate = field === 'labels' ? validateLabels : validateAnnotations;
+        causes.push(...validate(strings, `metadata.${field}`));
       }
     }
     const sctx = { flavor: w.ctx.server.flavor, dryRun: w.dryRun, subresource: w.ctx.info.subresource };
