@@ -209,6 +209,20 @@ describe.each(['orch', 'kubernetes'] as const)('spec QA (%s flavor)', (flavor) =
     });
   });
 
+  it('JSON Patch move into its own child is a 422 naming RFC 6902 §4.4, not a JavaScript TypeError', async () => {
+    const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'mv' }, data: { a: '1' } };
+    expect((await api.request('POST', cms, { body })).status).toBe(201);
+    const r = await api.request('PATCH', `${cms}/mv`, {
+      body: [{ op: 'move', from: '/data', path: '/data/x' }],
+      headers: { 'content-type': 'application/json-patch+json' },
+    });
+    expect(r.status).toBe(422);
+    expect(r.json).toMatchObject({ kind: 'Status', reason: 'Invalid', code: 422 });
+    expect((r.json as Raw['json']).message).toBe(
+      'move operation does not apply: "from" /data is a proper prefix of "path" /data/x',
+    );
+  });
+
   describe('create on update (PUT of a missing object)', () => {
     it.each([
       ['services (upstream allows it)', `/api/v1/namespaces/${ns}/services/s1`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's1' }, spec: { ports: [{ port: 80 }] } }, 201],

@@ -100,6 +100,17 @@ export function parseJsonPatchText(text: string): unknown {
  */
 export function applyJsonPatch<T = unknown>(doc: T, patch: unknown, options: JsonPatchOptions = {}): T {
   const operations = parseJsonPatch(patch, options);
+  // RFC 6902 §4.4: a location cannot move into one of its own children (fast-json-patch would
+  // throw a TypeError from deep inside).
+  operations.forEach((o, i) => {
+    if (o.op === 'move' && o.from !== undefined && o.path.startsWith(`${o.from}/`)) {
+      throw new PatchError(
+        'Unprocessable',
+        `move operation does not apply: "from" ${o.from} is a proper prefix of "path" ${o.path}`,
+        i,
+      );
+    }
+  });
   const copy = doc === undefined ? doc : cloneJson(doc);
   try {
     const result = fjp.applyPatch(copy, operations as fjp.Operation[], true, true, true);
