@@ -64,7 +64,7 @@ export interface ApiServer {
   readonly objects: ObjectStore;
   /** The per-resource watch caches get/list/watch are served from (`restartAll()` forces every watch to 410). */
   readonly watchCaches: WatchCaches;
-  /** Named write steps: insert your own (`insertBefore('validation', …)`). */
+  /** Named write steps: insert your own; one that changes the object goes before `field-manager` (`insertBefore('field-manager', …)`) so managedFields records it. */
   readonly writePipeline: WritePipeline;
   readonly health: HealthChecks;
   readonly options: ApiServerOptions;

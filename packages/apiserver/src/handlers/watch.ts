@@ -5,6 +5,7 @@ import type { RequestContext } from '../context.js';
 import { toApiError } from '../errors.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { compileFilter } from '../request/selectors.js';
+import { checkWatchListGate } from '../request/watch-list-gate.js';
 import { WatchStream } from '../response/watch.js';
 import { responseEncoding } from '../response/write.js';
 import { keyParts } from './common.js';
@@ -25,6 +26,7 @@ import { keyParts } from './common.js';
  */
 export async function handleWatch(ctx: RequestContext, def: ResourceDefinition): Promise<void> {
   const q = ctx.query;
+  checkWatchListGate(q.sendInitialEvents, ctx.server.options.featureGates, ctx.server.flavor);
   const filter = compileFilter(def, q.labelSelector, q.fieldSelector);
   const onlyName = ctx.info.name !== '' ? ctx.info.name : undefined;
   const plan = planWatch({
