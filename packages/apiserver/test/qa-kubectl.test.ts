@@ -123,4 +123,29 @@ describe.skipIf(!kubectlAvailable())('kubectl as a user (kubernetes flavor)', ()
         'application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml\n',
     );
   });
+
+  it('label and annotation keys and values are validated as upstream (422)', async () => {
+    expect((await k('create', 'cm', 'keys')).code).toBe(0);
+    const a = await k('annotate', 'cm', 'keys', 'bad key=1');
+    expect(a.code).toBe(1);
+    expect(a.stderr).toContain(
+      'The ConfigMap "keys" is invalid: metadata.annotations: Invalid value: "bad key": ',
+    );
+    const l = await k('label', 'cm', 'keys', 'bad key=1');
+    expect(l.code).toBe(1);
+    expect(l.stderr).toContain(
+      'The ConfigMap "keys" is invalid: metadata.labels: Invalid value: "bad key": ',
+    );
+    const c = await kubectl(['create', '-f', '-'], {
+      kubeconfig: api.kubeconfigPath,
+      input: JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'keys2', labels: { app: '-bad-' } },
+      }),
+    });
+    expect(c.code).toBe(1);
+    expect(c.stderr).toContain('metadata.labels: Invalid value: "-bad-": a valid label must be');
+    expect((await k('get', 'cm', 'keys', '-o', 'jsonpath={.metadata}')).stdout).not.toContain('bad key');
+  });
 });

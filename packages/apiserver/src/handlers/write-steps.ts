@@ -16,9 +16,8 @@ import { versionInStep, versionOutStep } from '../crd/conversion.js';
 import { schemaStep, schemaValidationStep } from '../schema/schema-steps.js';
 import { crdValidationRulesStep } from '../crd/validation-rules.js';
 import { fieldManagerStep } from './field-manager-step.js';
-import { patchStep as patchObjectStep } from './patch-step.js';
+import { patchStep } from './patch-step.js';
 import { invalidCause, requiredCause } from '../registry/validation.js';
-import { applyMinimalPatch } from './patch-minimal.js';
 import type { WriteStep } from './write-pipeline.js';
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -50,24 +49,6 @@ export const typeMetaStep: WriteStep = {
       throw errors.badRequest('metadata must be an object');
     const { apiVersion: _a, kind: _k, metadata, ...rest } = obj;
     w.obj = { apiVersion: expectedApiVersion, kind: w.def.kind, metadata: metadata ?? {}, ...rest };
-  },
-};
-
-/** `patch`: computes the new object from `old` and the patch body. Replaced by `@orchard/patch` later. */
-export const patchStep: WriteStep = {
-  name: 'patch',
-  operations: ['patch'],
-  run(w) {
-    if (!w.old) throw new Error('patch step without the current object');
-    const patched = applyMinimalPatch(w.old, w.body, w.patchType ?? '');
-    if (!isPlainObject(patched)) throw errors.badRequest('the patched object is not an object');
-    const obj = patched as ApiObject;
-    const expectedApiVersion = formatApiVersion({ group: w.def.group, version: w.ctx.version });
-    if (obj.apiVersion !== expectedApiVersion || obj.kind !== w.def.kind) {
-      throw errors.badRequest('a patch may not change apiVersion or kind');
-    }
-    if (!isPlainObject(obj.metadata)) throw errors.badRequest('metadata must be an object');
-    w.obj = obj;
   },
 };
 
@@ -257,7 +238,7 @@ export const validationStep: WriteStep = {
 export const defaultWriteSteps: readonly WriteStep[] = Object.freeze([
   versionInStep,
   typeMetaStep,
-  patchObjectStep,
+  patchStep,
   schemaStep,
   objectMetaStep,
   namespaceLifecycleStep,
