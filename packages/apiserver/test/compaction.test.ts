@@ -76,7 +76,9 @@ describe('store compaction on a running server', () => {
   it('compacts to the previous tick; old versions 410, current reads and open watches keep working', async () => {
     const store = api.server.storage;
     expect((await api.request('POST', base, { body: { metadata: { name: 'cold' } } })).status).toBe(201);
-    const created = await api.request('POST', base, { body: { metadata: { name: 'hot' }, data: { n: '0' } } });
+    const created = await api.request('POST', base, {
+      body: { metadata: { name: 'hot' }, data: { n: '0' } },
+    });
     expect(created.status).toBe(201);
     const oldRv = rv(created);
     const page = await api.request('GET', `${base}?limit=1`);
@@ -100,10 +102,7 @@ describe('store compaction on a running server', () => {
     await expect(store.get(`/`, { atRevision: oldRv })).rejects.toMatchObject({ code: 'Compacted' });
 
     await new Promise((r) => setTimeout(r, 100)); // age oldRv past the 50 ms watch window
-    const exact = await api.request(
-      'GET',
-      `${base}?resourceVersion=${oldRv}&resourceVersionMatch=Exact`,
-    );
+    const exact = await api.request('GET', `${base}?resourceVersion=${oldRv}&resourceVersionMatch=Exact`);
     expect(exact.status).toBe(410);
     expect((exact.json as { reason?: string }).reason).toBe('Expired');
     // A continue token reads its snapshot from the store: compacted away, it expires.
