@@ -13,11 +13,11 @@ import {
 } from '@orchard/meta';
 import { isStoreError } from '@orchard/store';
 import { versionInStep, versionOutStep } from '../crd/conversion.js';
-import { schemaStep, schemaValidationStep } from '../schema/schema-steps.js';
 import { crdValidationRulesStep } from '../crd/validation-rules.js';
+import { invalidCause, requiredCause } from '../registry/validation.js';
+import { schemaStep, schemaValidationStep } from '../schema/schema-steps.js';
 import { fieldManagerStep } from './field-manager-step.js';
 import { patchStep } from './patch-step.js';
-import { invalidCause, requiredCause } from '../registry/validation.js';
 import type { WriteStep } from './write-pipeline.js';
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
