@@ -223,6 +223,21 @@ describe.each(['orch', 'kubernetes'] as const)('spec QA (%s flavor)', (flavor) =
     );
   });
 
+  it.each([
+    ['watch=FALSE', 200, 'ConfigMapList'],
+    ['watch=False', 200, 'ConfigMapList'],
+    ['watch=0', 200, 'ConfigMapList'],
+  ])('booleans are case-insensitive as upstream reads them: %s', async (q, code, kind) => {
+    const r = await api.request('GET', `${cms}?${q}`);
+    expect(r.status, r.text).toBe(code);
+    expect((r.json as Raw['json']).kind).toBe(kind);
+  });
+  it.each(['watch=TRUE', 'watch=True', 'watch=true'])('%s on a collection is a watch', async (q) => {
+    const r = await api.request('GET', `/api/v1/namespaces?${q}&timeoutSeconds=1`);
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('"type":"ADDED"');
+  });
+
   describe('create on update (PUT of a missing object)', () => {
     it.each([
       ['services (upstream allows it)', `/api/v1/namespaces/${ns}/services/s1`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's1' }, spec: { ports: [{ port: 80 }] } }, 201],

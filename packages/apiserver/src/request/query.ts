@@ -25,12 +25,24 @@ export interface RequestQuery {
   readonly raw: URLSearchParams;
 }
 
+/**
+ * A boolean query value: `true`/`false` in any case, `1`/`0`, and no value (`?watch`) for true, as
+ * upstream's parameter codec reads them; undefined for anything else (upstream would read that as
+ * true; here it is a 400). The one reading shared by the query parser and the request-info resolver.
+ */
+export function parseQueryBool(v: string): boolean | undefined {
+  const lower = v.toLowerCase();
+  if (lower === '' || lower === '1' || lower === 'true') return true;
+  if (lower === '0' || lower === 'false') return false;
+  return undefined;
+}
+
 function bool(q: URLSearchParams, name: string): boolean | undefined {
   const v = q.get(name);
   if (v === null) return undefined;
-  if (v === '' || v === '1' || v === 'true' || v === 'True') return true;
-  if (v === '0' || v === 'false' || v === 'False') return false;
-  throw errors.badRequest(`invalid boolean value for ${name}: ${JSON.stringify(v)}`);
+  const b = parseQueryBool(v);
+  if (b === undefined) throw errors.badRequest(`invalid boolean value for ${name}: ${JSON.stringify(v)}`);
+  return b;
 }
 
 function int(q: URLSearchParams, name: string): number | undefined {

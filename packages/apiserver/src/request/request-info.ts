@@ -1,4 +1,5 @@
 import type { Verb } from '../registry/resource.js';
+import { parseQueryBool } from './query.js';
 
 /**
  * What a request addresses, resolved from method, path and query alone (no registry lookup),
@@ -35,7 +36,7 @@ const methodVerbs: Record<string, Verb> = {
 };
 
 function isTrue(v: string | null): boolean {
-  return v === '1' || v === 'true';
+  return v !== null && parseQueryBool(v) === true;
 }
 
 function nonResource(path: string, method: string): RequestInfo {
