@@ -238,6 +238,16 @@ describe.each(['orch', 'kubernetes'] as const)('spec QA (%s flavor)', (flavor) =
     expect(r.text).toContain('"type":"ADDED"');
   });
 
+  it.each(['true', 'false'])('sendInitialEvents=%s on a list (not a watch) is refused, as upstream', async (v) => {
+    const r = await api.request('GET', `${cms}?sendInitialEvents=${v}`);
+    expect(r.status).toBe(400);
+    expect(r.json).toMatchObject({
+      kind: 'Status',
+      reason: 'BadRequest',
+      message: 'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list',
+    });
+  });
+
   describe('create on update (PUT of a missing object)', () => {
     it.each([
       ['services (upstream allows it)', `/api/v1/namespaces/${ns}/services/s1`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's1' }, spec: { ports: [{ port: 80 }] } }, 201],

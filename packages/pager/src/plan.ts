@@ -24,6 +24,8 @@ export interface ListParams {
   /** Page size; 0, negative or unset = no limit. */
   limit?: number | undefined;
   continue?: string | undefined;
+  /** Only a watch takes it; upstream's ListOptions validation forbids it on a list (either value). */
+  sendInitialEvents?: boolean | undefined;
 }
 
 function invalid(message: string, field: string): PagerError {
@@ -51,6 +53,9 @@ export function planList(p: ListParams): ListPlan {
   const limited = p.limit !== undefined && p.limit > 0;
   const revision = rv === undefined ? undefined : parseResourceVersion(rv);
 
+  if (p.sendInitialEvents !== undefined) {
+    throw invalid('sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list', 'sendInitialEvents');
+  }
   if (match !== undefined) {
     if (match !== 'Exact' && match !== 'NotOlderThan') {
       throw invalid(

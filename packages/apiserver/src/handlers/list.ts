@@ -81,6 +81,7 @@ export async function handleList(ctx: RequestContext, def: ResourceDefinition): 
     resourceVersionMatch: q.resourceVersionMatch,
     limit: q.limit,
     continue: q.continue,
+    sendInitialEvents: q.sendInitialEvents,
   });
   let revision: ReadRevision;
   let startKey: string | undefined;
