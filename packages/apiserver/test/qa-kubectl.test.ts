@@ -148,4 +148,12 @@ describe.skipIf(!kubectlAvailable())('kubectl as a user (kubernetes flavor)', ()
     expect(c.stderr).toContain('metadata.labels: Invalid value: "-bad-": a valid label must be');
     expect((await k('get', 'cm', 'keys', '-o', 'jsonpath={.metadata}')).stdout).not.toContain('bad key');
   });
+
+  it('namespaces have no deletecollection verb, as upstream (api-resources, DELETE on the collection is 405)', async () => {
+    const r = await k('api-resources', '-o', 'wide', '--api-group=');
+    expect(r.stdout).toMatch(
+      /namespaces\s+ns\s+v1\s+false\s+Namespace\s+create,delete,get,list,patch,update,watch\s*\n/,
+    );
+    expect((await api.request('DELETE', '/api/v1/namespaces')).status).toBe(405);
+  });
 });

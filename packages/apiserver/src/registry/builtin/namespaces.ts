@@ -21,6 +21,8 @@ export const namespaces: ResourceDefinition = defineResource({
   kind: 'Namespace',
   namespaced: false,
   shortNames: ['ns'],
+  // Upstream's namespace storage has no DeleteCollection: every verb but that one.
+  verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
   subresources: [
     { name: 'status', verbs: ['get', 'patch', 'update'] },
     { name: 'finalize', verbs: ['update'] },
