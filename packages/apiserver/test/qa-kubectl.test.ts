@@ -156,4 +156,24 @@ describe.skipIf(!kubectlAvailable())('kubectl as a user (kubernetes flavor)', ()
     );
     expect((await api.request('DELETE', '/api/v1/namespaces')).status).toBe(405);
   });
+
+  it('a Service gets SetDefaults_Service: targetPort = port, internalTrafficPolicy Cluster', async () => {
+    const svc = {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'plain' },
+      spec: { selector: { a: 'b' }, ports: [{ port: 80 }] },
+    };
+    const r = await kubectl(['create', '-f', '-', '-o', 'json'], {
+      kubeconfig: api.kubeconfigPath,
+      input: JSON.stringify(svc),
+    });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).spec).toMatchObject({
+      type: 'ClusterIP',
+      sessionAffinity: 'None',
+      internalTrafficPolicy: 'Cluster',
+      ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }],
+    });
+  });
 });

@@ -100,3 +100,17 @@ export function setDeploymentDefaults(deployment: Obj): void {
   if (unset(spec.progressDeadlineSeconds)) spec.progressDeadlineSeconds = 600;
   if (isObj(spec.template)) setPodSpecDefaults(spec.template.spec);
 }
+
+/** SetDefaults_Service (the fields that need no IP allocator). */
+export function setServiceDefaults(service: Obj): void {
+  const spec: Obj = isObj(service.spec) ? service.spec : {};
+  service.spec = spec;
+  if (unset(spec.type)) spec.type = 'ClusterIP';
+  if (unset(spec.sessionAffinity)) spec.sessionAffinity = 'None';
+  for (const p of objects(spec.ports)) {
+    if (unset(p.protocol)) p.protocol = 'TCP';
+    if (unset(p.targetPort) || p.targetPort === 0) p.targetPort = p.port;
+  }
+  if (spec.type !== 'ExternalName' && unset(spec.internalTrafficPolicy))
+    spec.internalTrafficPolicy = 'Cluster';
+}

@@ -2,7 +2,7 @@ import type { ApiObject } from '@orchard/meta';
 import type { ResourceDefinition } from '../resource.js';
 import { defineResource } from '../resource.js';
 import { statusSubresourceStrategy } from '../status-strategy.js';
-import { setDeploymentDefaults, setPodDefaults } from './defaults.js';
+import { setDeploymentDefaults, setPodDefaults, setServiceDefaults } from './defaults.js';
 
 const statusSub = { name: 'status', verbs: ['get', 'patch', 'update'] } as const;
 
@@ -60,14 +60,7 @@ export const services: ResourceDefinition = defineResource({
   allowCreateOnUpdate: true,
   subresources: [statusSub],
   strategy: statusSubresourceStrategy(
-    {
-      prepareForCreate(obj) {
-        const spec = (obj.spec ?? {}) as Record<string, unknown>;
-        spec.type ??= 'ClusterIP';
-        spec.sessionAffinity ??= 'None';
-        obj.spec = spec;
-      },
-    },
+    { prepareForCreate: setServiceDefaults, prepareForUpdate: setServiceDefaults },
     { initialStatus: () => ({ loadBalancer: {} }) },
   ),
 });
