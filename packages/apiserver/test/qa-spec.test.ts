@@ -248,6 +248,25 @@ describe.each(['orch', 'kubernetes'] as const)('spec QA (%s flavor)', (flavor) =
     });
   });
 
+  it('force on a non-apply patch is upstream\'s 422 PatchOptions Invalid', async () => {
+    const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'frc' } };
+    expect((await api.request('POST', cms, { body })).status).toBe(201);
+    const r = await api.request('PATCH', `${cms}/frc?force=true`, {
+      body: { data: { a: 'b' } },
+      headers: { 'content-type': 'application/merge-patch+json' },
+    });
+    const group = flavor === 'kubernetes' ? 'meta.k8s.io' : 'meta.orch.io';
+    expect(r.status).toBe(422);
+    expect(r.json).toMatchObject({
+      kind: 'Status',
+      reason: 'Invalid',
+      code: 422,
+      message: `PatchOptions.${group} "" is invalid: force: Forbidden: may not be specified for non-apply patch`,
+      details: { group, kind: 'PatchOptions', causes: [{ reason: 'FieldValueForbidden', field: 'force' }] },
+    });
+    expect((await api.request('GET', `${cms}/frc`)).json).not.toHaveProperty('data');
+  });
+
   describe('create on update (PUT of a missing object)', () => {
     it.each([
       ['services (upstream allows it)', `/api/v1/namespaces/${ns}/services/s1`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's1' }, spec: { ports: [{ port: 80 }] } }, 201],

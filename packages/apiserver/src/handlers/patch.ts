@@ -1,5 +1,5 @@
 import { parseMediaType, parseYaml } from '@orchard/codecs';
-import { type ApiObject, errors } from '@orchard/meta';
+import { ApiError, type ApiObject, aggregateMessage, errors, fieldErrors } from '@orchard/meta';
 import { parseJsonPatchText } from '@orchard/patch';
 import { duplicateFieldMessage, findDuplicateFieldsJson, patchMediaTypes as types } from '@orchard/schema';
 import type { RequestContext } from '../context.js';
@@ -59,6 +59,16 @@ export async function handlePatch(ctx: RequestContext, def: ResourceDefinition):
   if (!accepted.includes(patchType) && !cborApply) throw errors.unsupportedMediaType(ct, accepted);
   // Server-side apply: its own handler (fieldManager required, create when absent).
   if (patchType === types.apply || cborApply) return handleApply(ctx, def, patchType);
+  if (ctx.query.force !== undefined) {
+    // Upstream's PatchOptions validation: `force` belongs to apply alone.
+    const group = ctx.server.flavor.group('meta');
+    const causes = [fieldErrors.forbidden('force', 'may not be specified for non-apply patch')];
+    throw new ApiError(422, 'Invalid', `PatchOptions.${group} "" is invalid: ${aggregateMessage(causes)}`, {
+      group,
+      kind: 'PatchOptions',
+      causes,
+    });
+  }
   const bytes = await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes);
   const patch = decodePatch(ctx, patchType, textDecoder.decode(bytes));
   const name = ctx.info.name;
