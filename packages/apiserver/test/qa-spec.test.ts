@@ -150,9 +150,11 @@ describe.each(['orch', 'kubernetes'] as const)('spec QA (%s flavor)', (flavor) =
   describe('namespaces carry the metadata.name label (upstream: set on create and every update)', () => {
     const label = flavor === 'kubernetes' ? 'kubernetes.io/metadata.name' : 'orch.io/metadata.name';
     const labels = async (name: string) =>
-      ((await api.request('GET', `/api/v1/namespaces/${name}`)).json as {
-        metadata: { labels?: Record<string, string> };
-      }).metadata.labels;
+      (
+        (await api.request('GET', `/api/v1/namespaces/${name}`)).json as {
+          metadata: { labels?: Record<string, string> };
+        }
+      ).metadata.labels;
     it('on create', async () => {
       expect((await labels(ns))?.[label]).toBe(ns);
     });
@@ -238,17 +240,20 @@ describe.each(['orch', 'kubernetes'] as const)('spec QA (%s flavor)', (flavor) =
     expect(r.text).toContain('"type":"ADDED"');
   });
 
-  it.each(['true', 'false'])('sendInitialEvents=%s on a list (not a watch) is refused, as upstream', async (v) => {
-    const r = await api.request('GET', `${cms}?sendInitialEvents=${v}`);
-    expect(r.status).toBe(400);
-    expect(r.json).toMatchObject({
-      kind: 'Status',
-      reason: 'BadRequest',
-      message: 'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list',
-    });
-  });
+  it.each(['true', 'false'])(
+    'sendInitialEvents=%s on a list (not a watch) is refused, as upstream',
+    async (v) => {
+      const r = await api.request('GET', `${cms}?sendInitialEvents=${v}`);
+      expect(r.status).toBe(400);
+      expect(r.json).toMatchObject({
+        kind: 'Status',
+        reason: 'BadRequest',
+        message: 'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list',
+      });
+    },
+  );
 
-  it('force on a non-apply patch is upstream\'s 422 PatchOptions Invalid', async () => {
+  it("force on a non-apply patch is upstream's 422 PatchOptions Invalid", async () => {
     const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'frc' } };
     expect((await api.request('POST', cms, { body })).status).toBe(201);
     const r = await api.request('PATCH', `${cms}/frc?force=true`, {
@@ -269,10 +274,40 @@ describe.each(['orch', 'kubernetes'] as const)('spec QA (%s flavor)', (flavor) =
 
   describe('create on update (PUT of a missing object)', () => {
     it.each([
-      ['services (upstream allows it)', `/api/v1/namespaces/${ns}/services/s1`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's1' }, spec: { ports: [{ port: 80 }] } }, 201],
-      ['configmaps (upstream does not)', `${cms}/c1`, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1' } }, 404],
-      ['services with resourceVersion "0"', `/api/v1/namespaces/${ns}/services/s2`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's2', resourceVersion: '0' }, spec: { ports: [{ port: 80 }] } }, 201],
-      ['services with resourceVersion "5"', `/api/v1/namespaces/${ns}/services/s3`, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's3', resourceVersion: '5' }, spec: { ports: [{ port: 80 }] } }, 404],
+      [
+        'services (upstream allows it)',
+        `/api/v1/namespaces/${ns}/services/s1`,
+        { apiVersion: 'v1', kind: 'Service', metadata: { name: 's1' }, spec: { ports: [{ port: 80 }] } },
+        201,
+      ],
+      [
+        'configmaps (upstream does not)',
+        `${cms}/c1`,
+        { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c1' } },
+        404,
+      ],
+      [
+        'services with resourceVersion "0"',
+        `/api/v1/namespaces/${ns}/services/s2`,
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 's2', resourceVersion: '0' },
+          spec: { ports: [{ port: 80 }] },
+        },
+        201,
+      ],
+      [
+        'services with resourceVersion "5"',
+        `/api/v1/namespaces/${ns}/services/s3`,
+        {
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: 's3', resourceVersion: '5' },
+          spec: { ports: [{ port: 80 }] },
+        },
+        404,
+      ],
     ])('%s', async (_name, path, body, code) => {
       const r = await api.request('PUT', path, { body });
       expect(r.status, r.text).toBe(code);

@@ -54,7 +54,10 @@ export function planList(p: ListParams): ListPlan {
   const revision = rv === undefined ? undefined : parseResourceVersion(rv);
 
   if (p.sendInitialEvents !== undefined) {
-    throw invalid('sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list', 'sendInitialEvents');
+    throw invalid(
+      'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list',
+      'sendInitialEvents',
+    );
   }
   if (match !== undefined) {
     if (match !== 'Exact' && match !== 'NotOlderThan') {
