@@ -12,7 +12,9 @@ try {
 }
 const passed = report.numPassedTests ?? 0;
 // A test file that fails to load counts as a failure even though it ran no test.
-const failedSuites = (report.testResults ?? []).filter((r) => r.status === 'failed' && (r.assertionResults ?? []).length === 0).length;
+const failedSuites = (report.testResults ?? []).filter(
+  (r) => r.status === 'failed' && (r.assertionResults ?? []).length === 0,
+).length;
 const failed = (report.numFailedTests ?? 0) + failedSuites;
 const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);

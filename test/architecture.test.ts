@@ -50,7 +50,9 @@ function importsOf(file: string): string[] {
   return specs;
 }
 
-const packages = readdirSync(root).filter((p) => statSync(join(root, p, 'src'), { throwIfNoEntry: false })?.isDirectory());
+const packages = readdirSync(root).filter((p) =>
+  statSync(join(root, p, 'src'), { throwIfNoEntry: false })?.isDirectory(),
+);
 
 describe('architecture', () => {
   it('every package has a layer', () => {
@@ -69,11 +71,30 @@ describe('architecture', () => {
             const ok = dep === pkg || layers[dep]! < layers[pkg]! || sameLayerAllowed.has(`${pkg}->${dep}`);
             if (!ok) problems.push(`${file}: ${pkg} (L${layers[pkg]}) imports ${spec} (L${layers[dep]})`);
           }
-          if (pure.has(pkg) && (spec.startsWith('node:') || ['fs', 'http', 'https', 'crypto', 'zlib', 'buffer', 'path', 'os', 'child_process', 'net', 'tls'].includes(spec))) {
+          if (
+            pure.has(pkg) &&
+            (spec.startsWith('node:') ||
+              [
+                'fs',
+                'http',
+                'https',
+                'crypto',
+                'zlib',
+                'buffer',
+                'path',
+                'os',
+                'child_process',
+                'net',
+                'tls',
+              ].includes(spec))
+          ) {
             problems.push(`${file}: pure package ${pkg} imports Node built-in ${spec}`);
           }
         }
-        if (pure.has(pkg) && /\bBuffer\.|\bprocess\.(?:env|cwd|exit)|\brequire\(/.test(readFileSync(file, 'utf8'))) {
+        if (
+          pure.has(pkg) &&
+          /\bBuffer\.|\bprocess\.(?:env|cwd|exit)|\brequire\(/.test(readFileSync(file, 'utf8'))
+        ) {
           problems.push(`${file}: pure package ${pkg} uses a Node-only global (Buffer / process / require)`);
         }
       }

@@ -1,3 +1,8 @@
 import { packageBuild } from '../../tsup.base.ts';
 
-export default packageBuild(['src/index.ts', 'src/protobuf/index.ts', 'src/cbor/index.ts', 'src/table/index.ts']);
+export default packageBuild([
+  'src/index.ts',
+  'src/protobuf/index.ts',
+  'src/cbor/index.ts',
+  'src/table/index.ts',
+]);

@@ -1,11 +1,11 @@
 import { type CodecErrorCode, isCodecError } from '@orchard/codecs';
 import { ApiError, errors, isApiError, type QualifiedResource } from '@orchard/meta';
-import { type FieldManagerErrorCode, isApplyConflict, isFieldManagerError } from '@orchard/ssa';
 import { isPagerError, type PagerError, type PagerErrorCode } from '@orchard/pager';
+import { isPatchError, type PatchError, type PatchErrorCode } from '@orchard/patch';
+import { type FieldManagerErrorCode, isApplyConflict, isFieldManagerError } from '@orchard/ssa';
 import { isStoreError, type StoreError, type StoreErrorCode } from '@orchard/store';
 import { isWatchCacheError, type WatchCacheError, type WatchCacheErrorCode } from '@orchard/watch-cache';
 import { isUndecodableObjectError } from './storage/object-store.js';
-import { isPatchError, type PatchError, type PatchErrorCode } from '@orchard/patch';
 
 /** What an error is about, so store errors get upstream's messages (`configmaps "x" not found`). */
 export interface ErrorTarget extends QualifiedResource {

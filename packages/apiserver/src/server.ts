@@ -11,8 +11,10 @@ import { ApiError, errors, isValidPathSegmentName, newUid } from '@orchard/meta'
 import { createMemoryStore, isStoreError, type Store } from '@orchard/store';
 import { buildOffers, defaultCodecs, type ResponseConversion } from './codecs.js';
 import type { RequestContext } from './context.js';
+import { startCrdController } from './crd/controller.js';
 import { aggregated, coreVersions, group, groupList, resourceList } from './discovery/discovery.js';
 import { toApiError } from './errors.js';
+import { resolveFeatureGates } from './feature-gates.js';
 import {
   type Authenticator,
   createClientCertAuthenticator,
@@ -23,14 +25,15 @@ import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handleGet } from './handlers/get.js';
 import { handleList } from './handlers/list.js';
 import { handlePatch } from './handlers/patch.js';
+import { handleScale } from './handlers/scale.js';
 import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
 import { WritePipeline } from './handlers/write-pipeline.js';
-import { installLifecycle, type Lifecycle } from './lifecycle/lifecycle.js';
-import { resolveFeatureGates } from './feature-gates.js';
 import { defaultWriteSteps } from './handlers/write-steps.js';
 import { addStandardChecks } from './health/checks.js';
 import { createHealthChecks, type HealthChecks, type HealthEndpoint } from './health/health.js';
+import { installLifecycle, type Lifecycle } from './lifecycle/lifecycle.js';
+import { serveOpenApi } from './openapi/openapi.js';
 import { type ApiServerOptions, defaultApiServerOptions } from './options.js';
 import { builtinResources } from './registry/builtin/index.js';
 import { namespaceNameLabel } from './registry/builtin/namespaces.js';
@@ -44,9 +47,6 @@ import { createCompactor } from './storage/compactor.js';
 import { ObjectStore } from './storage/object-store.js';
 import { WatchCaches } from './storage/watch-caches.js';
 import { versionInfo } from './version.js';
-import { startCrdController } from './crd/controller.js';
-import { serveOpenApi } from './openapi/openapi.js';
-import { handleScale } from './handlers/scale.js';
 
 /** The reference API server: a request handler plus the pieces other packages plug into. */
 export interface ApiServer {
@@ -257,7 +257,10 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     // A collection path serves list, watch, create and deletecollection; an item path serves the
     // single-object verbs; POST to an item exists only for sub-resources (token, eviction …).
     const itemVerb = verb === 'get' || verb === 'update' || verb === 'patch' || verb === 'delete';
-    if ((info.name === '' && itemVerb) || (info.name !== '' && info.subresource === '' && verb === 'create')) {
+    if (
+      (info.name === '' && itemVerb) ||
+      (info.name !== '' && info.subresource === '' && verb === 'create')
+    ) {
       throw errors.methodNotAllowed('the server does not allow this method on the requested resource');
     }
     let allowed: readonly Verb[] = def.verbs;
@@ -441,7 +444,9 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
           apiVersion: 'v1',
           metadata: {},
           status: 'Failure',
-          message: tooLarge ? 'request header fields too large' : `malformed HTTP request: ${err.code ?? err.message}`,
+          message: tooLarge
+            ? 'request header fields too large'
+            : `malformed HTTP request: ${err.code ?? err.message}`,
           reason: 'BadRequest',
           code,
         });

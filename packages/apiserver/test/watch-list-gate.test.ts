@@ -15,7 +15,10 @@ describe('WatchList feature gate', () => {
       expect(status.kind).toBe('Status');
       expect(status.reason).toBe('Invalid');
       expect(status.message).toContain('WatchList feature gate');
-      const plain = await api.request('GET', '/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1');
+      const plain = await api.request(
+        'GET',
+        '/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1',
+      );
       expect(plain.status).toBe(200);
     } finally {
       await api.stop();

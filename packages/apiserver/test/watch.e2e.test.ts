@@ -13,9 +13,7 @@ interface Event {
 }
 
 /** Opens a watch and collects newline-delimited JSON events until `stop()`. */
-function openWatch(
-  url: string,
-): Promise<{
+function openWatch(url: string): Promise<{
   res: IncomingMessage;
   events: Event[];
   ended: Promise<void>;

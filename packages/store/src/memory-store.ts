@@ -128,7 +128,9 @@ class MemoryStore implements Store {
             this.compacted,
           );
         }
-        const backlog = this.events.filter((e) => e.revision > options.fromRevision && e.kv.key.startsWith(prefix));
+        const backlog = this.events.filter(
+          (e) => e.revision > options.fromRevision && e.kv.key.startsWith(prefix),
+        );
         const watcher = new Watcher(prefix, backlog, () => this.watchers.delete(watcher), options.signal);
         if (this.closed) watcher.end();
         else this.watchers.add(watcher);
@@ -140,7 +142,12 @@ class MemoryStore implements Store {
   async compact(revision: number): Promise<void> {
     if (revision <= this.compacted) return;
     if (revision > this.revision) {
-      throw new StoreError('FutureRevision', `cannot compact to ${revision} beyond current ${this.revision}`, undefined, this.revision);
+      throw new StoreError(
+        'FutureRevision',
+        `cannot compact to ${revision} beyond current ${this.revision}`,
+        undefined,
+        this.revision,
+      );
     }
     this.compacted = revision;
     this.events = this.events.filter((e) => e.revision > revision);
@@ -181,7 +188,12 @@ class MemoryStore implements Store {
       );
     }
     if (atRevision > this.revision) {
-      throw new StoreError('FutureRevision', `revision ${atRevision} is newer than current ${this.revision}`, undefined, this.revision);
+      throw new StoreError(
+        'FutureRevision',
+        `revision ${atRevision} is newer than current ${this.revision}`,
+        undefined,
+        this.revision,
+      );
     }
     return atRevision;
   }

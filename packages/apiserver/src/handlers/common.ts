@@ -2,9 +2,9 @@ import { codecForContentType } from '@orchard/codecs';
 import { type ApiObject, errors, type StoredObject } from '@orchard/meta';
 import type { RequestContext } from '../context.js';
 import type { ErrorTarget } from '../errors.js';
-import { decodeWithFieldValidation } from '../schema/field-validation.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { readBody } from '../request/body.js';
+import { decodeWithFieldValidation } from '../schema/field-validation.js';
 import type { ObjectKeyParts } from '../storage/object-store.js';
 
 export function keyParts(ctx: RequestContext, def: ResourceDefinition): ObjectKeyParts {

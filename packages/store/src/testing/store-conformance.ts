@@ -12,7 +12,12 @@ export function runStoreConformance(name: string, makeStore: () => Store | Promi
   const v = (s: string) => enc.encode(s);
   const s = (b: Uint8Array | undefined) => (b ? dec.decode(b) : undefined);
 
-  async function collect(store: Store, prefix: string, fromRevision: number, count: number): Promise<StoreEvent[]> {
+  async function collect(
+    store: Store,
+    prefix: string,
+    fromRevision: number,
+    count: number,
+  ): Promise<StoreEvent[]> {
     const ac = new AbortController();
     const out: StoreEvent[] = [];
     for await (const e of store.watch(prefix, { fromRevision, signal: ac.signal })) {
@@ -52,8 +57,8 @@ export function runStoreConformance(name: string, makeStore: () => Store | Promi
       const st = await makeStore();
       const c = await st.create('/k', v('1'));
       await st.update('/k', () => v('2'));
-      await expect(st.update('/k', () => v('3'), { expectedRevision: c.modRevision })).rejects.toSatisfy((e) =>
-        isStoreError(e, 'Conflict'),
+      await expect(st.update('/k', () => v('3'), { expectedRevision: c.modRevision })).rejects.toSatisfy(
+        (e) => isStoreError(e, 'Conflict'),
       );
       await expect(st.delete('/k', { expectedRevision: c.modRevision })).rejects.toSatisfy((e) =>
         isStoreError(e, 'Conflict'),
@@ -127,8 +132,12 @@ export function runStoreConformance(name: string, makeStore: () => Store | Promi
       const st = await makeStore();
       await st.create('/k', v('1'));
       const cur = await st.currentRevision();
-      await expect(st.get('/k', { atRevision: cur + 10 })).rejects.toSatisfy((e) => isStoreError(e, 'FutureRevision'));
-      await expect(st.list('/', { atRevision: cur + 10 })).rejects.toSatisfy((e) => isStoreError(e, 'FutureRevision'));
+      await expect(st.get('/k', { atRevision: cur + 10 })).rejects.toSatisfy((e) =>
+        isStoreError(e, 'FutureRevision'),
+      );
+      await expect(st.list('/', { atRevision: cur + 10 })).rejects.toSatisfy((e) =>
+        isStoreError(e, 'FutureRevision'),
+      );
       await st.close();
     });
 

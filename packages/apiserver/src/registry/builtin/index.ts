@@ -1,6 +1,6 @@
 import type { Flavor } from '@orchard/meta';
-import type { ResourceDefinition } from '../resource.js';
 import { customResourceDefinitions } from '../../crd/crd-resource.js';
+import type { ResourceDefinition } from '../resource.js';
 import { configmaps } from './configmaps.js';
 import { events } from './events.js';
 import { leases } from './leases.js';
