@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 const script = fileURLToPath(new URL('./kubectl-demo.sh', import.meta.url));
 const kubectl = process.env.KUBECTL ?? '/usr/bin/kubectl';
 
+// Needs stock kubectl at /usr/bin/kubectl (.ci/run installs Debian's kubernetes-client); skipped only where it is absent.
 describe.skipIf(!existsSync(kubectl))('examples/kubectl-reference-server', () => {
   it('starts orchard-apiserver and drives it with stock kubectl', async () => {
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>(

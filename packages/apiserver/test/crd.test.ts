@@ -447,6 +447,7 @@ describe.each(['kubernetes', 'orch'] as const)('CustomResourceDefinitions (%s fl
   });
 });
 
+// Needs stock kubectl at /usr/bin/kubectl (.ci/run installs Debian's kubernetes-client); skipped only where it is absent.
 describe.skipIf(!kubectlAvailable())('CRDs with kubectl (kubernetes flavor)', () => {
   let api: TestServer;
   const k = (args: string[], input?: string) =>

@@ -278,6 +278,7 @@ describe.each(['kubernetes', 'orch'] as const)('field validation (%s flavor)', (
   });
 });
 
+// Needs stock kubectl at /usr/bin/kubectl (.ci/run installs Debian's kubernetes-client); skipped only where it is absent.
 describe.skipIf(!kubectlAvailable())('kubectl field validation and dry-run (kubernetes flavor)', () => {
   let api: TestServer;
   const k = (args: string[], input?: string) =>

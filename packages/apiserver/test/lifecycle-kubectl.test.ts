@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * informer-style wait), `get ns` showing Terminating while a finalizer holds content,
  * `delete --cascade=foreground|orphan`, and `delete cm -l app=x`.
  */
+// Needs stock kubectl at /usr/bin/kubectl (.ci/run installs Debian's kubernetes-client); skipped only where it is absent.
 describe.skipIf(!kubectlAvailable())('kubectl delete (kubernetes flavor)', () => {
   let api: TestServer;
   const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });

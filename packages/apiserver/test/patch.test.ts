@@ -311,6 +311,7 @@ describe.each(['kubernetes', 'orch'] as const)('PATCH (%s flavor)', (flavor) => 
   });
 });
 
+// Needs stock kubectl at /usr/bin/kubectl (.ci/run installs Debian's kubernetes-client); skipped only where it is absent.
 describe.skipIf(!kubectlAvailable())('kubectl patch and client-side apply (kubernetes flavor)', () => {
   let api: TestServer;
   const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });

@@ -151,6 +151,7 @@ describe('real clients through a forced 410 (kubernetes flavor)', () => {
     }
   });
 
+  // Needs stock kubectl at /usr/bin/kubectl (.ci/run installs Debian's kubernetes-client); skipped only where it is absent.
   it.skipIf(!kubectlAvailable())(
     'kubectl get -w follows every change, then reports the 410 Expired',
     async () => {
