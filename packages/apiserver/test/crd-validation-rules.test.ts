@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer } from '@orchard/testing';
+import { startTestServer, type TestServer, waitFor } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -7,13 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * server-side apply, with every failure in one 422; transition rules run only on update.
  */
 
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 50; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`not reached within a second: ${what}`);
-}
+/** Waits for a condition the server reaches asynchronously (bounded: 1000 ms). */
+const until = (check: () => Promise<boolean>, what: string) => waitFor(what, check, 1000);
 
 type Causes = { reason: string; field: string; message: string }[];
 const causesOf = (json: unknown) =>

@@ -1,4 +1,4 @@
-import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
+import { kubectl, kubectlAvailable, startTestServer, type TestServer, waitFor } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setCustomResourceConverter } from '../src/crd/conversion.js';
 
@@ -9,13 +9,8 @@ import { setCustomResourceConverter } from '../src/crd/conversion.js';
  * publishing, and kubectl.
  */
 
-async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 50; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`not reached within a second: ${what}`);
-}
+/** Waits for a condition the server reaches asynchronously (bounded: 1000 ms). */
+const until = (check: () => Promise<boolean>, what: string) => waitFor(what, check, 1000);
 
 function widgetCrd(ext: string, apiGroup: string, versions: string[] = ['v1'], storage = 'v1') {
   const schema = {

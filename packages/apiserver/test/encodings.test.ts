@@ -16,7 +16,14 @@ import {
   ProtobufFrameReader,
 } from '@orchard/codecs/protobuf';
 import { kubernetesFlavor } from '@orchard/meta';
-import { kubectl, kubectlAvailable, kubectlBinary, startTestServer, type TestServer } from '@orchard/testing';
+import {
+  kubectl,
+  kubectlAvailable,
+  kubectlBinary,
+  startTestServer,
+  type TestServer,
+  waitFor,
+} from '@orchard/testing';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -322,16 +329,20 @@ describe('Table, Protobuf, gzip and negotiation (kubernetes flavor, HTTPS)', () 
       (await api.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd }))
         .status,
     ).toBe(201);
-    let created = 0;
-    for (let i = 0; i < 100 && created !== 201; i++) {
-      created = (
-        await api.request('POST', '/apis/example.com/v1/namespaces/enc/widgets', {
-          body: { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w' }, spec: { size: 3 } },
-        })
-      ).status;
-      if (created !== 201) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(created).toBe(201);
+    await waitFor(
+      'the new Widget resource to serve creates',
+      async () =>
+        (
+          await api.request('POST', '/apis/example.com/v1/namespaces/enc/widgets', {
+            body: {
+              apiVersion: 'example.com/v1',
+              kind: 'Widget',
+              metadata: { name: 'w' },
+              spec: { size: 3 },
+            },
+          })
+        ).status === 201,
+    );
     const both = await raw(api, 'GET', '/apis/example.com/v1/namespaces/enc/widgets/w', {
       accept: `${PB}, application/json`,
     });

@@ -1,4 +1,4 @@
-import type { TestResponse, TestServer } from '@orchard/testing';
+import { type TestResponse, type TestServer, waitFor } from '@orchard/testing';
 import { defineResource } from '../src/registry/resource.js';
 
 /** A namespaced type added straight to the registry (as an embedding server would), besides CRDs. */
@@ -10,26 +10,8 @@ export const gadgets = defineResource({
   namespaced: true,
 });
 
-/** Polls `check` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function waitFor<T>(
-  what: string,
-  check: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 5_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await check();
-      if (v !== undefined && v !== false) return v as T;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline)
-      throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+/** Shared with the other suites from `@orchard/testing`. */
+export { waitFor };
 
 export interface WatchEvent {
   type: string;

@@ -1,5 +1,5 @@
 import { jsonPatchSuiteCases } from '@orchard/patch/testing';
-import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
+import { kubectl, kubectlAvailable, startTestServer, type TestServer, waitFor } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -43,13 +43,8 @@ function embedPatchText(text: string): string {
   );
 }
 
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error('condition not reached');
-}
+/** Waits for a condition the server reaches asynchronously (bounded: 2000 ms). */
+const until = (check: () => Promise<boolean>) => waitFor('condition', check, 2000);
 
 describe.each(['kubernetes', 'orch'] as const)('PATCH (%s flavor)', (flavor) => {
   let api: TestServer;
