@@ -10,32 +10,10 @@ import type { ApiObject } from '@orchard/meta';
 import { createMemoryStore, type KeyValue } from '@orchard/store';
 import { bench, do_not_optimize, run, summary } from 'mitata';
 import { createWatchCache } from '../src/index.js';
+import { decode, P, value } from './fixture.js';
 
 const N = 10_000;
 const PAGE = 500;
-const P = '/core/configmaps/';
-const enc = new TextEncoder();
-const dec = new TextDecoder();
-function decode(kv: KeyValue): ApiObject {
-  const o = JSON.parse(dec.decode(kv.value)) as ApiObject;
-  (o.metadata as { resourceVersion?: string }).resourceVersion = String(kv.modRevision);
-  return o;
-}
-const value = (i: number, v = 'x') =>
-  enc.encode(
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: {
-        name: `cm-${String(i).padStart(5, '0')}`,
-        namespace: 'default',
-        uid: `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
-        creationTimestamp: '2026-01-01T00:00:00Z',
-        labels: { app: 'bench', shard: String(i % 16) },
-      },
-      data: { config: v.repeat(300) },
-    }),
-  );
 
 const store = createMemoryStore();
 for (let i = 0; i < N; i++) await store.create(`${P}default/cm-${String(i).padStart(5, '0')}`, value(i));

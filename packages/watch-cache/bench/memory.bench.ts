@@ -8,36 +8,13 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { ApiObject } from '@orchard/meta';
-import { createMemoryStore, type KeyValue } from '@orchard/store';
+import { createMemoryStore } from '@orchard/store';
 import { createWatchCache } from '../src/index.js';
+import { decode, P, value } from './fixture.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
 const N = Number(process.env.OBJECTS ?? 20_000);
-const P = '/core/configmaps/';
-const enc = new TextEncoder();
-const dec = new TextDecoder();
-function decode(kv: KeyValue): ApiObject {
-  const o = JSON.parse(dec.decode(kv.value)) as ApiObject;
-  (o.metadata as { resourceVersion?: string }).resourceVersion = String(kv.modRevision);
-  return o;
-}
-const value = (i: number, v = 'x') =>
-  enc.encode(
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: {
-        name: `cm-${String(i).padStart(5, '0')}`,
-        namespace: 'default',
-        uid: `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
-        creationTimestamp: '2026-01-01T00:00:00Z',
-        labels: { app: 'bench', shard: String(i % 16) },
-      },
-      data: { config: v.repeat(300) },
-    }),
-  );
 
 function heap(): number {
   for (let i = 0; i < 3; i++) gc();
