@@ -14,6 +14,7 @@ export {
   objectMetaSchema,
   podSpecSchema,
   podTemplateSpecSchema,
+  typeMetaProps,
 } from './builtin/index.js';
 export type { CheckStructuralOptions } from './check-structural.js';
 export { checkStructural } from './check-structural.js';

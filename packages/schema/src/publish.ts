@@ -6,6 +6,7 @@
  * `fieldValidation` parameter and the accepted patch media types (strategic merge only for built-ins).
  */
 import type { Flavor } from '@orchard/meta';
+import { typeMetaProps } from './builtin/dsl.js';
 import { type OpenApiSchema, toOpenApi } from './openapi.js';
 import type { StructuralSchema } from './structural.js';
 
@@ -159,6 +160,11 @@ export function buildOpenApiV3(
     },
     [gvkExt]: [{ group: '', kind: 'Status', version: 'v1' }],
   };
+  // apiVersion and kind of every list schema, in the flavor's wire form (one conversion per document).
+  const typeMetaWire = toOpenApi({ type: 'object', properties: typeMetaProps }, flavor).properties as Record<
+    string,
+    OpenApiSchema
+  >;
   schemas[metaName(flavor, 'Patch')] = {
     description: 'Patch is provided to give a concrete name and type to the Kubernetes PATCH request body.',
     type: 'object',
@@ -177,14 +183,7 @@ export function buildOpenApiV3(
       type: 'object',
       required: ['items'],
       properties: {
-        apiVersion: {
-          type: 'string',
-          description: 'APIVersion defines the versioned schema of this representation of an object.',
-        },
-        kind: {
-          type: 'string',
-          description: 'Kind is a string value representing the REST resource this object represents.',
-        },
+        ...typeMetaWire,
         items: {
           type: 'array',
           description: `List of ${r.kind} objects.`,

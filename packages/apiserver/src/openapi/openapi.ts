@@ -9,6 +9,7 @@ import {
   objectMetaSchema,
   type PublishedResource,
   type StructuralSchema,
+  typeMetaProps,
 } from '@orchard/schema';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { send } from '../response/write.js';
@@ -43,14 +44,7 @@ function published(state: ServerState): PublishedResource[] {
         schema = {
           ...schema,
           properties: {
-            apiVersion: {
-              type: 'string',
-              description: 'APIVersion defines the versioned schema of this representation of an object.',
-            },
-            kind: {
-              type: 'string',
-              description: 'Kind is a string value representing the REST resource this object represents.',
-            },
+            ...typeMetaProps,
             ...schema.properties,
             metadata: objectMetaSchema,
           },

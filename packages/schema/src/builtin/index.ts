@@ -169,5 +169,6 @@ export function builtinSchema(
 
 const withGvk = new Map<string, StructuralSchema>();
 
+export { typeMetaProps } from './dsl.js';
 export { labelSelectorSchema, objectMetaSchema } from './object-meta.js';
 export { containerSchema, podSpecSchema, podTemplateSpecSchema } from './pod.js';
