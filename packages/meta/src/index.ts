@@ -140,6 +140,7 @@ export {
   rfc3339Layout,
   TimeParseError,
 } from './time.js';
+export type { UserInfo } from './user-info.js';
 export type { ValidateObjectMetaOptions } from './validate-object-meta.js';
 export {
   fieldImmutableErrorMsg,

@@ -1,4 +1,4 @@
-import type { ApiObject, Flavor, StatusCause, StoredObject } from '@orchard/meta';
+import type { ApiObject, Flavor, StatusCause, StoredObject, UserInfo } from '@orchard/meta';
 import type { StructuralSchema } from '@orchard/schema';
 
 /** The verbs of spec doc 1 §4.2, verbatim. */
@@ -66,13 +66,8 @@ export type VirtualCreate = (
   ctx: { readonly flavor: Flavor; readonly user: UserInfo; readonly namespace: string },
 ) => ApiObject | Promise<ApiObject>;
 
-/** The caller's identity (spec doc 2 §2.1). */
-export interface UserInfo {
-  readonly username: string;
-  readonly uid?: string;
-  readonly groups: readonly string[];
-  readonly extra?: Readonly<Record<string, readonly string[]>>;
-}
+/** The caller's identity (spec doc 2 §2.1); defined in `@orchard/meta`, re-exported for the server's users. */
+export type { UserInfo } from '@orchard/meta';
 
 /**
  * One resource type served by the API: everything the generic handlers, discovery and storage need.
