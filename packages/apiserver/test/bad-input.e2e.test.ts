@@ -315,6 +315,14 @@ describe.each(['orch', 'kubernetes'] as const)('bad input (%s flavor)', (flavor)
     if (message) expect((r.json as { message: string }).message).toMatch(message);
   });
 
+  it('sends details on a 404 as upstream does: {} for an unknown path, name and kind for a missing object', async () => {
+    // kubectl debug dereferences details unguarded; a 404 without it crashed the client.
+    const path = await api.request('GET', '/api/v1/namespaces/default/widgets');
+    expect(path.json).toMatchObject({ code: 404, reason: 'NotFound', details: {} });
+    const obj = await api.request('GET', `${cms}/missing`);
+    expect((obj.json as { details: unknown }).details).toEqual({ name: 'missing', kind: 'configmaps' });
+  });
+
   it('answers 422 with one cause per invalid field, details naming the Kind', async () => {
     // (A wrongly typed field would be a 400 decoding error instead, as upstream.)
     const r = await api.request('POST', cms, {

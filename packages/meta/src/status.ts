@@ -101,9 +101,20 @@ export class ApiError extends Error {
       reason: this.reason,
       code: this.code,
     };
-    if (this.details && Object.keys(this.details).length > 0) s.details = this.details;
+    // Upstream sends `details` whenever the error carries it, even as `{}` (kubectl debug reads it
+    // unguarded), and omits its empty fields (Go's omitempty).
+    if (this.details) s.details = withoutEmptyFields(this.details);
     return s;
   }
+}
+
+function withoutEmptyFields(details: StatusDetails): StatusDetails {
+  const out: StatusDetails = {};
+  for (const [k, v] of Object.entries(details) as [keyof StatusDetails, unknown][]) {
+    if (v === undefined || v === '' || v === 0 || (Array.isArray(v) && v.length === 0)) continue;
+    (out as Record<string, unknown>)[k] = v;
+  }
+  return out;
 }
 
 export function isApiError(e: unknown): e is ApiError {
@@ -139,7 +150,7 @@ export const errors = {
       kind: r.resource,
     }),
   /** A path the server does not serve at all. */
-  pathNotFound: () => new ApiError(404, 'NotFound', 'the server could not find the requested resource'),
+  pathNotFound: () => new ApiError(404, 'NotFound', 'the server could not find the requested resource', {}),
   alreadyExists: (r: QualifiedResource, name: string) =>
     new ApiError(409, 'AlreadyExists', `${qr(r)} "${name}" already exists`, {
       name,
