@@ -8,7 +8,7 @@
  * The walk also rejects a field selection that the schema of an object does not declare (the
  * engine types objects as `map<string, dyn>`, so this is where `self.nosuchfield` is caught).
  */
-import type { StructuralSchema } from '@orchard/schema';
+import { propertySchema, type StructuralSchema } from '@orchard/schema';
 import type { EngineNode } from './engine.js';
 import { CelError, positionOf } from './errors.js';
 import { unescapePropertyName } from './escaping.js';
@@ -97,7 +97,7 @@ function fieldOf(
   if (s === undefined) return undefined;
   if (s.properties) {
     const prop = unescapePropertyName(name);
-    const ps = prop === undefined ? undefined : s.properties[prop];
+    const ps = prop === undefined ? undefined : propertySchema(s, prop);
     if (ps !== undefined) return ps;
     if (typeof s.additionalProperties === 'object') return s.additionalProperties;
     if (

@@ -8,7 +8,7 @@
  */
 import { Optional } from '@marcbachmann/cel-js';
 import { type FieldCause, type Flavor, fieldErrors, orchFlavor } from '@orchard/meta';
-import type { StructuralSchema, ValidationRule } from '@orchard/schema';
+import { fieldSchema, type StructuralSchema, type ValidationRule } from '@orchard/schema';
 import { maxSizeOf } from './cost-estimator.js';
 import { createCostTracker } from './cost-tracker.js';
 import { type CelEnv, type CelFeatureGates, compile, createEnv, type Program } from './environment.js';
@@ -129,9 +129,7 @@ function checkFieldPath(fieldPath: string, schema: StructuralSchema): string | u
     const m = FIELD_PATH_SEGMENT.exec(rest);
     if (!m) return `invalid field path: ${fieldPath}`;
     const name = m[1] ?? (m[2] as string).replace(/\\(.)/g, '$1');
-    const next: StructuralSchema | undefined =
-      s?.properties?.[name] ??
-      (typeof s?.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    const next: StructuralSchema | undefined = fieldSchema(s, name);
     if (next === undefined && !s?.preserveUnknownFields)
       return `fieldPath ${fieldPath} does not exist in the schema`;
     s = next;

@@ -106,6 +106,7 @@ export {
   OwnerReferenceSchema,
   TypeMetaSchema,
 } from './object.js';
+export { getOwn, setOwn } from './own-property.js';
 export type { QuantityErrorCode, QuantityFormat } from './quantity.js';
 export {
   isQuantity,

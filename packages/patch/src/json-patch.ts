@@ -112,12 +112,60 @@ export function applyJsonPatch<T = unknown>(doc: T, patch: unknown, options: Jso
     }
   });
   const copy = doc === undefined ? doc : cloneJson(doc);
+  // fast-json-patch refuses paths through `__proto__`/`constructor`/`prototype` (it would walk the
+  // prototype chain). For us they are ordinary unknown fields: the patch is applied with those
+  // segments renamed to inert stand-ins, and the result renamed back.
+  const hostile = operations.some((o) => hasPrototypeSegment(o.path) || hasPrototypeSegment(o.from));
+  const ops = hostile ? operations.map(renameOperation) : operations;
   try {
-    const result = fjp.applyPatch(copy, operations as fjp.Operation[], true, true, true);
-    return result.newDocument as T;
+    const result = fjp.applyPatch(
+      hostile ? renameKeys(copy, toStandIn) : copy,
+      ops as fjp.Operation[],
+      true,
+      true,
+      true,
+    );
+    return (hostile ? renameKeys(result.newDocument, fromStandIn) : result.newDocument) as T;
   } catch (e) {
     throw translate(e, operations);
   }
+}
+
+const prototypeKeys = new Set(['__proto__', 'constructor', 'prototype']);
+const standInPrefix = '\u{F8FF}orchard-own:';
+const toStandIn = (k: string) => (prototypeKeys.has(k) ? standInPrefix + k : k);
+const fromStandIn = (k: string) => (k.startsWith(standInPrefix) ? k.slice(standInPrefix.length) : k);
+
+function hasPrototypeSegment(pointer: string | undefined): boolean {
+  return pointer !== undefined && pointer.split('/').some((seg) => prototypeKeys.has(seg));
+}
+
+function renameOperation(o: JsonPatchOperation): JsonPatchOperation {
+  const rename = (p: string) =>
+    p
+      .split('/')
+      .map((seg) => toStandIn(seg))
+      .join('/');
+  const out: JsonPatchOperation = { ...o, path: rename(o.path) };
+  if (o.from !== undefined) out.from = rename(o.from);
+  if ('value' in o) out.value = renameKeys(o.value, toStandIn);
+  return out;
+}
+
+/** A copy of `v` with every object key passed through `f` (own keys only; keys are defined, never assigned). */
+function renameKeys(v: unknown, f: (k: string) => string): unknown {
+  if (Array.isArray(v)) return v.map((x) => renameKeys(x, f));
+  if (typeof v !== 'object' || v === null) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) {
+    Object.defineProperty(out, f(k), {
+      value: renameKeys(x, f),
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  return out;
 }
 
 function translate(e: unknown, operations: JsonPatchOperation[]): PatchError {

@@ -1,6 +1,7 @@
 /**
  * JSON Merge Patch (RFC 7386, `application/merge-patch+json`).
  */
+import { getOwn, setOwn } from '@orchard/meta';
 import { cloneJson } from './clone.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -17,7 +18,7 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
   const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
-    else out[k] = applyMergePatch(out[k], v);
+    else setOwn(out, k, applyMergePatch(getOwn(out, k), v));
   }
   return out;
 }
@@ -26,13 +27,14 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
 export function createMergePatch(from: unknown, to: unknown): unknown {
   if (!isObject(from) || !isObject(to)) return clone(to);
   const patch: Record<string, unknown> = {};
-  for (const k of Object.keys(from)) if (!(k in to)) patch[k] = null;
+  for (const k of Object.keys(from)) if (!Object.hasOwn(to, k)) setOwn(patch, k, null);
   for (const [k, v] of Object.entries(to)) {
-    if (!(k in from)) patch[k] = clone(v);
-    else if (isObject(from[k]) && isObject(v)) {
-      const sub = createMergePatch(from[k], v) as Record<string, unknown>;
-      if (Object.keys(sub).length > 0) patch[k] = sub;
-    } else if (!deepEqual(from[k], v)) patch[k] = clone(v);
+    const fv = getOwn(from, k);
+    if (!Object.hasOwn(from, k)) setOwn(patch, k, clone(v));
+    else if (isObject(fv) && isObject(v)) {
+      const sub = createMergePatch(fv, v) as Record<string, unknown>;
+      if (Object.keys(sub).length > 0) setOwn(patch, k, sub);
+    } else if (!deepEqual(fv, v)) setOwn(patch, k, clone(v));
   }
   return patch;
 }

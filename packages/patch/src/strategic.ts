@@ -4,7 +4,8 @@
  * merge as sets, and the directives `$patch` (replace/delete/merge), `$retainKeys`,
  * `$deleteFromPrimitiveList/<field>` and `$setElementOrder/<field>` apply.
  */
-import type { StructuralSchema } from '@orchard/schema';
+import { getOwn, setOwn } from '@orchard/meta';
+import { fieldSchema, type StructuralSchema } from '@orchard/schema';
 import { canonical } from './canonical.js';
 import { cloneJson } from './clone.js';
 import { PatchError } from './errors.js';
@@ -27,13 +28,7 @@ function clone<T>(v: T): T {
   return cloneJson(v);
 }
 
-/** The schema of field `k` inside a struct or map schema. */
-export function fieldSchema(s: StructuralSchema | undefined, k: string): StructuralSchema | undefined {
-  if (!s) return undefined;
-  const p = s.properties?.[k];
-  if (p) return p;
-  return typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
-}
+export { fieldSchema } from '@orchard/schema';
 
 /** The merge strategy of a list field: its merge key (object lists) or `set` (scalar lists), else replace. */
 export function listStrategy(s: StructuralSchema | undefined): {
@@ -114,8 +109,10 @@ function mergeMap(original: Obj, patch: Obj, schema: StructuralSchema | undefine
     if (!Array.isArray(order)) throw new PatchError('Malformed', `invalid patch: ${k} must be a list`);
     const sub = fieldSchema(schema, field);
     const { mergeKey } = listStrategy(sub);
-    const live = Array.isArray(original[field]) ? (original[field] as unknown[]) : undefined;
-    const patchList = Array.isArray(patch[field]) ? (patch[field] as unknown[]) : undefined;
+    const liveValue = getOwn(original, field);
+    const patchValue = getOwn(patch, field);
+    const live = Array.isArray(liveValue) ? liveValue : undefined;
+    const patchList = Array.isArray(patchValue) ? patchValue : undefined;
     checkOrderMatchesPatch(patchList, order, mergeKey, k);
     let merged: unknown[];
     if (live && patchList) merged = mergeList(live, patchList, sub, field, false);
@@ -125,12 +122,16 @@ function mergeMap(original: Obj, patch: Obj, schema: StructuralSchema | undefine
     const keyOf = keyFn(mergeKey);
     const orderKeys = new Set(order.map((o) => canonical(keyOf(o))));
     const inOrder = (x: unknown) => orderKeys.has(canonical(keyOf(x)));
-    original[field] = normalizeElementOrder(
-      merged.filter(inOrder),
-      merged.filter((x) => !inOrder(x)),
-      order,
-      live ?? [],
-      keyOf,
+    setOwn(
+      original,
+      field,
+      normalizeElementOrder(
+        merged.filter(inOrder),
+        merged.filter((x) => !inOrder(x)),
+        order,
+        live ?? [],
+        keyOf,
+      ),
     );
     ordered.add(field);
   }
@@ -140,9 +141,14 @@ function mergeMap(original: Obj, patch: Obj, schema: StructuralSchema | undefine
     if (!k.startsWith(directives.deleteFromPrimitiveList)) continue;
     const field = k.slice(directives.deleteFromPrimitiveList.length);
     if (!Array.isArray(v)) throw new PatchError('Malformed', `invalid patch: ${k} must be a list`);
-    const cur = original[field];
+    const cur = getOwn(original, field);
     const gone = new Set(v.map(canonical));
-    if (Array.isArray(cur)) original[field] = cur.filter((x) => !gone.has(canonical(x)));
+    if (Array.isArray(cur))
+      setOwn(
+        original,
+        field,
+        cur.filter((x) => !gone.has(canonical(x))),
+      );
   }
 
   for (const [k, pv] of Object.entries(patch)) {
@@ -154,19 +160,19 @@ function mergeMap(original: Obj, patch: Obj, schema: StructuralSchema | undefine
       continue;
     }
     const sub = fieldSchema(schema, k);
-    const ov = original[k];
+    const ov = getOwn(original, k);
     if (isObject(pv)) {
       if (strategies(sub).includes('replace')) {
-        original[k] = stripDirectives(pv);
+        setOwn(original, k, stripDirectives(pv));
         continue;
       }
       const merged = mergeMap(isObject(ov) ? ov : {}, pv, sub);
       if (merged === undefined) delete original[k];
-      else original[k] = merged;
+      else setOwn(original, k, merged);
     } else if (Array.isArray(pv)) {
-      original[k] = mergeList(Array.isArray(ov) ? ov : [], pv, sub, k, !Array.isArray(ov));
+      setOwn(original, k, mergeList(Array.isArray(ov) ? ov : [], pv, sub, k, !Array.isArray(ov)));
     } else {
-      original[k] = pv;
+      setOwn(original, k, pv);
     }
   }
   return original;
@@ -370,11 +376,15 @@ export function stripDirectives(v: Obj): Obj {
   for (const [k, x] of Object.entries(v)) {
     if (k.startsWith('$')) continue;
     if (x === null) continue;
-    out[k] = isObject(x)
-      ? stripDirectives(x)
-      : Array.isArray(x)
-        ? x.map((e) => (isObject(e) ? stripDirectives(e) : e))
-        : x;
+    setOwn(
+      out,
+      k,
+      isObject(x)
+        ? stripDirectives(x)
+        : Array.isArray(x)
+          ? x.map((e) => (isObject(e) ? stripDirectives(e) : e))
+          : x,
+    );
   }
   return out;
 }

@@ -3,6 +3,7 @@
  * patch, and the three-way patch that takes `current` (live) to `modified` (the new manifest)
  * while deleting only what `original` (the last applied manifest) had and `modified` dropped.
  */
+import { getOwn, setOwn } from '@orchard/meta';
 import type { StructuralSchema } from '@orchard/schema';
 import { canonical } from './canonical.js';
 import { cloneJson } from './clone.js';
@@ -64,25 +65,25 @@ function diffMaps(from: Obj, to: Obj, schema: StructuralSchema | undefined, o: D
   const patch: Obj = {};
   const noSchema = schema === undefined;
   for (const [k, tv] of Object.entries(to)) {
-    const fv = from[k];
+    const fv = getOwn(from, k);
     const sub = fieldSchema(schema, k);
     if (fv === undefined) {
-      if (!o.ignoreChangesAndAdditions) patch[k] = clone(tv);
+      if (!o.ignoreChangesAndAdditions) setOwn(patch, k, clone(tv));
       continue;
     }
     if (isObject(fv) && isObject(tv)) {
       const d = diffMaps(fv, tv, sub, o);
-      if (Object.keys(d).length > 0) patch[k] = d;
+      if (Object.keys(d).length > 0) setOwn(patch, k, d);
       continue;
     }
     if (Array.isArray(fv) && Array.isArray(tv) && !noSchema) {
       diffLists(patch, k, fv, tv, sub, o);
       continue;
     }
-    if (!deepEqual(fv, tv) && !o.ignoreChangesAndAdditions) patch[k] = clone(tv);
+    if (!deepEqual(fv, tv) && !o.ignoreChangesAndAdditions) setOwn(patch, k, clone(tv));
   }
   if (!o.ignoreDeletions) {
-    for (const k of Object.keys(from)) if (!(k in to)) patch[k] = null;
+    for (const k of Object.keys(from)) if (!Object.hasOwn(to, k)) setOwn(patch, k, null);
   }
   if (
     schema?.patchStrategy?.split(',').includes('retainKeys') &&
@@ -104,7 +105,7 @@ function diffLists(
 ): void {
   const { merge, mergeKey } = listStrategy(schema);
   if (!merge) {
-    if (!deepEqual(from, to) && !o.ignoreChangesAndAdditions) patch[field] = clone(to);
+    if (!deepEqual(from, to) && !o.ignoreChangesAndAdditions) setOwn(patch, field, clone(to));
     return;
   }
   const scalar = mergeKey === undefined || [...from, ...to].every((x) => !isObject(x));
@@ -115,7 +116,7 @@ function diffLists(
     const added = to.filter((x) => !inFrom.has(canonical(x)));
     const removed = from.filter((x) => !inTo.has(canonical(x)));
     if (added.length > 0 && !o.ignoreChangesAndAdditions) {
-      patch[field] = clone(added);
+      setOwn(patch, field, clone(added));
       changed = true;
     }
     if (removed.length > 0 && !o.ignoreDeletions) {
@@ -161,7 +162,7 @@ function diffLists(
   const commonFrom = fromKeys.filter((k) => toByKey.has(canonical(k)));
   const commonTo = toKeys.filter((k) => fromByKey.has(canonical(k)));
   const reordered = !o.ignoreChangesAndAdditions && !deepEqual(commonFrom, commonTo);
-  if (elems.length > 0) patch[field] = elems;
+  if (elems.length > 0) setOwn(patch, field, elems);
   if ((changedOrAdded > 0 || reordered) && o.setElementOrder) {
     patch[`${directives.setElementOrder}${field}`] = to
       .filter(isObject)
@@ -173,12 +174,12 @@ function diffLists(
 function combine(a: Obj, b: Obj, schema: StructuralSchema | undefined): Obj {
   const out: Obj = { ...a };
   for (const [k, bv] of Object.entries(b)) {
-    const av = out[k];
+    const av = getOwn(out, k);
     if (isObject(av) && isObject(bv)) {
-      out[k] = combine(av, bv, fieldSchema(schema, k));
+      setOwn(out, k, combine(av, bv, fieldSchema(schema, k)));
     } else if (Array.isArray(av) && Array.isArray(bv)) {
       if (k.startsWith(directives.setElementOrder) || k === directives.retainKeys) {
-        out[k] = bv;
+        setOwn(out, k, bv);
         continue;
       }
       const { mergeKey } = listStrategy(fieldSchema(schema, k));
@@ -196,7 +197,7 @@ function combine(a: Obj, b: Obj, schema: StructuralSchema | undefined): Obj {
             merged.push(e);
           }
         }
-        out[k] = merged;
+        setOwn(out, k, merged);
       } else {
         const merged = [...av];
         const seen = new Set(av.map(canonical));
@@ -204,10 +205,10 @@ function combine(a: Obj, b: Obj, schema: StructuralSchema | undefined): Obj {
           if (!seen.has(canonical(e))) merged.push(e);
           seen.add(canonical(e));
         }
-        out[k] = merged;
+        setOwn(out, k, merged);
       }
     } else {
-      out[k] = bv;
+      setOwn(out, k, bv);
     }
   }
   return out;

@@ -1,9 +1,10 @@
+import { getOwn, setOwn } from '@orchard/meta';
 /**
  * Defaulting from schema `default` values, as for custom resources: a null in a field that is not
  * `nullable` is dropped first, then a missing field whose schema has a default gets a copy of it;
  * defaults apply top-down, so a defaulted object is itself defaulted inside.
  */
-import type { StructuralSchema } from './structural.js';
+import { fieldSchema, type StructuralSchema } from './structural.js';
 
 /** Applies defaults IN PLACE and returns the value (a missing root is not defaulted). */
 export function applyDefaults<T>(value: T, schema: StructuralSchema): T {
@@ -25,8 +26,8 @@ function walk(v: unknown, s: StructuralSchema | undefined): void {
   if (s.properties) {
     for (const [k, prop] of Object.entries(s.properties)) {
       // A null in a non-nullable field is dropped before defaulting (as for custom resources upstream).
-      if (o[k] === null && !prop.nullable) delete o[k];
-      if (prop.default !== undefined && o[k] === undefined) o[k] = clone(prop.default);
+      if (getOwn(o, k) === null && !prop.nullable) delete o[k];
+      if (prop.default !== undefined && getOwn(o, k) === undefined) setOwn(o, k, clone(prop.default));
     }
   }
   const values = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;
@@ -34,8 +35,7 @@ function walk(v: unknown, s: StructuralSchema | undefined): void {
     for (const k of Object.keys(o)) if (o[k] === null) delete o[k];
   }
   for (const k of Object.keys(o)) {
-    const prop =
-      s.properties?.[k] ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    const prop = fieldSchema(s, k);
     walk(o[k], prop);
   }
 }

@@ -48,5 +48,6 @@ export {
   schemaName,
 } from './publish.js';
 export type { StructuralSchema, ValidationRule } from './structural.js';
+export { fieldSchema, propertySchema } from './structural.js';
 export type { ValidateOptions } from './validate.js';
 export { isKnownFormat, isValidPattern, jsonTypeOf, validate } from './validate.js';

@@ -2,7 +2,7 @@
  * Conversions between wire OpenAPI v3 schemas (with the flavor's `x-…-*` extensions) and the
  * flavor-independent `StructuralSchema`.
  */
-import type { Flavor } from '@orchard/meta';
+import { type Flavor, setOwn } from '@orchard/meta';
 import type { StructuralSchema, ValidationRule } from './structural.js';
 
 /** A wire OpenAPI v3 schema object (JSON form). */
@@ -50,7 +50,7 @@ export function fromOpenApi(schema: OpenApiSchema, flavor: Flavor): StructuralSc
   if (isObj(schema.properties)) {
     out.properties = {};
     for (const [name, sub] of Object.entries(schema.properties)) {
-      if (isObj(sub)) out.properties[name] = fromOpenApi(sub, flavor);
+      if (isObj(sub)) setOwn(out.properties, name, fromOpenApi(sub, flavor));
     }
   }
   if (typeof schema.additionalProperties === 'boolean')

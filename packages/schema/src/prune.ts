@@ -7,7 +7,7 @@
 
 import { objectMetaSchema } from './builtin/object-meta.js';
 import { indexPath, joinPath } from './field-error.js';
-import type { StructuralSchema } from './structural.js';
+import { propertySchema, type StructuralSchema } from './structural.js';
 
 export interface PruneOptions {
   /**
@@ -60,7 +60,7 @@ function walk(
       if (isPlainObject(v[k])) walk(v[k], meta, p, false, meta, removed);
       continue;
     }
-    const prop = s.properties?.[k];
+    const prop = propertySchema(s, k);
     if (prop) {
       walk(v[k], prop, p, false, meta, removed);
     } else if (typeof s.additionalProperties === 'object') {

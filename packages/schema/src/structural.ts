@@ -70,3 +70,20 @@ export interface ValidationRule {
   fieldPath?: string;
   optionalOldSelf?: boolean;
 }
+
+/**
+ * The declared schema of property `k`, from `properties`' own entries only: a field named
+ * `__proto__` or `constructor` in client data is undeclared, never `Object.prototype`.
+ */
+export function propertySchema(s: StructuralSchema | undefined, k: string): StructuralSchema | undefined {
+  const props = s?.properties;
+  return props !== undefined && Object.hasOwn(props, k) ? props[k] : undefined;
+}
+
+/** The schema of field `k` inside a struct or map schema: its property, else the map's value schema. */
+export function fieldSchema(s: StructuralSchema | undefined, k: string): StructuralSchema | undefined {
+  if (!s) return undefined;
+  return (
+    propertySchema(s, k) ?? (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined)
+  );
+}

@@ -6,7 +6,7 @@
 import { tryParseQuantity } from '@orchard/meta';
 import { RE2JS } from 're2js';
 import { type FieldError, fieldErrors, indexPath, joinPath } from './field-error.js';
-import type { StructuralSchema } from './structural.js';
+import { propertySchema, type StructuralSchema } from './structural.js';
 
 export interface ValidateOptions {
   /** Path prefix of the value (`''` for a whole object). */
@@ -311,7 +311,7 @@ function walk(v: unknown, s: StructuralSchema, path: string, errs: FieldError[],
       }
     }
     for (const k of keys) {
-      const sub = s.properties?.[k];
+      const sub = propertySchema(s, k);
       if (sub) walk(o[k], sub, joinPath(path, k), errs, max);
       else if (typeof s.additionalProperties === 'object')
         walk(o[k], s.additionalProperties, joinPath(path, k), errs, max);

@@ -1,7 +1,7 @@
 import { parseYaml } from '@orchard/codecs';
 import { decodeCbor } from '@orchard/codecs/cbor';
-import { type ApiObject, errors, formatApiVersion } from '@orchard/meta';
-import type { StructuralSchema } from '@orchard/schema';
+import { type ApiObject, errors, formatApiVersion, setOwn } from '@orchard/meta';
+import { propertySchema, type StructuralSchema } from '@orchard/schema';
 import { apply as ssaApply } from '@orchard/ssa';
 import { isStoreError } from '@orchard/store';
 import type { RequestContext } from '../context.js';
@@ -136,18 +136,12 @@ function checkUnknownFields(
     if (!s.properties || s.additionalProperties !== undefined || s.preserveUnknownFields) return v;
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-      const p = s.properties[k];
+      const p = propertySchema(s, k);
       if (p === undefined && !(root && (k === 'apiVersion' || k === 'kind' || k === 'metadata'))) {
         unknown.push(`${path}.${k}`);
         continue;
       }
-      // defineProperty: a `__proto__` field name must stay an own property.
-      Object.defineProperty(out, k, {
-        value: root && k === 'metadata' ? x : walk(x, p, `${path}.${k}`, false),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setOwn(out, k, root && k === 'metadata' ? x : walk(x, p, `${path}.${k}`, false));
     }
     return out;
   };

@@ -3,9 +3,11 @@ import {
   type ApiObject,
   errors,
   formatLabelSelector,
+  getOwn,
   type LabelSelector,
   labelSelectorFromObject,
   type StoredObject,
+  setOwn,
 } from '@orchard/meta';
 import { applyJsonPatch, applyMergePatch, parseJsonPatchText } from '@orchard/patch';
 import type { RequestContext } from '../context.js';
@@ -47,10 +49,11 @@ function setPath(o: Obj, path: string, value: unknown): void {
   const parts = path.split('.').filter(Boolean);
   let cur = o;
   for (const p of parts.slice(0, -1)) {
-    if (typeof cur[p] !== 'object' || cur[p] === null) cur[p] = {};
-    cur = cur[p];
+    let next = getOwn(cur, p);
+    if (typeof next !== 'object' || next === null) setOwn(cur, p, (next = {}));
+    cur = next as Obj;
   }
-  cur[parts.at(-1)!] = value;
+  setOwn(cur, parts.at(-1)!, value);
 }
 
 /** A workload's `spec.selector` in upstream's canonical string form (`LabelSelectorAsSelector(…).String()`). */

@@ -2,6 +2,7 @@ import { errors } from '@orchard/meta';
 import {
   applyDefaults,
   type FieldError,
+  fieldSchema,
   prune,
   type StructuralSchema,
   toStatusCauses,
@@ -35,9 +36,7 @@ function schemaAt(root: StructuralSchema, path: string): StructuralSchema | unde
   let s: StructuralSchema | undefined = root;
   for (const part of path.split(/\.|\[\d+\]/).filter(Boolean)) {
     if (!s) return undefined;
-    s =
-      s.properties?.[part] ??
-      (typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined);
+    s = fieldSchema(s, part);
   }
   if (s && /\[\d+\]$/.test(path)) s = s.items;
   return s;

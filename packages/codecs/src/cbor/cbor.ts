@@ -5,7 +5,7 @@
  * Values are the JSON form: text strings, numbers, booleans, null, arrays, string-keyed maps.
  * Encoding and value construction are cbor-x; `scanCborItem` checks every body first.
  */
-import type { WatchEvent } from '@orchard/meta';
+import { setOwn, type WatchEvent } from '@orchard/meta';
 import { Decoder, Encoder } from 'cbor-x';
 import { CodecError } from '../codec.js';
 import { WireDecodeError } from '../protobuf/errors.js';
@@ -76,7 +76,7 @@ function jsonForm(value: unknown, depth: number): unknown {
         const [k, v] = entries[i] as [string, unknown];
         const j = v === undefined ? undefined : jsonForm(v, depth + 1);
         if ((j !== v || v === undefined) && !out) out = Object.fromEntries(entries.slice(0, i));
-        if (out && j !== undefined) out[k] = j;
+        if (out && j !== undefined) setOwn(out, k, j);
       }
       return out ?? value;
     }
@@ -106,13 +106,7 @@ function fromDecoded(v: unknown): unknown {
   if (v instanceof Uint8Array) return toBase64(v);
   if (v instanceof Map) {
     const o: Record<string, unknown> = {};
-    for (const [k, item] of v)
-      Object.defineProperty(o, k, {
-        value: fromDecoded(item),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+    for (const [k, item] of v) setOwn(o, k, fromDecoded(item));
     return o;
   }
   if (Array.isArray(v)) {

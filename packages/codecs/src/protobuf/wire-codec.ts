@@ -11,6 +11,7 @@
  * against the field's type; what does not fit throws `ConversionError` (`truncated` set when
  * the bytes end inside a value).
  */
+import { setOwn } from '@orchard/meta';
 
 import type { Reader, Type, Writer } from 'protobufjs';
 import protobuf from 'protobufjs';
@@ -457,9 +458,7 @@ export function decodeFields(plan: MessagePlan, r: Reader, end: number): Plain {
         const key2 = jsonKey(f);
         let m = out[key2] as Plain | undefined;
         if (!m) m = out[key2] = {};
-        if (key === '__proto__')
-          Object.defineProperty(m, key, { value, enumerable: true, writable: true, configurable: true });
-        else m[key] = value;
+        setOwn(m, key, value);
       } else if (f.repeated) {
         const key2 = jsonKey(f);
         let list = out[key2] as unknown[] | undefined;

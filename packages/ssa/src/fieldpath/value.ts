@@ -5,15 +5,8 @@
 
 export type JsonMap = { [key: string]: unknown };
 
-/**
- * Sets an own property, also for the key `__proto__` (which plain assignment would turn into a
- * prototype change): field names come from request bodies.
- */
-export function setKey(o: JsonMap, k: string, v: unknown): void {
-  if (k === '__proto__')
-    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
-  else o[k] = v;
-}
+/** Sets an own property even for `__proto__` (field names come from request bodies). */
+export { setOwn as setKey } from '@orchard/meta';
 
 export function isMap(v: unknown): v is JsonMap {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
