@@ -193,7 +193,7 @@ describe.each(['kubernetes', 'orch'] as const)(
         typed: Record<string, unknown>;
       };
       expect(Object.hasOwn(got.spec, '__proto__')).toBe(true);
-      expect(got.spec.__proto__).toEqual({ polluted: '1' });
+      expect(Object.getOwnPropertyDescriptor(got.spec, '__proto__')?.value).toEqual({ polluted: '1' });
       expect(got.spec.constructor).toEqual({ prototype: { polluted: '1' } });
       expect(got.typed).toEqual({ a: 'y' });
       for (const ct of ['application/merge-patch+json', 'application/apply-patch+yaml']) {

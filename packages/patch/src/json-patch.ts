@@ -137,7 +137,7 @@ const toStandIn = (k: string) => (prototypeKeys.has(k) ? standInPrefix + k : k);
 const fromStandIn = (k: string) => (k.startsWith(standInPrefix) ? k.slice(standInPrefix.length) : k);
 
 function hasPrototypeSegment(pointer: string | undefined): boolean {
-  return pointer !== undefined && pointer.split('/').some((seg) => prototypeKeys.has(seg));
+  return pointer?.split('/').some((seg) => prototypeKeys.has(seg)) ?? false;
 }
 
 function renameOperation(o: JsonPatchOperation): JsonPatchOperation {
