@@ -50,7 +50,10 @@ function setPath(o: Obj, path: string, value: unknown): void {
   let cur = o;
   for (const p of parts.slice(0, -1)) {
     let next = getOwn(cur, p);
-    if (typeof next !== 'object' || next === null) setOwn(cur, p, (next = {}));
+    if (typeof next !== 'object' || next === null) {
+      next = {};
+      setOwn(cur, p, next);
+    }
     cur = next as Obj;
   }
   setOwn(cur, parts.at(-1)!, value);
