@@ -182,7 +182,7 @@ describe.each(['kubernetes', 'orch'] as const)('field validation (%s flavor)', (
       json(`{"metadata":{"name":"deep"},"x":${'['.repeat(5000)}${']'.repeat(5000)}}`),
       400,
       [],
-      /more than 1000 levels deep/,
+      /more than 500 levels deep/,
     ],
     [
       'a YAML body nested 5000 levels deep',
@@ -203,7 +203,7 @@ describe.each(['kubernetes', 'orch'] as const)('field validation (%s flavor)', (
       },
       400,
       [],
-      /more than 1000 levels deep/,
+      /more than 500 levels deep/,
     ],
     [
       'an invalid fieldValidation value',

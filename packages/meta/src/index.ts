@@ -3,6 +3,8 @@
  * Pure: no Node built-ins, runs in browsers and edge runtimes.
  */
 
+export { fromBase64, fromBase64Url, toBase64, toBase64Url } from './base64.js';
+export { exceedsDepth, maxNestingDepth } from './depth.js';
 export type { FieldCause } from './field-errors.js';
 export { aggregateMessage, fieldErrors, formatBadValue, formatFieldCause } from './field-errors.js';
 export type {
@@ -26,6 +28,7 @@ export type { Flavor, FlavorName } from './flavor.js';
 export { flavorByName, kubernetesFlavor, orchFlavor } from './flavor.js';
 export type { GroupVersion, GroupVersionKind, GroupVersionResource } from './gvk.js';
 export { formatApiVersion, formatGroupResource, formatGvk, parseApiVersion } from './gvk.js';
+export { countJsonKeys, mayHoldDuplicateKeys } from './json-keys.js';
 export type {
   LabelRequirement,
   LabelSelector,

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { fromBase64Url, toBase64Url } from '@orchard/meta';
 import { continueExpiredMessage, inconsistentContinueMessage, PagerError } from './errors.js';
 
 /** What a continue token carries (spec doc 1 §4.7): the snapshot and where the next page starts. */
@@ -44,20 +45,6 @@ export interface ContinueCodec {
 const enc = new TextEncoder();
 const dec = new TextDecoder();
 
-function toBase64Url(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i] as number);
-  return btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(s: string): Uint8Array {
-  if (!/^[A-Za-z0-9_-]*$/.test(s)) throw new Error('not base64url');
-  const b = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '==='.slice((s.length + 3) % 4));
-  const out = new Uint8Array(b.length);
-  for (let i = 0; i < b.length; i++) out[i] = b.charCodeAt(i);
-  return out;
-}
-
 interface Payload {
   v: 1;
   rv: number;
@@ -97,12 +84,11 @@ export function createContinueCodec(options: ContinueCodecOptions = {}): Continu
     if (parts.length !== 2) throw bad('malformed');
     let body: Uint8Array;
     let sig: Uint8Array;
-    try {
-      body = fromBase64Url(parts[0] as string);
-      sig = fromBase64Url(parts[1] as string);
-    } catch {
-      throw bad('malformed');
-    }
+    const decodedBody = fromBase64Url(parts[0] as string);
+    const decodedSig = fromBase64Url(parts[1] as string);
+    if (decodedBody === undefined || decodedSig === undefined) throw bad('malformed');
+    body = decodedBody;
+    sig = decodedSig;
     const expected = sign(body);
     if (sig.length !== expected.length || !timingSafeEqual(sig, expected)) throw bad('signature mismatch');
     let p: Payload;

@@ -1,11 +1,6 @@
+import { countJsonKeys as countKeys } from '@orchard/meta';
 import { describe, expect, it } from 'vitest';
-import {
-  countKeys,
-  findDuplicateFieldsJson,
-  parseYamlWithDuplicates,
-  scanJsonDuplicates,
-  yamlDuplicateMessage,
-} from './duplicates.js';
+import { findDuplicateFieldsJson, scanJsonDuplicates } from './duplicates.js';
 
 describe('JSON duplicate fields', () => {
   const cases: [string, string, string[]][] = [
@@ -33,21 +28,5 @@ describe('JSON duplicate fields', () => {
 
   it('counts parsed keys', () => {
     expect(countKeys({ a: 1, b: [{ c: 1 }, 2], d: { e: null } })).toBe(5);
-  });
-});
-
-describe('YAML duplicate fields', () => {
-  it('reports duplicates with line numbers and keeps the last value', () => {
-    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\ndata:\n  x: "1"\n';
-    const { value, duplicates } = parseYamlWithDuplicates(text);
-    expect(value).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b' }, data: { x: '1' } });
-    expect(duplicates).toEqual([{ path: 'metadata.name', key: 'name', line: 5 }]);
-    expect(yamlDuplicateMessage(duplicates[0]!)).toBe('line 5: key "name" already set in map');
-  });
-  it('finds none in a clean document', () => {
-    expect(parseYamlWithDuplicates('a:\n  - b: 1\n  - b: 2\n').duplicates).toEqual([]);
-  });
-  it('throws on malformed YAML', () => {
-    expect(() => parseYamlWithDuplicates('a: [1, 2\n')).toThrow();
   });
 });

@@ -4,6 +4,7 @@
  * Pure: no Node built-ins.
  */
 
+export { countJsonKeys as countKeys, exceedsDepth, maxNestingDepth } from '@orchard/meta';
 export type { BuiltinType } from './builtin/index.js';
 export {
   builtinGroup,
@@ -19,16 +20,11 @@ export {
 export type { CheckStructuralOptions } from './check-structural.js';
 export { checkStructural } from './check-structural.js';
 export { applyDefaults } from './defaults.js';
-export { exceedsDepth, maxNestingDepth } from './depth.js';
-export type { YamlDuplicate } from './duplicates.js';
 export {
-  countKeys,
   duplicateFieldMessage,
   findDuplicateFieldsJson,
-  parseYamlWithDuplicates,
   scanJsonDuplicates,
   unknownFieldMessage,
-  yamlDuplicateMessage,
 } from './duplicates.js';
 export type { FieldError } from './field-error.js';
 export { fieldErrors, formatFieldError, formatValue, toStatusCauses } from './field-error.js';

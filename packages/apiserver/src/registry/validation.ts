@@ -1,4 +1,4 @@
-import type { StatusCause } from '@orchard/meta';
+import { fieldErrors, type StatusCause } from '@orchard/meta';
 
 /** A 422 cause in upstream's `field.Invalid` form: `Invalid value: "x": detail`. */
 export function invalidCause(field: string, value: unknown, detail: string): StatusCause {
@@ -41,4 +41,35 @@ export function validateDataKeys(obj: Record<string, unknown>, fields: readonly 
     }
   }
   return causes;
+}
+
+/** Upstream's `MaxSecretSize`: the most bytes of data a ConfigMap or Secret may hold (1 MiB). */
+export const maxDataBytes = 1024 * 1024;
+
+/**
+ * The 422 cause for a ConfigMap/Secret whose values add up to more than `maxDataBytes`: string
+ * values count their UTF-8 bytes, base64 ones (`binaryData`, Secret `data`) their decoded bytes.
+ * `field` is where upstream reports it (`""` for a ConfigMap, `data` for a Secret).
+ */
+export function dataSizeCauses(
+  obj: Record<string, unknown>,
+  fields: { readonly text?: readonly string[]; readonly base64?: readonly string[] },
+  field: string,
+): StatusCause[] {
+  let total = 0;
+  const values = (f: string): unknown[] => {
+    const m = obj[f];
+    return m !== null && typeof m === 'object' && !Array.isArray(m) ? Object.values(m) : [];
+  };
+  for (const f of fields.text ?? [])
+    for (const v of values(f)) if (typeof v === 'string') total += Buffer.byteLength(v);
+  for (const f of fields.base64 ?? [])
+    for (const v of values(f)) if (typeof v === 'string') total += base64DecodedLength(v);
+  return total > maxDataBytes ? [fieldErrors.tooLong(field, maxDataBytes)] : [];
+}
+
+function base64DecodedLength(s: string): number {
+  let pad = 0;
+  while (pad < 2 && s.charCodeAt(s.length - 1 - pad) === 61 /* = */) pad++;
+  return Math.floor(((s.length - pad) * 3) / 4);
 }

@@ -45,11 +45,17 @@ function bool(q: URLSearchParams, name: string): boolean | undefined {
   return b;
 }
 
+const int64Max = 2n ** 63n - 1n;
+
 function int(q: URLSearchParams, name: string): number | undefined {
   const v = q.get(name);
   if (v === null || v === '') return undefined;
   if (!/^-?\d+$/.test(v)) throw errors.badRequest(`invalid integer value for ${name}: ${JSON.stringify(v)}`);
-  return Number(v);
+  // Every integer option is an int64 upstream; beyond it Go's parser refuses the request.
+  const big = BigInt(v);
+  if (big > int64Max || big < -int64Max - 1n)
+    throw errors.badRequest(`strconv.ParseInt: parsing ${JSON.stringify(v)}: value out of range`);
+  return Number(big);
 }
 
 function opt(q: URLSearchParams, name: string): string | undefined {

@@ -1,14 +1,6 @@
-import type { Codec } from '@orchard/codecs';
-import { errors } from '@orchard/meta';
-import {
-  duplicateFieldMessage,
-  exceedsDepth,
-  findDuplicateFieldsJson,
-  maxNestingDepth,
-  parseYamlWithDuplicates,
-  unknownFieldMessage,
-  yamlDuplicateMessage,
-} from '@orchard/schema';
+import { type Codec, decodeUtf8, parseYamlDocument, yamlDuplicateMessage } from '@orchard/codecs';
+import { errors, exceedsDepth, maxNestingDepth } from '@orchard/meta';
+import { duplicateFieldMessage, findDuplicateFieldsJson, unknownFieldMessage } from '@orchard/schema';
 import type { RequestContext } from '../context.js';
 
 /**
@@ -77,17 +69,10 @@ function decode(ctx: RequestContext, codec: Codec, bytes: Uint8Array): unknown {
     return value;
   }
   if (codec.mediaType === 'application/yaml') {
-    const text = textDecoder.decode(bytes);
-    try {
-      const { value, duplicates } = parseYamlWithDuplicates(text);
-      checkDepth(value);
-      if (duplicates.length > 0) {
-        noteDuplicateFields(ctx, ignore ? [] : duplicates.map(yamlDuplicateMessage));
-        return value;
-      }
-    } catch {
-      // malformed: the codec produces the error
-    }
+    const { value, duplicates } = parseYamlDocument(decodeUtf8(bytes, codec.mediaType));
+    checkDepth(value);
+    if (!ignore) noteDuplicateFields(ctx, duplicates.map(yamlDuplicateMessage));
+    return value;
   }
   const value = codec.decode(bytes, { flavor });
   checkDepth(value);

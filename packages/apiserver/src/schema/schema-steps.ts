@@ -10,6 +10,7 @@ import {
 } from '@orchard/schema';
 import type { WriteRequest, WriteStep } from '../handlers/write-pipeline.js';
 import { reportFieldProblems } from './field-validation.js';
+import { firstGoDecodingError } from './go-decoding.js';
 import { isCustomResource, schemaFor } from './schemas.js';
 
 function schemaOf(w: WriteRequest): StructuralSchema | undefined {
@@ -50,9 +51,16 @@ function builtinTypeError(w: WriteRequest, schema: StructuralSchema, e: FieldErr
   const kind = w.def.kind;
   const actual = /^Invalid value: "([a-z]+)"/.exec(e.message)?.[1] ?? 'value';
   const goActual = actual === 'integer' || actual === 'number' ? 'number' : actual;
-  return errors.badRequest(
-    `${kind} in version "${w.ctx.version}" cannot be handled as a ${kind}: json: cannot unmarshal ${goActual} into Go struct field ${kind}.${e.field} of type ${goTypeOf(schemaAt(schema, e.field))}`,
+  return cannotBeHandled(
+    w,
+    `json: cannot unmarshal ${goActual} into Go struct field ${kind}.${e.field} of type ${goTypeOf(schemaAt(schema, e.field))}`,
   );
+}
+
+/** Upstream's 400 for a body its typed decoder refused. */
+function cannotBeHandled(w: WriteRequest, why: string): Error {
+  const kind = w.def.kind;
+  return errors.badRequest(`${kind} in version "${w.ctx.version}" cannot be handled as a ${kind}: ${why}`);
 }
 
 /**
@@ -72,6 +80,8 @@ export const schemaStep: WriteStep = {
     if (!isCustomResource(w.def)) {
       const typeError = validate(w.obj, schema).find((e) => e.type === 'FieldValueTypeInvalid');
       if (typeError) throw builtinTypeError(w, schema, typeError);
+      const valueError = firstGoDecodingError(w.obj, schema, w.def.kind);
+      if (valueError) throw cannotBeHandled(w, valueError);
     }
     const unknown = prune(w.obj, schema, { isResourceRoot: true });
     reportFieldProblems(w.ctx, unknown);

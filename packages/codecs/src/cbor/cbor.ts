@@ -34,7 +34,7 @@ const mapDecoder = new Decoder({ useRecords: false, mapsAsObjects: false });
 export interface CborDecodeOptions {
   /** Reject a body that does not start with the self-described tag (default false: the tag is optional on input). */
   readonly requireSelfDescribedTag?: boolean;
-  /** Deepest nesting accepted (default `maxCborNestingDepth` = 1000). */
+  /** Deepest nesting accepted (default `maxCborNestingDepth`, the request-body bound of 500). */
   readonly maxDepth?: number;
   /** The media type named in errors (default `application/cbor`). */
   readonly mediaType?: string;

@@ -10,9 +10,10 @@
  * - strings have definite lengths (arrays and maps may be indefinite).
  * It returns the offset just past the item, or throws `CborScanError`.
  */
+import { maxNestingDepth } from '@orchard/meta';
 
-/** How deep arrays, maps and tags may nest in one item (the JS decoder and encoder recurse). */
-export const maxCborNestingDepth = 1000;
+/** How deep arrays, maps and tags may nest in one item (the JS decoder and encoder recurse): the one request-body bound. */
+export const maxCborNestingDepth = maxNestingDepth;
 
 export type CborScanFailure = 'Truncated' | 'Malformed';
 

@@ -607,3 +607,27 @@ describe('Protobuf of metadata-only objects', () => {
     });
   });
 });
+
+describe('Protobuf nesting bound', () => {
+  const crd = (depth: number) => {
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < depth; i++) schema = { type: 'object', properties: { a: schema } };
+    return {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'deep.example.com' },
+      spec: {
+        group: 'example.com',
+        names: { plural: 'deep', kind: 'Deep' },
+        scope: 'Namespaced',
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
+      },
+    };
+  };
+  it('decodes recursive messages up to the request-body bound and refuses deeper ones with a typed error', () => {
+    expect(() => decodeProtobuf(encodeProtobuf(crd(100), k8s), k8s)).not.toThrow();
+    const deep = encodeProtobuf(crd(600), k8s);
+    expect(() => decodeProtobuf(deep, k8s)).toThrow(/nest more than 500 levels deep/);
+    expect(() => decodeProtobuf(deep, k8s)).toThrow(expect.objectContaining({ code: 'Malformed' }));
+  });
+});

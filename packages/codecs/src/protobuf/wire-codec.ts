@@ -11,7 +11,7 @@
  * against the field's type; what does not fit throws `ConversionError` (`truncated` set when
  * the bytes end inside a value).
  */
-import { setOwn } from '@orchard/meta';
+import { maxNestingDepth, setOwn } from '@orchard/meta';
 
 import type { Reader, Type, Writer } from 'protobufjs';
 import protobuf from 'protobufjs';
@@ -426,8 +426,23 @@ function skip(r: Reader, wireType: number, end: number): void {
   if (r.pos > end) truncated();
 }
 
+/** A reader that counts how deep the messages being decoded nest (recursive types such as JSONSchemaProps). */
+type DepthReader = Reader & { nesting?: number };
+
 /** Decodes the message body between `r.pos` and `end` into its JSON form. */
 export function decodeFields(plan: MessagePlan, r: Reader, end: number): Plain {
+  const dr = r as DepthReader;
+  const nesting = (dr.nesting ?? 0) + 1;
+  if (nesting > maxNestingDepth) fail(`messages nest more than ${maxNestingDepth} levels deep`);
+  dr.nesting = nesting;
+  try {
+    return decodeFieldsAt(plan, r, end);
+  } finally {
+    dr.nesting = nesting - 1;
+  }
+}
+
+function decodeFieldsAt(plan: MessagePlan, r: Reader, end: number): Plain {
   const out: Plain = {};
   while (r.pos < end) {
     const tag = r.uint32();

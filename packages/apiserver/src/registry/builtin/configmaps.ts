@@ -1,5 +1,8 @@
 import { defineResource, type ResourceDefinition } from '../resource.js';
-import { validateDataKeys } from '../validation.js';
+import { dataSizeCauses, validateDataKeys } from '../validation.js';
+
+const sizeOf = (obj: Record<string, unknown>) =>
+  dataSizeCauses(obj, { text: ['data'], base64: ['binaryData'] }, '');
 
 /** `configmaps` (core v1, namespaced). */
 export const configmaps: ResourceDefinition = defineResource({
@@ -11,10 +14,10 @@ export const configmaps: ResourceDefinition = defineResource({
   shortNames: ['cm'],
   strategy: {
     validate(obj) {
-      return validateDataKeys(obj, ['data', 'binaryData']);
+      return [...validateDataKeys(obj, ['data', 'binaryData']), ...sizeOf(obj)];
     },
     validateUpdate(obj, old) {
-      const causes = validateDataKeys(obj, ['data', 'binaryData']);
+      const causes = [...validateDataKeys(obj, ['data', 'binaryData']), ...sizeOf(obj)];
       if (
         old.immutable === true &&
         (JSON.stringify(obj.data) !== JSON.stringify(old.data) ||

@@ -1,7 +1,8 @@
-import type { ApiObject } from '@orchard/meta';
+import { type ApiObject, toBase64 } from '@orchard/meta';
 import { defineResource, type ResourceDefinition } from '../resource.js';
-import { invalidCause, validateDataKeys } from '../validation.js';
+import { dataSizeCauses, invalidCause, validateDataKeys } from '../validation.js';
 
+const utf8 = new TextEncoder();
 const base64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** `stringData` is a write-only convenience: merged into `data` (base64) and dropped, as upstream does. */
@@ -10,7 +11,7 @@ function foldStringData(obj: ApiObject): void {
   if (sd && typeof sd === 'object' && !Array.isArray(sd)) {
     const data = { ...((obj.data as Record<string, string> | undefined) ?? {}) };
     for (const [k, v] of Object.entries(sd as Record<string, unknown>)) {
-      data[k] = btoa(String.fromCharCode(...new TextEncoder().encode(String(v))));
+      data[k] = toBase64(utf8.encode(String(v)));
     }
     obj.data = data;
   }
@@ -27,6 +28,7 @@ function validateSecret(obj: ApiObject) {
         causes.push(invalidCause(`data[${k}]`, '<secret contents redacted>', 'must be base64-encoded'));
     }
   }
+  causes.push(...dataSizeCauses(obj, { base64: ['data'] }, 'data'));
   return causes;
 }
 

@@ -1,11 +1,13 @@
 /**
  * Nesting depth of decoded request bodies. Native `JSON.stringify` and `structuredClone` overflow
- * the stack at a few thousand levels in Node 20, so a server must refuse deeper bodies at decode
- * time (upstream's Go decoder stops at 10 000 levels for the same reason).
+ * the stack at a few thousand levels in Node 20 and the `yaml` package's composer at ~800, so a
+ * server must refuse deeper bodies at decode time (upstream's Go decoder stops at 10 000 levels for
+ * the same reason). One bound for every encoding (JSON, YAML, CBOR, Protobuf, apply), with room
+ * below the smallest recursion limit for the server's own stack.
  */
 
 /** Deepest nesting of arrays/objects a request body may have (default for `exceedsDepth`). */
-export const maxNestingDepth = 1000;
+export const maxNestingDepth = 500;
 
 /**
  * Whether `value` nests arrays/objects more than `limit` levels deep. Iterative (an explicit
