@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { flavorByName } from '@orchard/meta';
 import { parseDuration } from './duration.js';
 import { type FeatureGateOverrides, parseFeatureGates } from './feature-gates.js';
-import { launchApiServer } from './launch.js';
+import { isLoopback, launchApiServer } from './launch.js';
 
 const usage = `Usage: orchard-apiserver [options]
 
@@ -13,7 +13,8 @@ const usage = `Usage: orchard-apiserver [options]
                          comma-separated, e.g. --tls-san api.example.com,10.0.0.5)
   --flavor orch|kubernetes   identifiers of the API (default orch)
   --storage memory       storage backend (default memory)
-  --insecure-http        plain HTTP on loopback; every request is the admin
+  --insecure-http        plain HTTP on loopback; every request is the admin (refused with a
+                         non-loopback --host)
   --kubeconfig-out PATH  where to write the admin kubeconfig (default .orchard/admin.kubeconfig)
   --max-body-bytes N     request body limit in bytes (default 3145728)
   --shutdown-delay-duration D  on SIGINT/SIGTERM, fail /readyz and keep serving for D (e.g. 5s; default 0s)
@@ -22,6 +23,10 @@ const usage = `Usage: orchard-apiserver [options]
   --compaction-interval D  compact the store every D to the revision of the previous tick, keeping
                          at least the watch window of history (default 5m; 0 disables)
   --feature-gates LIST   feature gates, e.g. AllowUnsafeMalformedObjectDeletion=true,Other=false
+  --max-requests-inflight N           non-mutating requests served at once (default 400; 0 = no limit)
+  --max-mutating-requests-inflight N  mutating requests served at once (default 200; 0 = no limit)
+  --request-timeout D    answer 504 to a request still running after D (default 1m0s; watches exempt)
+  --max-watches-per-user N  open watches one user may hold (default 2000; 0 = no limit)
   -h, --help             this text
 `;
 
@@ -44,6 +49,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         'continue-ttl': { type: 'string' },
         'compaction-interval': { type: 'string' },
         'feature-gates': { type: 'string' },
+        'max-requests-inflight': { type: 'string' },
+        'max-mutating-requests-inflight': { type: 'string' },
+        'request-timeout': { type: 'string' },
+        'max-watches-per-user': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -73,11 +82,12 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const maxBody = values['max-body-bytes'] === undefined ? undefined : Number(values['max-body-bytes']);
   if (maxBody !== undefined && (!Number.isInteger(maxBody) || maxBody <= 0))
     fail(`invalid --max-body-bytes ${String(values['max-body-bytes'])}`);
-  const delay = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(String(values['shutdown-delay-duration']));
-  if (!delay)
-    fail(`invalid --shutdown-delay-duration ${String(values['shutdown-delay-duration'])} (e.g. 5s)`);
-  const delayUnit = delay?.[2] ?? 's';
-  const shutdownDelaySeconds = Number(delay?.[1]) * (delayUnit === 'ms' ? 0.001 : delayUnit === 'm' ? 60 : 1);
+  const host = String(values.host);
+  // Plain HTTP makes every caller the admin: only ever on this machine.
+  if (values['insecure-http'] === true && !isLoopback(host))
+    fail(
+      `--insecure-http serves every request as the admin and is refused on the non-loopback address ${host}`,
+    );
   let featureGates: FeatureGateOverrides = {};
   try {
     if (typeof values['feature-gates'] === 'string')
@@ -96,6 +106,28 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       return fail(`invalid --${flag} ${v}: ${(e as Error).message}`);
     }
   };
+  const count = (flag: string): number | undefined => {
+    const v = values[flag];
+    if (typeof v !== 'string') return undefined;
+    const n = Number(v);
+    if (!/^\d+$/.test(v) || !Number.isSafeInteger(n))
+      return fail(`invalid --${flag} ${v}: must be a non-negative integer`);
+    return n;
+  };
+  let shutdownDelayMs = 0;
+  try {
+    shutdownDelayMs = parseDuration(String(values['shutdown-delay-duration']));
+  } catch (e) {
+    fail(
+      `invalid --shutdown-delay-duration ${String(values['shutdown-delay-duration'])}: ${(e as Error).message}`,
+    );
+  }
+  const limits = {
+    maxRequestsInflight: count('max-requests-inflight'),
+    maxMutatingRequestsInflight: count('max-mutating-requests-inflight'),
+    maxWatchesPerUser: count('max-watches-per-user'),
+    requestTimeoutMs: duration('request-timeout'),
+  };
   const watchWindowMs = duration('watch-window');
   const continueTtlMs = duration('continue-ttl');
   const compactionInterval = values['compaction-interval'];
@@ -110,14 +142,15 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   const kubeconfigOut = resolve(String(values['kubeconfig-out']));
   const launched = await launchApiServer({
     port,
-    host: String(values.host),
+    host,
     insecureHttp: values['insecure-http'] === true,
     tlsSubjectAltNames: parseTlsSans(values['tls-san']),
     kubeconfigOut,
     server: {
       flavor,
       ...(maxBody === undefined ? {} : { maxRequestBodyBytes: maxBody }),
-      shutdownDelaySeconds,
+      shutdownDelaySeconds: shutdownDelayMs / 1000,
+      ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
       ...(watchWindowMs === undefined ? {} : { watchCache: { windowMs: watchWindowMs } }),
       ...(continueTtlMs === undefined ? {} : { continueTtlMs }),
       ...(compactionIntervalMs === undefined ? {} : { compactionIntervalMs }),

@@ -45,10 +45,29 @@ export function servingCertNames(options: Pick<LaunchOptions, 'host' | 'tlsSubje
   return toSubjectAltNames([options.host ?? '127.0.0.1', ...(options.tlsSubjectAltNames ?? [])]);
 }
 
-/** Starts the reference server the way the CLI does: TLS with a generated CA (or plain HTTP) and an admin kubeconfig. */
+/** Whether `host` only reaches this machine (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return (
+    h === 'localhost' ||
+    h === '::1' ||
+    /^127(?:\.\d{1,3}){3}$/.test(h) ||
+    /^::ffff:127(?:\.\d{1,3}){3}$/.test(h)
+  );
+}
+
+/**
+ * Starts the reference server the way the CLI does: TLS with a generated CA (or plain HTTP) and an
+ * admin kubeconfig. Plain HTTP serves every request as the admin, so it is refused on a
+ * non-loopback `host`.
+ */
 export async function launchApiServer(options: LaunchOptions = {}): Promise<LaunchedServer> {
   const insecure = options.insecureHttp === true;
   const host = options.host ?? '127.0.0.1';
+  if (insecure && !isLoopback(host))
+    throw new Error(
+      `insecure HTTP serves every request as the admin and is refused on the non-loopback address ${host}`,
+    );
   const tls = insecure ? undefined : (options.tls ?? (await generateServerTls(servingCertNames(options))));
   const server = createApiServer({
     ...options.server,

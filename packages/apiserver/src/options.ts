@@ -95,6 +95,29 @@ export interface ApiServerOptions {
    * Without them, terminating namespaces and owner-reference cascades stay pending.
    */
   readonly lifecycleControllers: boolean;
+  /**
+   * Most non-mutating requests served at once (upstream `--max-requests-inflight`, default 400; 0 =
+   * no limit). Beyond it: 429 TooManyRequests with `Retry-After: 1`. Long-running requests (watches)
+   * and `system:masters` are not limited, as upstream.
+   */
+  readonly maxRequestsInflight: number;
+  /** Most mutating requests (POST, PUT, PATCH, DELETE) served at once (upstream `--max-mutating-requests-inflight`, default 200; 0 = no limit). */
+  readonly maxMutatingRequestsInflight: number;
+  /**
+   * Longest a non-long-running request may take before it is answered 504 Timeout (upstream
+   * `--request-timeout`, default 60 s); a request's `?timeout=` may only shorten it. Also the time a
+   * client has to send the whole request (headers and body) before a 408.
+   */
+  readonly requestTimeoutMs: number;
+  /** Time a client has to send the request headers before a 408 (upstream's ReadHeaderTimeout, 32 s). */
+  readonly requestHeaderTimeoutMs: number;
+  /** Most watches one user may hold open at once (429 beyond; 0 = no limit). Default 2000. */
+  readonly maxWatchesPerUser: number;
+  /**
+   * Bytes a watch response may have queued for a client that does not read before the watch is
+   * closed (the client resumes from its last resourceVersion). Default 16 MiB.
+   */
+  readonly maxWatchBufferBytes: number;
   readonly logger: Logger;
 }
 
@@ -128,5 +151,11 @@ export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze
   compactionIntervalMs: 5 * 60_000,
   featureGates: Object.freeze({}),
   lifecycleControllers: true,
+  maxRequestsInflight: 400,
+  maxMutatingRequestsInflight: 200,
+  requestTimeoutMs: 60_000,
+  requestHeaderTimeoutMs: 32_000,
+  maxWatchesPerUser: 2000,
+  maxWatchBufferBytes: 16 * 1024 * 1024,
   logger: silentLogger,
 });

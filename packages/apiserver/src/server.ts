@@ -20,6 +20,14 @@ import {
   createClientCertAuthenticator,
   createFixedAuthenticator,
 } from './filters/authentication.js';
+import { createMaxInFlight } from './filters/max-in-flight.js';
+import {
+  isRequestTimeout,
+  requestBodyTimedOut,
+  requestTimeoutMs,
+  withTimeout,
+} from './filters/request-timeout.js';
+import { createWatchLimit } from './filters/watch-limit.js';
 import { handleCreate } from './handlers/create.js';
 import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handleGet } from './handlers/get.js';
@@ -39,6 +47,7 @@ import { builtinResources } from './registry/builtin/index.js';
 import { namespaceNameLabel } from './registry/builtin/namespaces.js';
 import { createResourceRegistry, type ResourceRegistry } from './registry/registry.js';
 import type { ResourceDefinition, Verb } from './registry/resource.js';
+import { isClientGone } from './request/body.js';
 import { parseRequestQuery } from './request/query.js';
 import { requestPath, resolveRequestInfo } from './request/request-info.js';
 import { send, writeError, writeJson } from './response/write.js';
@@ -77,6 +86,8 @@ export interface ApiServer {
 }
 
 const publicPaths = /^\/(version|livez|readyz|healthz)(\/.*)?$/;
+const healthPaths = /^\/(livez|readyz|healthz)(\/.*)?$/;
+const mutatingMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServer {
   const options: ApiServerOptions = { ...defaultApiServerOptions, ...input };
@@ -129,6 +140,9 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     (options.anonymousIsAdmin ?? options.tls === undefined)
       ? createFixedAuthenticator(options.insecureUser)
       : createClientCertAuthenticator();
+
+  const inFlight = createMaxInFlight(options.maxRequestsInflight, options.maxMutatingRequestsInflight);
+  const watchLimit = createWatchLimit(options.maxWatchesPerUser);
 
   const ready = bootstrap();
   ready.catch((e) => log.error('start-up failed', e));
@@ -189,14 +203,26 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       return controller.signal;
     };
     let ctx: RequestContext | undefined;
+    let leave: (() => void) | undefined;
     try {
       const user = authenticator.authenticate(req);
       // The path as sent, dot segments kept: authentication, resolution and routing read the same one.
       const path = requestPath(req.url ?? '/');
       if (!user && !publicPaths.test(path)) throw errors.unauthorized();
       const info = resolveRequestInfo(req.method ?? 'GET', path, url.searchParams);
+      const watch = info.isResourceRequest && info.verb === 'watch';
+      // Health checks are never shed: a load balancer must see a busy server as alive.
+      if (watch) leave = watchLimit.open(user);
+      else if (!healthPaths.test(path))
+        leave = inFlight.enter(mutatingMethods.has(req.method ?? 'GET'), user);
+      const timeoutMs = watch
+        ? 0
+        : requestTimeoutMs(url.searchParams.get('timeout'), options.requestTimeoutMs);
       if (!info.isResourceRequest) {
-        await serveNonResource(req, res, url, info.apiGroup, info.apiVersion, info.apiPrefix);
+        await withTimeout(
+          serveNonResource(req, res, url, info.apiGroup, info.apiVersion, info.apiPrefix),
+          timeoutMs,
+        );
         return;
       }
       const query = parseRequestQuery(url.searchParams);
@@ -220,17 +246,23 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
           return signal();
         },
       };
-      await dispatch(ctx, def);
+      await withTimeout(dispatch(ctx, def), timeoutMs);
     } catch (e) {
+      // A client that went away gets no answer, and is no server error.
+      if (isClientGone(e) || (res.destroyed && !res.headersSent)) return;
+      // Out of time while the client is still sending its body: its fault (408), not the server's.
+      const failure = isRequestTimeout(e) && !req.complete ? requestBodyTimedOut(res) : e;
       const target = ctx?.def
         ? { group: ctx.def.group, resource: ctx.def.resource, name: ctx.info.name }
         : undefined;
-      const err = toApiError(e, target, log.error);
+      const err = toApiError(failure, target, log.error);
       if (res.headersSent) {
         res.end();
         return;
       }
       writeError({ res, accept, flavor, offers: state.offers }, err);
+    } finally {
+      leave?.();
     }
   }
 
@@ -418,9 +450,13 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     },
     async listen(port = 0, host = '127.0.0.1') {
       if (httpServer) throw new Error('already listening');
+      // How often Node checks the header and request deadlines (its default, 30 s, let a slowloris
+      // connection live half a minute past its deadline).
+      const connectionsCheckingInterval = Math.min(1000, options.requestHeaderTimeoutMs);
       const server = options.tls
         ? createHttpsServer(
             {
+              connectionsCheckingInterval,
               cert: options.tls.cert,
               key: options.tls.key,
               ...(options.tls.clientCa
@@ -429,8 +465,13 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
             },
             handle,
           )
-        : createHttpServer(handle);
+        : createHttpServer({ connectionsCheckingInterval }, handle);
       httpServer = server;
+      // Slow clients (slowloris): headers within requestHeaderTimeoutMs, else 408 (Node checks the
+      // deadline every connectionsCheckingInterval); a stalled body is the timeout filter's 408.
+      server.headersTimeout = options.requestHeaderTimeoutMs;
+      // A backstop only: the request-timeout filter answers a stalled body first (408).
+      server.requestTimeout = Math.max(options.requestTimeoutMs, options.requestHeaderTimeoutMs) + 5000;
       // Requests Node's HTTP parser rejects (malformed framing, oversized headers) still get a Status.
       server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
         if (!socket.writable || (socket as Socket & { _httpMessage?: unknown })._httpMessage) {
@@ -438,7 +479,8 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
           return;
         }
         const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-        const code = tooLarge ? 431 : 400;
+        const timedOut = err.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+        const code = tooLarge ? 431 : timedOut ? 408 : 400;
         const status = JSON.stringify({
           kind: 'Status',
           apiVersion: 'v1',
@@ -446,12 +488,19 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
           status: 'Failure',
           message: tooLarge
             ? 'request header fields too large'
-            : `malformed HTTP request: ${err.code ?? err.message}`,
-          reason: 'BadRequest',
+            : timedOut
+              ? 'the client did not send the request in time'
+              : `malformed HTTP request: ${err.code ?? err.message}`,
+          reason: timedOut ? 'Timeout' : 'BadRequest',
           code,
         });
+        const text = tooLarge
+          ? 'Request Header Fields Too Large'
+          : timedOut
+            ? 'Request Timeout'
+            : 'Bad Request';
         socket.end(
-          `HTTP/1.1 ${code} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(status)}\r\nConnection: close\r\n\r\n${status}`,
+          `HTTP/1.1 ${code} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(status)}\r\nConnection: close\r\n\r\n${status}`,
         );
       });
       server.on(options.tls ? 'secureConnection' : 'connection', (s: Socket) => {

@@ -61,7 +61,7 @@ export async function handleApply(
   if (!manager) throw errors.badRequest('fieldManager: Required value: is required for apply patch');
   if (patchType !== APPLY_PATCH_YAML && patchType !== APPLY_PATCH_CBOR)
     throw errors.unsupportedMediaType(patchType, [APPLY_PATCH_YAML]);
-  const bytes = await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes);
+  const bytes = await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes, ctx.res);
   const intent =
     patchType === APPLY_PATCH_CBOR
       ? decodeCbor(bytes, { mediaType: APPLY_PATCH_CBOR })

@@ -22,7 +22,7 @@ export function errorTarget(def: ResourceDefinition, name: string): ErrorTarget 
 /** Reads and decodes the request body with the codec of its Content-Type (413, 415, 400 on failure). */
 export async function decodeBody(ctx: RequestContext): Promise<{ value: unknown; bytes: Uint8Array }> {
   const codec = codecForContentType(ctx.req.headers['content-type'], ctx.server.codecs);
-  const bytes = await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes);
+  const bytes = await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes, ctx.res);
   if (bytes.byteLength === 0) throw errors.badRequest('the request body is empty');
   return { value: decodeWithFieldValidation(ctx, codec, bytes), bytes };
 }

@@ -69,7 +69,7 @@ export async function handlePatch(ctx: RequestContext, def: ResourceDefinition):
       causes,
     });
   }
-  const bytes = await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes);
+  const bytes = await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes, ctx.res);
   const patch = decodePatch(ctx, patchType, textDecoder.decode(bytes));
   const name = ctx.info.name;
   const out: ApiObject | undefined = await updateObject(ctx, def, 'patch', patch, patchType);

@@ -119,7 +119,9 @@ export async function handleScale(ctx: RequestContext, def: ResourceDefinition):
   } else {
     const mt = parseMediaType(ctx.req.headers['content-type'] ?? '');
     const type = mt ? `${mt.type}/${mt.subtype}` : '';
-    const text = new TextDecoder().decode(await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes));
+    const text = new TextDecoder().decode(
+      await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes, ctx.res),
+    );
     if (type === 'application/json-patch+json')
       wanted = applyJsonPatch(current, parseJsonPatchText(text)) as Obj;
     else if (type === 'application/merge-patch+json' || type === 'application/strategic-merge-patch+json') {

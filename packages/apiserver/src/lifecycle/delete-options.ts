@@ -178,7 +178,7 @@ export function invalidDeleteOptions(flavor: Flavor, causes: FieldCause[]): ApiE
  * is dropped, as upstream drops disabled fields.
  */
 export async function readDeleteOptions(ctx: RequestContext): Promise<DeleteOptions> {
-  const bytes = await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes);
+  const bytes = await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes, ctx.res);
   let opts: DeleteOptions;
   if (bytes.byteLength > 0) {
     const codec = codecForContentType(ctx.req.headers['content-type'], ctx.server.codecs);

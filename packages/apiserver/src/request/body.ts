@@ -1,16 +1,40 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '@orchard/meta';
 
+/** The client closed the connection before its request body arrived: nobody is left to answer. */
+export class ClientGoneError extends Error {
+  readonly orchardClientGone = true as const;
+  constructor() {
+    super('request aborted by the client');
+    this.name = 'ClientGoneError';
+  }
+}
+
+export function isClientGone(e: unknown): e is ClientGoneError {
+  return (
+    typeof e === 'object' && e !== null && (e as { orchardClientGone?: unknown }).orchardClientGone === true
+  );
+}
+
 /**
- * Reads a request body up to `limit` bytes. Over the limit it rejects with 413 RequestEntityTooLarge
- * but keeps draining (and discarding) the rest, so the client gets the Status instead of a reset
- * connection; memory stays bounded by the limit. A declared Content-Length over the limit fails
- * the same way, without buffering anything.
+ * Reads a request body up to `limit` bytes. A declared Content-Length over the limit is refused at
+ * once with 413 RequestEntityTooLarge, before any byte is read, and the connection is closed after
+ * the answer (so a client announcing 10 GiB is not read). A body without a length that grows past
+ * the limit gets the same 413; the rest is drained and discarded so the client sees the Status
+ * rather than a reset; memory stays bounded by the limit.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array> {
+export function readBody(req: IncomingMessage, limit: number, res?: ServerResponse): Promise<Uint8Array> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    if (res) {
+      res.shouldKeepAlive = false;
+      res.setHeader('Connection', 'close');
+      res.once('finish', () => req.socket.destroy());
+    }
+    return Promise.reject(errors.requestEntityTooLarge(limit));
+  }
   return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    let tooLarge = Number.isFinite(declared) && declared > limit;
+    let tooLarge = false;
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
@@ -31,6 +55,6 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Uint8Arra
       }
     });
     req.on('error', reject);
-    req.on('aborted', () => reject(new Error('request aborted by the client')));
+    req.on('aborted', () => reject(new ClientGoneError()));
   });
 }

@@ -35,6 +35,7 @@ function encodeShared(encoder: unknown, type: string, object: object, encode: ()
 export class WatchStream {
   private first = true;
   private ended = false;
+  private drained: Promise<void> | undefined;
 
   constructor(
     private readonly ctx: RequestContext,
@@ -80,17 +81,27 @@ export class WatchStream {
             stream.encodeEvent({ type, object: obj }, { flavor: this.ctx.server.flavor }),
           )
         : stream.encodeEvent({ type, object: obj }, { flavor: this.ctx.server.flavor });
-    const ok = this.ctx.res.write(bytes);
+    const res = this.ctx.res;
+    const ok = res.write(bytes);
     if (ok) return Promise.resolve();
-    return new Promise((resolve) => {
+    // A reader this far behind is closed rather than buffered without end; it resumes from the
+    // last resourceVersion it saw, as after any watch timeout.
+    if (res.writableLength > this.ctx.server.options.maxWatchBufferBytes) {
+      this.end();
+      return Promise.resolve();
+    }
+    // One wait per stall, shared by every event written meanwhile: not a listener pair per event.
+    this.drained ??= new Promise<void>((resolve) => {
       const done = () => {
-        this.ctx.res.off('drain', done);
-        this.ctx.res.off('close', done);
+        res.off('drain', done);
+        res.off('close', done);
+        this.drained = undefined;
         resolve();
       };
-      this.ctx.res.on('drain', done);
-      this.ctx.res.on('close', done);
+      res.on('drain', done);
+      res.on('close', done);
     });
+    return this.drained;
   }
 
   end(): void {

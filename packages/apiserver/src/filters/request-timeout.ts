@@ -1,0 +1,57 @@
+import type { ServerResponse } from 'node:http';
+import { ApiError } from '@orchard/meta';
+import { parseDuration } from '../duration.js';
+
+/**
+ * Upstream's timeout filter for non-long-running requests (`--request-timeout`, default 60 s): a
+ * request still running when its time is up is answered 504 Timeout. The request's own `?timeout=`
+ * (a Go duration) may only shorten it; an unparsable one is ignored, as upstream logs and ignores it.
+ * The handler is not cancelled (neither is upstream's): a write already under way still completes.
+ */
+export function requestTimeoutMs(queryTimeout: string | null, maxMs: number): number {
+  if (queryTimeout === null || queryTimeout === '') return maxMs;
+  try {
+    const ms = parseDuration(queryTimeout);
+    return ms > 0 ? Math.min(ms, maxMs) : maxMs;
+  } catch {
+    return maxMs;
+  }
+}
+
+/** Runs `work`; rejects with the 504 when it has not settled within `ms`. `work`'s own later failure is ignored. */
+export async function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+  if (!(ms > 0)) return work;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(requestTimedOut()), ms);
+  });
+  // The work may still reject after the 504 went out (writing to a finished response): not an unhandled rejection.
+  work.catch(() => {});
+  try {
+    await Promise.race([work, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function requestTimedOut(): ApiError {
+  return new ApiError(
+    504,
+    'Timeout',
+    'Timeout: request did not complete within requested timeout - context deadline exceeded',
+    {},
+  );
+}
+
+export function isRequestTimeout(e: unknown): boolean {
+  return e instanceof ApiError && e.code === 504 && e.reason === 'Timeout';
+}
+
+/** The 408 for a client that did not send its whole body within the request timeout; the connection is closed after it. */
+export function requestBodyTimedOut(res: ServerResponse): ApiError {
+  if (!res.headersSent) {
+    res.shouldKeepAlive = false;
+    res.setHeader('Connection', 'close');
+  }
+  return new ApiError(408, 'Timeout', 'the client did not send the request body in time', {});
+}
