@@ -24,6 +24,11 @@ function isObject(v: unknown): v is Obj {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A client value in a message: strings as they are (Go's %s), anything else as JSON (never String(), which runs the value's own toString). */
+function printable(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
 function clone<T>(v: T): T {
   return cloneJson(v);
 }
@@ -76,18 +81,18 @@ function mergeMap(original: Obj, patch: Obj, schema: StructuralSchema | undefine
     if (directive !== 'merge')
       throw new PatchError(
         'Malformed',
-        `Unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`,
+        `Unknown patch type: ${printable(directive)} in map: ${JSON.stringify(patch)}`,
       );
   }
 
   const retain = patch[directives.retainKeys];
   if (retain !== undefined) {
-    if (!Array.isArray(retain))
+    if (!Array.isArray(retain) || !retain.every((k) => typeof k === 'string'))
       throw new PatchError(
         'Malformed',
-        `invalid patch: $retainKeys must be a list, got ${JSON.stringify(retain)}`,
+        `invalid patch: $retainKeys must be a list of strings, got ${JSON.stringify(retain)}`,
       );
-    const keep = new Set(retain.map(String));
+    const keep = new Set<string>(retain);
     for (const k of Object.keys(patch)) {
       if (k.startsWith('$') || patch[k] === null) continue;
       if (!keep.has(k)) {
@@ -316,7 +321,7 @@ function mergeList(
     } else if (d === 'merge') {
       throw new PatchError('Malformed', 'merging lists cannot yet be specified in the patch');
     } else {
-      throw new PatchError('Malformed', `Unknown patch type: ${String(d)} in map: ${JSON.stringify(e)}`);
+      throw new PatchError('Malformed', `Unknown patch type: ${printable(d)} in map: ${JSON.stringify(e)}`);
     }
   }
   if (replace) return plain.map((e) => stripDirectives(e));
