@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -42,6 +42,8 @@ describe('orchard-apiserver CLI', () => {
       const m = /listening on (https:\/\/127\.0\.0\.1:(\d+))\n/.exec(out);
       expect(m, `stdout: ${out}\nstderr: ${err}`).not.toBeNull();
       const url = m?.[1] as string;
+      // It holds the admin's private key: owner-only (docs/security.md).
+      expect(statSync(kubeconfigPath).mode & 0o777).toBe(0o600);
       const kc = parse(readFileSync(kubeconfigPath, 'utf8')) as Kubeconfig;
       expect(kc.clusters[0]?.cluster.server).toBe(url);
       const ca = Buffer.from(
