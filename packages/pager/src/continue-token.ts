@@ -82,13 +82,9 @@ export function createContinueCodec(options: ContinueCodecOptions = {}): Continu
   async function decode(token: string): Promise<DecodedContinue> {
     const parts = token.split('.');
     if (parts.length !== 2) throw bad('malformed');
-    let body: Uint8Array;
-    let sig: Uint8Array;
-    const decodedBody = fromBase64Url(parts[0] as string);
-    const decodedSig = fromBase64Url(parts[1] as string);
-    if (decodedBody === undefined || decodedSig === undefined) throw bad('malformed');
-    body = decodedBody;
-    sig = decodedSig;
+    const body = fromBase64Url(parts[0] as string);
+    const sig = fromBase64Url(parts[1] as string);
+    if (body === undefined || sig === undefined) throw bad('malformed');
     const expected = sign(body);
     if (sig.length !== expected.length || !timingSafeEqual(sig, expected)) throw bad('signature mismatch');
     let p: Payload;
