@@ -1,4 +1,5 @@
 import { StoreError } from './errors.js';
+import { OrderedKeys } from './ordered-keys.js';
 import type {
   DeleteOptions,
   GetOptions,
@@ -42,8 +43,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
 class MemoryStore implements Store {
   private revision = 0;
   private compacted = 0;
-  /** Every key that has a version since compaction, sorted (binary-searched for prefix lists). */
-  private readonly sortedKeys: string[] = [];
+  /** Every key that has a version since compaction, in order (prefix lists walk it from the prefix). */
+  private readonly keys = new OrderedKeys();
   private readonly versions = new Map<string, Version[]>();
   /** Events since compaction, in revision order (one per revision). */
   private events: StoreEvent[] = [];
@@ -73,8 +74,7 @@ class MemoryStore implements Store {
     const from = options.startKey !== undefined && options.startKey > prefix ? options.startKey : prefix;
     const kvs: KeyValue[] = [];
     let remaining = 0;
-    for (let i = lowerBound(this.sortedKeys, from); i < this.sortedKeys.length; i++) {
-      const key = this.sortedKeys[i]!;
+    for (const key of this.keys.from(from)) {
       if (!key.startsWith(prefix)) break;
       const kv = this.valueAt(key, at);
       if (!kv) continue;
@@ -164,11 +164,7 @@ class MemoryStore implements Store {
         this.versions.set(key, kept);
       }
     }
-    if (dead.size > 0) {
-      const keys = this.sortedKeys.filter((k) => !dead.has(k));
-      this.sortedKeys.length = 0;
-      this.sortedKeys.push(...keys);
-    }
+    for (const key of dead) this.keys.delete(key);
   }
 
   async close(): Promise<void> {
@@ -229,7 +225,7 @@ class MemoryStore implements Store {
     if (!versions) {
       versions = [];
       this.versions.set(key, versions);
-      this.sortedKeys.splice(lowerBound(this.sortedKeys, key), 0, key);
+      this.keys.add(key);
     }
     versions.push({ revision: event.revision, kv: event.type === 'put' ? event.kv : undefined });
     this.events.push(event);
@@ -304,15 +300,4 @@ class Watcher implements AsyncIterator<StoreEvent> {
     this.end();
     return { value: undefined, done: true };
   }
-}
-
-function lowerBound(sorted: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
