@@ -271,4 +271,24 @@ describe('clients that go away or stop reading', () => {
       process.off('warning', onWarning);
     }
   });
+
+  it('50 open watches add no listener to a shared emitter, and closing the server ends them all', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const s = await start({});
+      const watches = Array.from({ length: 50 }, () =>
+        raw(s.url, [`GET ${cms}?watch=1 HTTP/1.1\r\nHost: x\r\n\r\n`], 10_000),
+      );
+      await new Promise((r) => setTimeout(r, 500));
+      await s.stop();
+      api = undefined;
+      const ended = await Promise.all(watches);
+      expect(ended.every((w) => w.closed && w.text.startsWith('HTTP/1.1 200'))).toBe(true);
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
 });
