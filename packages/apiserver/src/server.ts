@@ -12,6 +12,7 @@ import { createMemoryStore, isStoreError, type Store } from '@orchard/store';
 import { buildOffers, defaultCodecs, type ResponseConversion } from './codecs.js';
 import type { RequestContext } from './context.js';
 import { startCrdController } from './crd/controller.js';
+import type { CustomResourceConverter } from './crd/conversion.js';
 import { aggregated, coreVersions, group, groupList, resourceList } from './discovery/discovery.js';
 import { toApiError } from './errors.js';
 import { resolveFeatureGates } from './feature-gates.js';
@@ -81,6 +82,15 @@ export interface ApiServer {
   readonly lifecycle: Lifecycle;
   /** Adds a wire codec (Protobuf, CBOR) for requests and responses. */
   addCodec(codec: Codec): void;
+  /**
+   * Plugs a converter in for the custom resources of `group`/`kind` (every version change: reads at
+   * a non-storage version, writes to the storage version); `undefined` restores `None` conversion.
+   */
+  setCustomResourceConverter(
+    group: string,
+    kind: string,
+    converter: CustomResourceConverter | undefined,
+  ): void;
   /** Adds a response conversion selected by Accept parameters (Table). */
   addResponseConversion(conversion: ResponseConversion): void;
 }
@@ -136,6 +146,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     flavor,
     options,
     registry,
+    converters: new Map(),
     store,
     objects,
     watchCaches,
@@ -466,6 +477,10 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     health,
     options,
     lifecycle,
+    setCustomResourceConverter(group, kind, converter) {
+      if (converter) state.converters.set(`${group}/${kind}`, converter);
+      else state.converters.delete(`${group}/${kind}`);
+    },
     addCodec(codec) {
       codecs.push(codec);
       state.offers = buildOffers(codecs, conversions, flavor);

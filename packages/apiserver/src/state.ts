@@ -2,6 +2,7 @@ import type { Codec } from '@orchard/codecs';
 import type { Flavor } from '@orchard/meta';
 import type { Store } from '@orchard/store';
 import type { ResponseOffer } from './codecs.js';
+import type { CustomResourceConverters } from './crd/conversion.js';
 import type { WritePipeline } from './handlers/write-pipeline.js';
 import type { HealthChecks } from './health/health.js';
 import type { ApiServerOptions, Logger } from './options.js';
@@ -14,6 +15,8 @@ export interface ServerState {
   readonly flavor: Flavor;
   readonly options: ApiServerOptions;
   readonly registry: ResourceRegistry;
+  /** Custom resource converters plugged in with `setCustomResourceConverter` (by `group/kind`). */
+  readonly converters: CustomResourceConverters;
   readonly store: Store;
   readonly objects: ObjectStore;
   /** The watch caches (one per resource) and the continue-token codec that get/list/watch read through. */

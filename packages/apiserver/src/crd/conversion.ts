@@ -1,7 +1,6 @@
 import { type ApiObject, formatApiVersion, parseApiVersion } from '@orchard/meta';
 import type { RequestContext } from '../context.js';
 import type { WriteStep } from '../handlers/write-pipeline.js';
-import type { ResourceRegistry } from '../registry/registry.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { customResourceInfo } from '../schema/schemas.js';
 
@@ -18,30 +17,32 @@ export type CustomResourceConverter = (
 
 const noneConverter: CustomResourceConverter = (obj, toApiVersion) => ({ ...obj, apiVersion: toApiVersion });
 
-const converters = new WeakMap<ResourceRegistry, Map<string, CustomResourceConverter>>();
+/** The converters a server has plugged in, by `group/kind`; owned by the server (`ServerState.converters`). */
+export type CustomResourceConverters = Map<string, CustomResourceConverter>;
 
 /**
  * Plugs a converter in for the custom resources of `group`/`kind` served by `server` (used for
- * every version change: reads at a non-storage version, writes converted to the storage version).
+ * every version change: reads at a non-storage version, writes converted to the storage version);
+ * `undefined` restores the `None` strategy. Same as `server.setCustomResourceConverter(…)`.
  */
 export function setCustomResourceConverter(
-  server: { readonly registry: ResourceRegistry },
+  server: {
+    setCustomResourceConverter(
+      group: string,
+      kind: string,
+      converter: CustomResourceConverter | undefined,
+    ): void;
+  },
   group: string,
   kind: string,
   converter: CustomResourceConverter | undefined,
 ): void {
-  let m = converters.get(server.registry);
-  if (!m) {
-    m = new Map();
-    converters.set(server.registry, m);
-  }
-  if (converter) m.set(`${group}/${kind}`, converter);
-  else m.delete(`${group}/${kind}`);
+  server.setCustomResourceConverter(group, kind, converter);
 }
 
 /** The object at `version` (unchanged for built-ins and objects already there). */
 export function convertToVersion(
-  registry: ResourceRegistry,
+  converters: CustomResourceConverters,
   def: ResourceDefinition,
   obj: ApiObject,
   version: string,
@@ -51,7 +52,7 @@ export function convertToVersion(
   const to = formatApiVersion({ group: def.group, version });
   if (from === to || obj.kind !== def.kind) return obj;
   if (parseApiVersion(from).group !== def.group) return obj;
-  const convert = converters.get(registry)?.get(`${def.group}/${def.kind}`) ?? noneConverter;
+  const convert = converters.get(`${def.group}/${def.kind}`) ?? noneConverter;
   return convert(structuredClone(obj), to, { def, fromApiVersion: from });
 }
 
@@ -70,10 +71,10 @@ export function convertForResponse(ctx: RequestContext, value: unknown): unknown
   if (v.kind === def.listKind && Array.isArray(v.items)) {
     return {
       ...v,
-      items: v.items.map((i) => convertToVersion(ctx.server.registry, def, i as ApiObject, ctx.version)),
+      items: v.items.map((i) => convertToVersion(ctx.server.converters, def, i as ApiObject, ctx.version)),
     };
   }
-  return convertToVersion(ctx.server.registry, def, v, ctx.version);
+  return convertToVersion(ctx.server.converters, def, v, ctx.version);
 }
 
 /** `version-in`: the current object at the request's version before a patch or update sees it. */
@@ -82,7 +83,7 @@ export const versionInStep: WriteStep = {
   operations: ['update', 'patch'],
   run(w) {
     if (w.old && customResourceInfo(w.def)) {
-      w.old = convertToVersion(w.ctx.server.registry, w.def, w.old, w.ctx.version) as typeof w.old;
+      w.old = convertToVersion(w.ctx.server.converters, w.def, w.old, w.ctx.version) as typeof w.old;
     }
   },
 };
@@ -93,6 +94,6 @@ export const versionOutStep: WriteStep = {
   operations: ['create', 'update', 'patch'],
   run(w) {
     const info = customResourceInfo(w.def);
-    if (info) w.obj = convertToVersion(w.ctx.server.registry, w.def, w.obj, info.storageVersion);
+    if (info) w.obj = convertToVersion(w.ctx.server.converters, w.def, w.obj, info.storageVersion);
   },
 };

@@ -151,7 +151,7 @@ export async function handleScale(ctx: RequestContext, def: ResourceDefinition):
     ]);
   }
   const rv = wanted?.metadata?.resourceVersion;
-  const body = convertToVersion(ctx.server.registry, def, structuredClone(object), ctx.version) as Obj;
+  const body = convertToVersion(ctx.server.converters, def, structuredClone(object), ctx.version) as Obj;
   setPath(body, paths.specReplicasPath, replicas);
   body.metadata.resourceVersion = rv === undefined || rv === '' ? object.metadata.resourceVersion : rv;
   const updated = await updateObject(ctx, def, 'update', body, undefined);

@@ -186,14 +186,20 @@ export function planOf(type: Type): MessagePlan {
 }
 
 /**
- * The flavor's OpenAPI extension prefix (`x-kubernetes-` / `x-orch-`) for the JSON names of
- * extension fields. Set by `encodeMessage`/`decodeMessage` for the duration of one synchronous
- * call (the walkers below are not re-entered across calls).
+ * What one encode or decode call carries down its walk, on the Writer/Reader it creates (no module
+ * state: two servers of different flavors in one process encode side by side): the flavor's
+ * OpenAPI extension prefix (`x-kubernetes-` / `x-orch-`) for the JSON names of extension fields,
+ * and how deep the messages being decoded nest.
  */
-let extPrefix = 'x-kubernetes-';
+interface WireCall {
+  extPrefix: string;
+  nesting: number;
+}
+type CallWriter = Writer & { call: WireCall };
+type CallReader = Reader & { call: WireCall };
 
-function jsonKey(f: FieldPlan): string {
-  return f.ext === undefined ? f.json : extPrefix + f.ext;
+function jsonKey(f: FieldPlan, call: WireCall): string {
+  return f.ext === undefined ? f.json : call.extPrefix + f.ext;
 }
 
 // ---------------------------------------------------------------- encode
@@ -209,7 +215,8 @@ function fail(detail: string): never {
 }
 
 /** Writes the fields of `json` as the body of a `plan` message (no tag, no length). */
-export function encodeFields(plan: MessagePlan, json: unknown, w: Writer): void {
+function encodeFields(plan: MessagePlan, json: unknown, w: Writer): void {
+  const call = (w as CallWriter).call;
   if (!isPlainObject(json)) fail(`expected an object for ${plan.name}`);
   for (const f of plan.fields) {
     try {
@@ -220,7 +227,7 @@ export function encodeFields(plan: MessagePlan, json: unknown, w: Writer): void 
         w.ldelim();
         continue;
       }
-      const v = json[f.ext === undefined ? f.json : extPrefix + f.ext];
+      const v = json[jsonKey(f, call)];
       if (v === undefined || v === null) continue;
       if (f.map) {
         if (!isPlainObject(v)) fail('expected a map');
@@ -249,7 +256,7 @@ export function encodeFields(plan: MessagePlan, json: unknown, w: Writer): void 
         }
       } else writeValue(f, f.id, v, w);
     } catch (e) {
-      throw e instanceof ConversionError ? e.under(`.${jsonKey(f)}`) : e;
+      throw e instanceof ConversionError ? e.under(`.${jsonKey(f, call)}`) : e;
     }
   }
 }
@@ -399,9 +406,9 @@ function writeProps(f: FieldPlan, field: number, v: unknown, w: Writer): void {
  * Encodes a JSON-form object as the body of `type` (the bytes that go into `Unknown.raw`).
  * `extensionPrefix` names OpenAPI extension fields in CRD schemas (the flavor's, `x-kubernetes-`).
  */
-export function encodeMessage(type: Type, json: unknown, extensionPrefix = 'x-kubernetes-'): Uint8Array {
-  extPrefix = extensionPrefix;
-  const w = protobuf.Writer.create();
+export function encodeMessage(type: Type, json: unknown, extensionPrefix: string): Uint8Array {
+  const w = protobuf.Writer.create() as CallWriter;
+  w.call = { extPrefix: extensionPrefix, nesting: 0 };
   encodeFields(planOf(type), json, w);
   return w.finish();
 }
@@ -426,23 +433,21 @@ function skip(r: Reader, wireType: number, end: number): void {
   if (r.pos > end) truncated();
 }
 
-/** A reader that counts how deep the messages being decoded nest (recursive types such as JSONSchemaProps). */
-type DepthReader = Reader & { nesting?: number };
-
-/** Decodes the message body between `r.pos` and `end` into its JSON form. */
-export function decodeFields(plan: MessagePlan, r: Reader, end: number): Plain {
-  const dr = r as DepthReader;
-  const nesting = (dr.nesting ?? 0) + 1;
-  if (nesting > maxNestingDepth) fail(`messages nest more than ${maxNestingDepth} levels deep`);
-  dr.nesting = nesting;
+/**
+ * Decodes the message body between `r.pos` and `end` into its JSON form. Recursive types (CRD
+ * JSONSchemaProps) nest at most `maxNestingDepth` levels, the bound of every request body.
+ */
+function decodeFields(plan: MessagePlan, r: Reader, end: number): Plain {
+  const call = (r as CallReader).call;
+  if (++call.nesting > maxNestingDepth) fail(`messages nest more than ${maxNestingDepth} levels deep`);
   try {
-    return decodeFieldsAt(plan, r, end);
+    return decodeFieldsAt(plan, r, end, call);
   } finally {
-    dr.nesting = nesting - 1;
+    call.nesting--;
   }
 }
 
-function decodeFieldsAt(plan: MessagePlan, r: Reader, end: number): Plain {
+function decodeFieldsAt(plan: MessagePlan, r: Reader, end: number, call: WireCall): Plain {
   const out: Plain = {};
   while (r.pos < end) {
     const tag = r.uint32();
@@ -470,12 +475,12 @@ function decodeFieldsAt(plan: MessagePlan, r: Reader, end: number): Plain {
         }
         if (r.pos !== stop) truncated();
         if (value === undefined) value = zeroOf(f);
-        const key2 = jsonKey(f);
+        const key2 = jsonKey(f, call);
         let m = out[key2] as Plain | undefined;
         if (!m) m = out[key2] = {};
         setOwn(m, key, value);
       } else if (f.repeated) {
-        const key2 = jsonKey(f);
+        const key2 = jsonKey(f, call);
         let list = out[key2] as unknown[] | undefined;
         if (!list) list = out[key2] = [];
         if (wt === 2 && f.wireType !== 2) {
@@ -491,12 +496,12 @@ function decodeFieldsAt(plan: MessagePlan, r: Reader, end: number): Plain {
         Object.assign(out, decodeFields(f.sub as MessagePlan, r, stop));
       } else {
         const v = readValue(f, wt, r, end);
-        const key2 = jsonKey(f);
+        const key2 = jsonKey(f, call);
         if (v !== undefined && (f.keepZero || !f.scalar || !isZero(v))) out[key2] = v;
         else if (key2 in out) delete out[key2];
       }
     } catch (e) {
-      throw e instanceof ConversionError ? e.under(`.${jsonKey(f)}`) : e;
+      throw e instanceof ConversionError ? e.under(`.${jsonKey(f, call)}`) : e;
     }
   }
   if (r.pos !== end) truncated();
@@ -700,8 +705,8 @@ function readValue(f: FieldPlan, wt: number, r: Reader, end: number): unknown {
 }
 
 /** Decodes the body of a `type` message into its JSON form (`extensionPrefix` as for `encodeMessage`). */
-export function decodeMessage(type: Type, bytes: Uint8Array, extensionPrefix = 'x-kubernetes-'): Plain {
-  extPrefix = extensionPrefix;
-  const r = protobuf.Reader.create(bytes);
+export function decodeMessage(type: Type, bytes: Uint8Array, extensionPrefix: string): Plain {
+  const r = protobuf.Reader.create(bytes) as CallReader;
+  r.call = { extPrefix: extensionPrefix, nesting: 0 };
   return decodeFields(planOf(type), r, bytes.length);
 }
