@@ -117,8 +117,11 @@ function withoutEmptyFields(details: StatusDetails): StatusDetails {
   return out;
 }
 
-export function isApiError(e: unknown): e is ApiError {
-  return typeof e === 'object' && e !== null && (e as { orchardApiError?: unknown }).orchardApiError === true;
+/** Whether `e` is an `ApiError` (from any copy of this package), and when reasons are given, one with one of them. */
+export function isApiError(e: unknown, ...reasons: StatusReason[]): e is ApiError {
+  if (typeof e !== 'object' || e === null || (e as { orchardApiError?: unknown }).orchardApiError !== true)
+    return false;
+  return reasons.length === 0 || reasons.includes((e as ApiError).reason);
 }
 
 /** The qualified resource of an error message: `configmaps`, `deployments.apps`. */

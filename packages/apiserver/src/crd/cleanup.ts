@@ -120,7 +120,7 @@ export function createCrdCleanup(state: ServerState, input: Partial<CrdCleanupOp
         if (!r.deleted) left++;
       } catch (e) {
         // Gone or replaced meanwhile: the next look counts it again if it is still there.
-        if (!(isApiError(e) && (e.code === 404 || e.code === 409))) throw e;
+        if (!isApiError(e, 'NotFound', 'Conflict', 'AlreadyExists')) throw e;
       }
     }
     return left;

@@ -1,12 +1,7 @@
 import type { DeleteOptions, Status } from '@orchard/meta';
 import type { RequestContext } from '../context.js';
 import { readDeleteOptions } from '../lifecycle/delete-options.js';
-import {
-  type DeleteOutcome,
-  type DeleteTarget,
-  deleteObject,
-  returnsDeletedObject,
-} from '../lifecycle/deletion.js';
+import { type DeleteOutcome, type DeleteTarget, deleteObject } from '../lifecycle/deletion.js';
 import { unsafeDeleteObject } from '../lifecycle/unsafe-delete.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { writeObject } from '../response/write.js';
@@ -28,7 +23,7 @@ export function writeDeleteOutcome(
   outcome: DeleteOutcome,
   opts: DeleteOptions,
 ): void {
-  if (outcome.deleted && !returnsDeletedObject(def)) {
+  if (outcome.deleted && !def.returnDeletedObject) {
     // Upstream's finalizeDelete Status carries no `code`.
     const status: Omit<Status, 'code'> = {
       kind: 'Status',

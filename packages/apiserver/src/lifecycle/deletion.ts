@@ -34,20 +34,6 @@ export interface DeleteOutcome {
   readonly deleted: boolean;
 }
 
-/** Kinds whose delete answers with the deleted object; the others answer with a success Status (upstream `ReturnDeletedObject`). */
-const returnsDeletedObjectResources = new Set([
-  '/namespaces',
-  '/pods',
-  '/services',
-  '/serviceaccounts',
-  '/persistentvolumes',
-  '/persistentvolumeclaims',
-]);
-
-export function returnsDeletedObject(def: ResourceDefinition): boolean {
-  return returnsDeletedObjectResources.has(`${def.group}/${def.resource}`);
-}
-
 export function isNamespaceType(def: ResourceDefinition): boolean {
   return def.group === '' && def.resource === 'namespaces';
 }

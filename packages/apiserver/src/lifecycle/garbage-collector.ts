@@ -164,7 +164,7 @@ export function createGarbageCollector(
       );
     } catch (e) {
       // Gone or replaced by a new object of the same name: nothing to collect.
-      if (isApiError(e) && (e.code === 404 || e.code === 409)) return;
+      if (isApiError(e, 'NotFound', 'Conflict', 'AlreadyExists')) return;
       throw e;
     }
   }

@@ -176,7 +176,7 @@ export function createNamespaceController(
               );
               still = r.deleted ? undefined : r.object;
             } catch (e) {
-              if (isApiError(e) && (e.code === 404 || e.code === 409)) still = undefined;
+              if (isApiError(e, 'NotFound', 'Conflict', 'AlreadyExists')) still = undefined;
               else if (isUndecodableObjectError(e))
                 report.failures.push(`${groupResource(def)}: ${e.message}`);
               else throw e;
@@ -261,7 +261,7 @@ export function createNamespaceController(
       const r = await deleteObject(state, { def: nsDef, namespace: '', name }, { preconditions: { uid } });
       if (r.deleted) terminating.delete(name);
     } catch (e) {
-      if (isApiError(e) && (e.code === 404 || e.code === 409)) return;
+      if (isApiError(e, 'NotFound', 'Conflict', 'AlreadyExists')) return;
       throw e;
     }
   }

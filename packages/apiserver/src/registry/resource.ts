@@ -94,6 +94,11 @@ export interface ResourceDefinition {
   readonly strategy: ResourceStrategy;
   /** PUT of a missing object creates it (upstream `AllowCreateOnUpdate`; true for leases, events…). */
   readonly allowCreateOnUpdate: boolean;
+  /**
+   * DELETE answers with the deleted object instead of a success Status (upstream's per-kind
+   * `ReturnDeletedObject`: namespaces, pods, services, service accounts, PVs, PVCs). Default false.
+   */
+  readonly returnDeletedObject: boolean;
   /** Not stored: POST answers from `virtualCreate` (reviews). */
   readonly virtualCreate?: VirtualCreate;
   /** Name validation for `metadata.name` (defaults to DNS-1123 subdomain). Returns error messages. */
@@ -109,6 +114,7 @@ type DerivedField =
   | 'subresources'
   | 'strategy'
   | 'allowCreateOnUpdate'
+  | 'returnDeletedObject'
   | 'singular';
 
 /** Fills the derivable fields of a definition. */
@@ -124,6 +130,7 @@ export function defineResource(
     subresources: [],
     strategy: {},
     allowCreateOnUpdate: false,
+    returnDeletedObject: false,
     ...def,
   });
 }

@@ -18,6 +18,7 @@ export const namespaces: ResourceDefinition = defineResource({
   group: '',
   versions: ['v1'],
   resource: 'namespaces',
+  returnDeletedObject: true,
   kind: 'Namespace',
   namespaced: false,
   shortNames: ['ns'],

@@ -5,6 +5,7 @@ export const serviceaccounts: ResourceDefinition = defineResource({
   group: '',
   versions: ['v1'],
   resource: 'serviceaccounts',
+  returnDeletedObject: true,
   kind: 'ServiceAccount',
   namespaced: true,
   shortNames: ['sa'],
