@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from './memory-store.js';
 import { runStoreConformance } from './testing/store-conformance.js';
 
-runStoreConformance('memory', () => createMemoryStore());
+runStoreConformance('memory', () => createMemoryStore(), { durability: { durable: false } });
 
 describe('memory store specifics', () => {
   it('auto-compaction keeps history bounded', async () => {

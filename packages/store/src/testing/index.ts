@@ -1,2 +1,3 @@
 /** @orchard/store/testing — the conformance suite every Store backend runs (needs vitest). */
-export { runStoreConformance } from './store-conformance.js';
+export type { StoreConformanceOptions } from './store-conformance.js';
+export { defaultStoreConformanceOptions, runStoreConformance } from './store-conformance.js';
