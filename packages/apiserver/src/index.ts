@@ -23,6 +23,16 @@ export {
   parseFeatureGates,
   resolveFeatureGates,
 } from './feature-gates.js';
+export type { Authenticator } from './filters/authentication.js';
+export { createClientCertAuthenticator, createFixedAuthenticator } from './filters/authentication.js';
+export type {
+  AuthorizationAttributes,
+  AuthorizationDecision,
+  AuthorizationResult,
+  Authorizer,
+} from './filters/authorization.js';
+export { alwaysAllowAuthorizer } from './filters/authorization.js';
+export type { Filter, FilterContext, Next } from './filters/filter.js';
 export type { WriteOperation, WriteRequest, WriteStep } from './handlers/write-pipeline.js';
 export { WritePipeline } from './handlers/write-pipeline.js';
 export { defaultWriteSteps } from './handlers/write-steps.js';

@@ -4,6 +4,8 @@ import { orchFlavor } from '@orchard/meta';
 import type { Store } from '@orchard/store';
 import type { ResponseConversion } from './codecs.js';
 import type { FeatureGateOverrides } from './feature-gates.js';
+import type { Authenticator } from './filters/authentication.js';
+import type { Authorizer } from './filters/authorization.js';
 import type { ResourceDefinition, UserInfo } from './registry/resource.js';
 import {
   partialObjectMetadataConversion,
@@ -48,6 +50,13 @@ export interface ApiServerOptions {
   readonly anonymousIsAdmin?: boolean;
   /** The identity of every request in insecure mode. Default: `admin` in `system:masters`. */
   readonly insecureUser: UserInfo;
+  /**
+   * Who is calling (the authentication filter). Default: every request is `insecureUser` when
+   * `anonymousIsAdmin` (default: without `tls`), else the client certificate's CN/O.
+   */
+  readonly authenticator?: Authenticator;
+  /** Whether an authenticated request may proceed (the authorization filter). Default: allow all. */
+  readonly authorizer?: Authorizer;
   /** Resource types served in addition to (or, with `builtinResources: false`, instead of) the built-ins. */
   readonly resources: readonly ResourceDefinition[];
   /** Serve the built-in types (namespaces, configmaps, secrets, serviceaccounts, events, leases). Default: true. */

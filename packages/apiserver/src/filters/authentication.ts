@@ -1,18 +1,22 @@
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { UserInfo } from '../registry/resource.js';
+import { errors, type UserInfo } from '@orchard/meta';
+import type { Filter } from './filter.js';
 
 /**
- * Who is calling. Until the authentication package lands, two mechanisms exist:
- * - a client certificate that chains to the configured client CA: user = CN, groups = O values
- *   (+ `system:authenticated`), as upstream's x509 authenticator maps them;
- * - insecure mode (`--insecure-http`): every request is the configured admin user.
- * Returns undefined when the request is not authenticated (the server answers 401).
+ * Who is calling (spec doc 2 §2). Returns the user, or undefined when the request carries no
+ * credentials this authenticator accepts (the server answers 401 outside the public paths). May
+ * return a promise (token webhooks); a synchronous answer keeps the request on the fast path.
+ * Throwing rejects the request with that error (an `ApiError` is written as is).
  */
 export interface Authenticator {
-  authenticate(req: IncomingMessage): UserInfo | undefined;
+  authenticate(req: IncomingMessage): UserInfo | undefined | Promise<UserInfo | undefined>;
 }
 
+/**
+ * Upstream's x509 authenticator: a client certificate that chains to the configured client CA
+ * names the user (CN) and the groups (O values, plus `system:authenticated`).
+ */
 export function createClientCertAuthenticator(): Authenticator {
   return {
     authenticate(req) {
@@ -30,6 +34,31 @@ export function createClientCertAuthenticator(): Authenticator {
   };
 }
 
+/** Every request is `user` (insecure mode, `--insecure-http`: the admin). */
 export function createFixedAuthenticator(user: UserInfo): Authenticator {
   return { authenticate: () => user };
+}
+
+/** Paths served without credentials (upstream's `system:public-info-viewer` paths). */
+const publicPaths = /^\/(version|livez|readyz|healthz)(\/.*)?$/;
+
+/**
+ * The first filter: sets `ctx.user` from the authenticator; a request without a user gets 401
+ * Unauthorized, except on the public paths (which go on with `ctx.user` undefined).
+ */
+export function authenticationFilter(authenticator: Authenticator): Filter {
+  const decide = (ctx: Parameters<Filter>[0], user: UserInfo | undefined): void => {
+    if (!user && !publicPaths.test(ctx.info.path)) throw errors.unauthorized();
+    ctx.user = user;
+  };
+  return (ctx, next) => {
+    const user = authenticator.authenticate(ctx.req);
+    if (user instanceof Promise)
+      return user.then((u) => {
+        decide(ctx, u);
+        return next();
+      });
+    decide(ctx, user);
+    return next();
+  };
 }

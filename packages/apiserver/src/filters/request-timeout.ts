@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError } from '@orchard/meta';
 import { parseDuration } from '../duration.js';
+import type { Filter } from './filter.js';
 
 /**
  * Upstream's timeout filter for non-long-running requests (`--request-timeout`, default 60 s): a
@@ -54,4 +55,22 @@ export function requestBodyTimedOut(res: ServerResponse): ApiError {
     res.setHeader('Connection', 'close');
   }
   return new ApiError(408, 'Timeout', 'the client did not send the request body in time', {});
+}
+
+/**
+ * The timeout filter: the rest of the chain must settle within the request's timeout (watches are
+ * long-running and have none); a timeout while the client is still sending its body is its fault
+ * (408, connection closed), not the server's (504).
+ */
+export function requestTimeoutFilter(maxMs: number): Filter {
+  return async (ctx, next) => {
+    const { info } = ctx;
+    const watch = info.isResourceRequest && info.verb === 'watch';
+    const ms = watch ? 0 : requestTimeoutMs(ctx.url.searchParams.get('timeout'), maxMs);
+    try {
+      await withTimeout(next(), ms);
+    } catch (e) {
+      throw isRequestTimeout(e) && !ctx.req.complete ? requestBodyTimedOut(ctx.res) : e;
+    }
+  };
 }
