@@ -3,41 +3,38 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Keeps the architecture of STYLE.md §2 true: a package imports only packages of lower layers, and
- * the pure packages import no Node built-ins (they must run in browsers and edge runtimes).
+ * Keeps the architecture of STYLE.md §2 true: a package imports only packages of lower layers, the pure
+ * packages import no Node built-ins (they must run in browsers and edge runtimes), and every workspace
+ * dependency a package declares is imported by it. The packages come from the workspace, so a new
+ * package is checked as soon as its folder exists; its layer comes from the table below.
  */
-const layers: Record<string, number> = {
-  meta: 0,
-  schema: 1,
-  store: 1,
-  cel: 1,
-  patch: 1,
-  ssa: 1,
-  rbac: 1,
-  authn: 1,
-  codecs: 1,
-  'watch-cache': 2,
-  pager: 2,
-  authz: 2,
-  'store-sqlite': 2,
-  'store-etcd': 2,
-  client: 2,
-  apiserver: 3,
-  nodeagent: 3,
-  testing: 4,
-};
-// Within layer 1 a few packages build on each other; these same-layer arrows are allowed (never the reverse).
-const sameLayerAllowed = new Set(['patch->schema', 'ssa->schema', 'cel->schema']);
+// STYLE.md §2 verbatim: the layer of every package, planned or present.
+const styleLayers = `
+L0  meta
+L1  schema · store · cel · patch · ssa · rbac · authn · codecs
+L2  watch-cache · pager · authz · store-sqlite · store-etcd · client
+L3  apiserver · nodeagent · testing
+`;
+const layers: Record<string, number> = {};
+for (const line of styleLayers.trim().split('\n')) {
+  const m = /^L(\d)\s+(.*)$/.exec(line)!;
+  for (const name of m[2]!.split('·')) layers[name.trim()] = Number(m[1]);
+}
+// A few packages build on another of their layer; these same-layer arrows are allowed (never the reverse).
+// `testing` starts the server for tests ("nothing imports apiserver but testing and examples").
+const sameLayerAllowed = new Set(['patch->schema', 'ssa->schema', 'cel->schema', 'testing->apiserver']);
 const pure = new Set(['meta', 'schema', 'patch', 'ssa', 'cel', 'codecs']);
 
 const root = join(import.meta.dirname, '..', 'packages');
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, withTests = false): string[] {
   const out: string[] = [];
   for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name === 'dist') continue;
     const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...sourceFiles(p));
-    else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts')) out.push(p);
+    if (statSync(p).isDirectory()) out.push(...sourceFiles(p, withTests));
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts') && (withTests || !name.endsWith('.test.ts')))
+      out.push(p);
   }
   return out;
 }
@@ -50,14 +47,44 @@ function importsOf(file: string): string[] {
   return specs;
 }
 
+// Every workspace package under packages/ (a folder with a package.json).
 const packages = readdirSync(root).filter((p) =>
-  statSync(join(root, p, 'src'), { throwIfNoEntry: false })?.isDirectory(),
+  statSync(join(root, p, 'package.json'), { throwIfNoEntry: false })?.isFile(),
 );
 
+/** The `@orchard/*` packages a package.json declares (dependencies of every kind). */
+function declaredWorkspaceDeps(pkg: string): string[] {
+  const json = JSON.parse(readFileSync(join(root, pkg, 'package.json'), 'utf8')) as Record<
+    string,
+    Record<string, string> | undefined
+  >;
+  const names = new Set<string>();
+  for (const field of ['dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies'])
+    for (const name of Object.keys(json[field] ?? {})) if (name.startsWith('@orchard/')) names.add(name);
+  return [...names].sort();
+}
+
 describe('architecture', () => {
-  it('every package has a layer', () => {
+  it('finds the workspace packages', () => {
+    expect(packages).toContain('meta');
+    expect(packages).toContain('apiserver');
+  });
+
+  it('every package has a layer in STYLE.md §2', () => {
     expect(packages.filter((p) => layers[p] === undefined)).toEqual([]);
   });
+
+  for (const pkg of packages) {
+    it(`${pkg} imports every workspace package it declares`, () => {
+      const used = new Set<string>();
+      for (const file of sourceFiles(join(root, pkg), true))
+        for (const spec of importsOf(file)) {
+          const m = /^@orchard\/[^/]+/.exec(spec);
+          if (m) used.add(m[0]);
+        }
+      expect(declaredWorkspaceDeps(pkg).filter((d) => !used.has(d))).toEqual([]);
+    });
+  }
 
   for (const pkg of packages) {
     it(`${pkg} imports only lower layers${pure.has(pkg) ? ' and no Node built-ins' : ''}`, () => {
