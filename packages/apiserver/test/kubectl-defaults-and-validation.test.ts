@@ -2,7 +2,8 @@ import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@or
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * Defects found by using stock kubectl 1.32 against the reference server as a user would, each
+ * What kubectl users see of defaulting and validation (empty maps, Deployment and Service defaults,
+ * label rules, verbs, patch types), found by using stock kubectl 1.32 against the reference server, each
  * compared with what a Kubernetes 1.32 cluster prints. Skipped on machines without kubectl.
  */
 describe.skipIf(!kubectlAvailable())('kubectl as a user (kubernetes flavor)', () => {

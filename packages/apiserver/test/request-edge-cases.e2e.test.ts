@@ -3,7 +3,9 @@ import { startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * Independent checks against spec doc 1 and upstream 1.32 with cases the other suites do not
+ * Request edge cases (names, pod field selectors, dryRun, namespace labels, warnings, resourceVersion
+ * "0", JSON Patch move, force, create on update): independent checks against spec doc 1 and upstream
+ * 1.32 with cases the other suites do not
  * write: each case here failed before its fix.
  */
 
