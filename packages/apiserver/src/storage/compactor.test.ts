@@ -1,43 +1,29 @@
 import type { ApiObject } from '@orchard/meta';
 import { createMemoryStore, type KeyValue, type Store } from '@orchard/store';
 import { createWatchCache, isWatchCacheError, type WatchCacheEvent } from '@orchard/watch-cache';
-import { describe, expect, it } from 'vitest';
-import { type CompactorTimers, createCompactor } from './compactor.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createCompactor } from './compactor.js';
 
-/** A manual clock: `advance(ms)` runs every interval due, awaiting each tick's work. */
+/**
+ * Vitest fake timers drive the compactor's default (system) timers: `advance(ms)` runs every interval
+ * due and lets each tick's store work settle; `active` counts the pending timers.
+ */
 function fakeTimers() {
-  let now = 0;
-  let nextId = 0;
-  const intervals = new Map<number, { callback: () => Promise<void>; ms: number; due: number }>();
-  const timers: CompactorTimers = {
-    now: () => now,
-    setInterval(callback, ms) {
-      const id = ++nextId;
-      intervals.set(id, { callback, ms, due: now + ms });
-      return id;
-    },
-    clearInterval(handle) {
-      intervals.delete(handle as number);
-    },
-  };
+  // Only what the compactor uses: the watch cache's own timers and I/O stay real.
+  vi.useFakeTimers({ now: 0, toFake: ['setInterval', 'clearInterval', 'Date'] });
   return {
-    timers,
     get active() {
-      return intervals.size;
+      return vi.getTimerCount();
     },
     async advance(ms: number) {
-      const end = now + ms;
-      for (;;) {
-        const next = [...intervals.values()].filter((t) => t.due <= end).sort((a, b) => a.due - b.due)[0];
-        if (!next) break;
-        now = next.due;
-        next.due += next.ms;
-        await next.callback();
-      }
-      now = end;
+      await vi.advanceTimersByTimeAsync(ms);
     },
   };
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const bytes = (n: number) => new Uint8Array([n]);
 
@@ -51,7 +37,7 @@ describe('compactor', () => {
   it('compacts each tick to the revision recorded at the previous tick', async () => {
     const store = createMemoryStore();
     const clock = fakeTimers();
-    const compactor = createCompactor(store, { intervalMs: 1000, timers: clock.timers });
+    const compactor = createCompactor(store, { intervalMs: 1000 });
     const r1 = await writes(store, '/k', 5);
     await clock.advance(1000); // first tick: records r1, nothing older to compact to
     expect(await store.compactedRevision()).toBe(0);
@@ -70,7 +56,7 @@ describe('compactor', () => {
   it('keeps at least minRetainMs of history when it exceeds the interval', async () => {
     const store = createMemoryStore();
     const clock = fakeTimers();
-    const compactor = createCompactor(store, { intervalMs: 1000, minRetainMs: 2500, timers: clock.timers });
+    const compactor = createCompactor(store, { intervalMs: 1000, minRetainMs: 2500 });
     const revs: number[] = [];
     for (let i = 0; i < 5; i++) {
       revs.push(await writes(store, '/k', 2));
@@ -84,7 +70,7 @@ describe('compactor', () => {
   it('an idle store is not compacted again', async () => {
     const store = createMemoryStore();
     const clock = fakeTimers();
-    const compactor = createCompactor(store, { intervalMs: 1000, timers: clock.timers });
+    const compactor = createCompactor(store, { intervalMs: 1000 });
     const r = await writes(store, '/k', 3);
     await clock.advance(2000);
     expect(await store.compactedRevision()).toBe(r);
@@ -95,7 +81,7 @@ describe('compactor', () => {
   it('is disabled at interval 0: no timer, no compaction', async () => {
     const store = createMemoryStore();
     const clock = fakeTimers();
-    const compactor = createCompactor(store, { intervalMs: 0, timers: clock.timers });
+    const compactor = createCompactor(store, { intervalMs: 0 });
     expect(clock.active).toBe(0);
     await writes(store, '/k', 5);
     await clock.advance(60_000);
@@ -106,7 +92,7 @@ describe('compactor', () => {
   it('stops: the timer is cleared and no tick compacts afterwards', async () => {
     const store = createMemoryStore();
     const clock = fakeTimers();
-    const compactor = createCompactor(store, { intervalMs: 1000, timers: clock.timers });
+    const compactor = createCompactor(store, { intervalMs: 1000 });
     await writes(store, '/k', 3);
     await clock.advance(1000);
     expect(clock.active).toBe(1);
@@ -122,7 +108,7 @@ describe('compactor', () => {
   it('a store watch from before the previous tick is refused as compacted', async () => {
     const store = createMemoryStore();
     const clock = fakeTimers();
-    const compactor = createCompactor(store, { intervalMs: 1000, timers: clock.timers });
+    const compactor = createCompactor(store, { intervalMs: 1000 });
     const first = await writes(store, '/k', 50);
     await clock.advance(1000);
     await writes(store, '/k', 50);
@@ -170,7 +156,7 @@ describe('compaction under an open watch cache', () => {
     })();
 
     const clock = fakeTimers();
-    const compactor = createCompactor(store, { intervalMs: 1000, timers: clock.timers });
+    const compactor = createCompactor(store, { intervalMs: 1000 });
     for (let i = 1; i <= 10; i++) await store.update('/w/a', () => value('a', i));
     await clock.advance(1000);
     for (let i = 11; i <= 20; i++) await store.update('/w/a', () => value('a', i));
