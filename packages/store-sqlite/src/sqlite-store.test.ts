@@ -1,0 +1,73 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isStoreError, type Store } from '@orchard/store';
+import { runStoreConformance } from '@orchard/store/testing';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createSqliteStore } from './sqlite-store.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'orchard-sqlite-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const paths = new WeakMap<Store, string>();
+function fresh(): Store {
+  const path = join(dir, `db-${n++}.sqlite`);
+  const store = createSqliteStore({ path });
+  paths.set(store, path);
+  return store;
+}
+
+runStoreConformance('sqlite', fresh, {
+  durability: {
+    durable: true,
+    reopen: async (closed) => {
+      const store = createSqliteStore({ path: paths.get(closed)! });
+      paths.set(store, paths.get(closed)!);
+      return store;
+    },
+  },
+});
+
+describe('sqlite store specifics', () => {
+  it('a file that is not a database is refused with Corrupt', () => {
+    const path = join(dir, 'garbage.sqlite');
+    writeFileSync(path, Buffer.alloc(8192, 0x5a));
+    let err: unknown;
+    try {
+      createSqliteStore({ path });
+    } catch (e) {
+      err = e;
+    }
+    expect(isStoreError(err, 'Corrupt')).toBe(true);
+    expect((err as Error).message).toContain(path);
+  });
+
+  it('a second store on a file another holds open is refused with Unavailable (one writer)', async () => {
+    const first = fresh();
+    await first.create('/k', new Uint8Array([1]));
+    let err: unknown;
+    try {
+      const second = createSqliteStore({ path: paths.get(first)! });
+      await second.get('/k');
+      await second.close();
+    } catch (e) {
+      err = e;
+    }
+    expect(isStoreError(err, 'Unavailable')).toBe(true);
+    await first.close();
+  });
+
+  it('auto-compaction keeps history bounded and survives reopen', async () => {
+    const path = join(dir, 'auto.sqlite');
+    const st = createSqliteStore({ path, autoCompactRetainRevisions: 10 });
+    await st.create('/k', new Uint8Array([0]));
+    for (let i = 0; i < 100; i++) await st.update('/k', () => new Uint8Array([i]));
+    const compacted = await st.compactedRevision();
+    expect(compacted).toBeGreaterThan(50);
+    await st.close();
+    const again = createSqliteStore({ path });
+    expect(await again.compactedRevision()).toBe(compacted);
+    expect((await again.get('/k')).kv?.value[0]).toBe(99);
+    await again.close();
+  });
+});

@@ -1,0 +1,534 @@
+import {
+  type DeleteOptions,
+  type GetOptions,
+  type GetResult,
+  type KeyValue,
+  type ListOptions,
+  type ListResult,
+  type Store,
+  StoreError,
+  type StoreEvent,
+  type TryUpdate,
+  type WatchOptions,
+  type WriteOptions,
+} from '@orchard/store';
+import Database from 'better-sqlite3';
+
+export interface SqliteStoreOptions {
+  /** The database file (created when missing). Required. */
+  path: string;
+  /**
+   * Compact history automatically, keeping this many revisions (0 = never; compaction is then the
+   * caller's job, as with etcd). Default 0.
+   */
+  autoCompactRetainRevisions?: number;
+  /**
+   * Most writes committed (and fsynced) together when writers queue up: group commit. A write is
+   * acknowledged only after the commit that holds it. Default 1000.
+   */
+  maxBatchWrites?: number;
+}
+
+export const defaultSqliteStoreOptions: Readonly<Required<Omit<SqliteStoreOptions, 'path'>>> = Object.freeze({
+  autoCompactRetainRevisions: 0,
+  maxBatchWrites: 1000,
+});
+
+interface Row {
+  id: number;
+  key: Buffer;
+  created: number;
+  deleted: number;
+  value: Buffer;
+  prev: number | null;
+}
+
+/**
+ * The durable single-machine backend. Every write appends one row to a log table whose primary key
+ * is the revision (in the manner of kine): a put or a tombstone holding the deleted value. A read at
+ * revision R takes each key's newest row at or below R; compaction to R deletes every row superseded
+ * at R (and tombstones at or below R). Watches replay the log from their revision and then follow
+ * the commits of this process, which is the only writer: the file is opened in WAL mode with an
+ * exclusive lock, and every commit is synchronous (fsync before the write is acknowledged). Writes
+ * that queue up while one runs share a commit (group commit); rows of a commit in progress carry
+ * revisions above the committed one, so no read or watch sees them before they are durable.
+ *
+ * Keys are stored as UTF-16BE blobs so SQLite's byte order equals JavaScript's code-unit order.
+ * Opening a file that is not a database rejects with `Corrupt`; one that another process holds
+ * open rejects with `Unavailable`.
+ */
+export function createSqliteStore(options: SqliteStoreOptions): Store {
+  return new SqliteStore({ ...defaultSqliteStoreOptions, ...options });
+}
+
+function encodeKey(key: string): Buffer {
+  return Buffer.from(key, 'utf16le').swap16();
+}
+
+function decodeKey(blob: Buffer): string {
+  return Buffer.from(blob).swap16().toString('utf16le');
+}
+
+/** The smallest blob greater than every blob starting with `prefix`, or undefined when none exists. */
+function prefixEnd(prefix: Buffer): Buffer | undefined {
+  const end = Buffer.from(prefix);
+  for (let i = end.length - 1; i >= 0; i--) {
+    if (end[i]! < 0xff) {
+      end[i]!++;
+      return end.subarray(0, i + 1);
+    }
+  }
+  return undefined;
+}
+
+function toBuffer(value: Uint8Array): Buffer {
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
+function mapOpenError(path: string, e: unknown): never {
+  const code = (e as { code?: string }).code ?? '';
+  const message = e instanceof Error ? e.message : String(e);
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+    throw new StoreError('Corrupt', `${path} is not a readable SQLite database: ${message}`);
+  }
+  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+    throw new StoreError('Unavailable', `${path} is in use by another process: ${message}`);
+  }
+  throw new StoreError('Unavailable', `cannot open ${path}: ${message}`);
+}
+
+class SqliteStore implements Store {
+  private readonly db: Database.Database;
+  private revision: number;
+  private compacted: number;
+  private readonly watchers = new Set<Watcher>();
+  private closed = false;
+  /** Writes run one at a time so tryUpdate sees a stable current value. */
+  private lock: Promise<void> = Promise.resolve();
+  /** Writes waiting for the lock. */
+  private queued = 0;
+  /** Staged writes of the open transaction, acknowledged at its commit. */
+  private pending: Array<{ event: StoreEvent; resolve: () => void; reject: (e: unknown) => void }> = [];
+  /** The revision the next write gets (committed revision + staged writes). */
+  private nextRevision: number;
+  private readonly stmt: ReturnType<SqliteStore['prepare']>;
+
+  constructor(private readonly options: Required<SqliteStoreOptions>) {
+    try {
+      // A short busy timeout: the file has one writer, so waiting on a lock means another process owns it.
+      this.db = new Database(options.path, { timeout: 100 });
+    } catch (e) {
+      mapOpenError(options.path, e);
+    }
+    try {
+      this.db.pragma('locking_mode = EXCLUSIVE');
+      this.db.pragma('journal_mode = WAL');
+      this.db.pragma('synchronous = FULL');
+      this.db.exec(`
+        CREATE TABLE IF NOT EXISTS log (
+          id INTEGER PRIMARY KEY,
+          key BLOB NOT NULL,
+          created INTEGER NOT NULL,
+          deleted INTEGER NOT NULL,
+          value BLOB NOT NULL,
+          prev INTEGER
+        );
+        CREATE INDEX IF NOT EXISTS log_key_id ON log (key, id);
+        CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        INSERT OR IGNORE INTO meta (name, value) VALUES ('revision', 0), ('compacted', 0);
+      `);
+      this.stmt = this.prepare();
+      this.revision = (this.stmt.meta.get('revision') as { value: number }).value;
+      this.compacted = (this.stmt.meta.get('compacted') as { value: number }).value;
+      this.nextRevision = this.revision + 1;
+    } catch (e) {
+      try {
+        this.db.close();
+      } catch {
+        // the open error is the one worth reporting
+      }
+      mapOpenError(options.path, e);
+    }
+  }
+
+  private prepare() {
+    const db = this.db;
+    return {
+      meta: db.prepare('SELECT value FROM meta WHERE name = ?'),
+      setMeta: db.prepare('UPDATE meta SET value = ? WHERE name = ?'),
+      latest: db.prepare('SELECT * FROM log WHERE key = ? AND id <= ? ORDER BY id DESC LIMIT 1'),
+      byId: db.prepare('SELECT * FROM log WHERE id = ?'),
+      insert: db.prepare(
+        'INSERT INTO log (id, key, created, deleted, value, prev) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      list: db.prepare(
+        `SELECT l.* FROM log l JOIN (
+           SELECT key, MAX(id) AS id FROM log WHERE key >= ? AND key < ? AND id <= ? GROUP BY key
+         ) m ON l.id = m.id WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
+      ),
+      listOpen: db.prepare(
+        `SELECT l.* FROM log l JOIN (
+           SELECT key, MAX(id) AS id FROM log WHERE key >= ? AND id <= ? GROUP BY key
+         ) m ON l.id = m.id WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
+      ),
+      count: db.prepare(
+        `SELECT COUNT(*) AS n FROM log l JOIN (
+           SELECT key, MAX(id) AS id FROM log WHERE key > ? AND key < ? AND id <= ? GROUP BY key
+         ) m ON l.id = m.id WHERE l.deleted = 0`,
+      ),
+      countOpen: db.prepare(
+        `SELECT COUNT(*) AS n FROM log l JOIN (
+           SELECT key, MAX(id) AS id FROM log WHERE key > ? AND id <= ? GROUP BY key
+         ) m ON l.id = m.id WHERE l.deleted = 0`,
+      ),
+      since: db.prepare('SELECT * FROM log WHERE id > ? AND id <= ? ORDER BY id'),
+      begin: db.prepare('BEGIN IMMEDIATE'),
+      commit: db.prepare('COMMIT'),
+      rollback: db.prepare('ROLLBACK'),
+      compactSuperseded: db.prepare(
+        `DELETE FROM log WHERE id <= ? AND id < (
+           SELECT MAX(l2.id) FROM log l2 WHERE l2.key = log.key AND l2.id <= ?)`,
+      ),
+      compactTombstones: db.prepare('DELETE FROM log WHERE id <= ? AND deleted = 1'),
+    };
+  }
+
+  async currentRevision(): Promise<number> {
+    return this.revision;
+  }
+
+  async compactedRevision(): Promise<number> {
+    return this.compacted;
+  }
+
+  async get(key: string, options: GetOptions = {}): Promise<GetResult> {
+    this.assertOpen();
+    const at = this.readRevision(options.atRevision);
+    return { kv: this.valueAt(encodeKey(key), at), revision: at };
+  }
+
+  async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
+    this.assertOpen();
+    const at = this.readRevision(options.atRevision);
+    const limit = options.limit && options.limit > 0 ? options.limit : -1;
+    const from = options.startKey !== undefined && options.startKey > prefix ? options.startKey : prefix;
+    const fromBlob = encodeKey(from);
+    const end = prefixEnd(encodeKey(prefix));
+    const rows = (
+      end ? this.stmt.list.all(fromBlob, end, at, limit) : this.stmt.listOpen.all(fromBlob, at, limit)
+    ) as Row[];
+    const kvs = rows.map((row) => toKeyValue(row));
+    let remaining = 0;
+    if (limit > 0 && rows.length === limit) {
+      const last = rows[rows.length - 1]!.key;
+      remaining = (
+        (end ? this.stmt.count.get(last, end, at) : this.stmt.countOpen.get(last, at)) as { n: number }
+      ).n;
+    }
+    return { kvs, revision: at, remaining };
+  }
+
+  create(key: string, value: Uint8Array): Promise<KeyValue> {
+    return this.write(() => {
+      const k = encodeKey(key);
+      if (this.valueAt(k, this.nextRevision - 1)) {
+        throw new StoreError('AlreadyExists', `key ${key} already exists`, key);
+      }
+      const rev = this.nextRevision;
+      const kv: KeyValue = { key, value, createRevision: rev, modRevision: rev };
+      return { kv, durable: this.stage(k, { type: 'put', kv, revision: rev }, null) };
+    });
+  }
+
+  update(key: string, tryUpdate: TryUpdate, options: WriteOptions = {}): Promise<KeyValue> {
+    return this.write(async () => {
+      const k = encodeKey(key);
+      const current = this.existing(k, key, options);
+      const value = await tryUpdate(current);
+      const rev = this.nextRevision;
+      const kv: KeyValue = { key, value, createRevision: current.createRevision, modRevision: rev };
+      return {
+        kv,
+        durable: this.stage(k, { type: 'put', kv, prevKv: current, revision: rev }, current.modRevision),
+      };
+    });
+  }
+
+  delete(key: string, options: DeleteOptions = {}): Promise<KeyValue> {
+    return this.write(async () => {
+      const k = encodeKey(key);
+      const current = this.existing(k, key, options);
+      if (options.check) await options.check(current);
+      const rev = this.nextRevision;
+      const kv: KeyValue = { ...current, modRevision: rev };
+      return {
+        kv,
+        durable: this.stage(k, { type: 'delete', kv, prevKv: current, revision: rev }, current.modRevision),
+      };
+    });
+  }
+
+  watch(prefix: string, options: WatchOptions): AsyncIterable<StoreEvent> {
+    return {
+      [Symbol.asyncIterator]: () => {
+        this.assertOpen();
+        if (options.fromRevision < this.compacted) {
+          throw new StoreError(
+            'Compacted',
+            `required revision ${options.fromRevision} has been compacted (compacted at ${this.compacted})`,
+            undefined,
+            this.compacted,
+          );
+        }
+        // Replaying the log and registering happen in one synchronous step: no commit can fall between.
+        const backlog: StoreEvent[] = [];
+        for (const row of this.stmt.since.iterate(options.fromRevision, this.revision) as Iterable<Row>) {
+          const key = decodeKey(row.key);
+          if (key.startsWith(prefix)) backlog.push(this.toEvent(row, key));
+        }
+        const watcher = new Watcher(prefix, backlog, () => this.watchers.delete(watcher), options.signal);
+        this.watchers.add(watcher);
+        return watcher;
+      },
+    };
+  }
+
+  async compact(revision: number): Promise<void> {
+    this.assertOpen();
+    if (revision <= this.compacted) return;
+    if (revision > this.revision) {
+      throw new StoreError(
+        'FutureRevision',
+        `cannot compact to ${revision} beyond current ${this.revision}`,
+        undefined,
+        this.revision,
+      );
+    }
+    // Serialized with the writes; it only touches committed rows, so it may share their commit.
+    await this.write(() => {
+      if (revision <= this.compacted) return { kv: undefined, durable: Promise.resolve() };
+      this.begin();
+      this.stmt.compactSuperseded.run(revision, revision);
+      this.stmt.compactTombstones.run(revision);
+      this.stmt.setMeta.run(revision, 'compacted');
+      this.compacted = revision;
+      return { kv: undefined, durable: this.stageNothing() };
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const w of this.watchers) w.end();
+    this.watchers.clear();
+    await this.lock;
+    this.db.close();
+  }
+
+  private inTransaction = false;
+
+  private begin(): void {
+    if (!this.inTransaction) {
+      this.stmt.begin.run();
+      this.inTransaction = true;
+    }
+  }
+
+  /** Appends a write's row to the open transaction; resolves once it is committed. */
+  private stage(key: Buffer, event: StoreEvent, prev: number | null): Promise<void> {
+    this.begin();
+    const { kv } = event;
+    this.stmt.insert.run(
+      event.revision,
+      key,
+      kv.createRevision,
+      event.type === 'delete' ? 1 : 0,
+      toBuffer(kv.value),
+      prev,
+    );
+    this.nextRevision = event.revision + 1;
+    return new Promise<void>((resolve, reject) => this.pending.push({ event, resolve, reject }));
+  }
+
+  private stageNothing(): Promise<void> {
+    return new Promise<void>((resolve, reject) =>
+      this.pending.push({ event: undefined as unknown as StoreEvent, resolve, reject }),
+    );
+  }
+
+  /** Commits the open transaction: the staged writes become visible, watched and acknowledged together. */
+  private flush(): void {
+    if (!this.inTransaction) return;
+    const batch = this.pending;
+    this.pending = [];
+    this.inTransaction = false;
+    const last = this.nextRevision - 1;
+    try {
+      if (last > this.revision) this.stmt.setMeta.run(last, 'revision');
+      this.stmt.commit.run();
+    } catch (e) {
+      try {
+        this.stmt.rollback.run();
+      } catch {
+        // the commit error is the one to report
+      }
+      this.nextRevision = this.revision + 1;
+      const err = new StoreError(
+        'Unavailable',
+        `commit failed: ${e instanceof Error ? e.message : String(e)}`,
+      );
+      for (const p of batch) p.reject(err);
+      return;
+    }
+    this.revision = last;
+    for (const p of batch) {
+      const event = p.event;
+      if (event) for (const w of this.watchers) if (event.kv.key.startsWith(w.prefix)) w.push(event);
+      p.resolve();
+    }
+    const retain = this.options.autoCompactRetainRevisions;
+    if (retain > 0 && this.revision - this.compacted > retain * 2) {
+      this.compact(this.revision - retain).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Runs one write under the writer lock. The staged row joins the open transaction, which commits
+   * when no other write is queued or the batch is full; the write resolves after that commit.
+   */
+  private write<T>(
+    fn: () => { kv: T; durable: Promise<void> } | Promise<{ kv: T; durable: Promise<void> }>,
+  ): Promise<T> {
+    if (this.closed) return Promise.reject(new StoreError('Unavailable', 'store is closed'));
+    this.queued++;
+    const run = this.lock.then(async () => {
+      this.queued--;
+      try {
+        return await fn();
+      } finally {
+        if (this.queued === 0 || this.pending.length >= this.options.maxBatchWrites || this.closed)
+          this.flush();
+      }
+    });
+    this.lock = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run.then(({ kv, durable }) => durable.then(() => kv));
+  }
+
+  private toEvent(row: Row, key: string): StoreEvent {
+    const kv = toKeyValue(row, key);
+    const prevRow = row.prev === null ? undefined : (this.stmt.byId.get(row.prev) as Row | undefined);
+    const prevKv = prevRow ? toKeyValue(prevRow, key) : undefined;
+    return row.deleted
+      ? { type: 'delete', kv, ...(prevKv ? { prevKv } : {}), revision: row.id }
+      : { type: 'put', kv, ...(prevKv ? { prevKv } : {}), revision: row.id };
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StoreError('Unavailable', 'store is closed');
+  }
+
+  private readRevision(atRevision: number | undefined): number {
+    if (atRevision === undefined || atRevision === 0) return this.revision;
+    if (atRevision < this.compacted) {
+      throw new StoreError(
+        'Compacted',
+        `required revision ${atRevision} has been compacted (compacted at ${this.compacted})`,
+        undefined,
+        this.compacted,
+      );
+    }
+    if (atRevision > this.revision) {
+      throw new StoreError(
+        'FutureRevision',
+        `revision ${atRevision} is newer than current ${this.revision}`,
+        undefined,
+        this.revision,
+      );
+    }
+    return atRevision;
+  }
+
+  private valueAt(key: Buffer, revision: number): KeyValue | undefined {
+    const row = this.stmt.latest.get(key, revision) as Row | undefined;
+    return row && !row.deleted ? toKeyValue(row) : undefined;
+  }
+
+  private existing(k: Buffer, key: string, options: WriteOptions): KeyValue {
+    // A writer sees the staged rows of the open transaction too.
+    const current = this.valueAt(k, this.nextRevision - 1);
+    if (!current) throw new StoreError('NotFound', `key ${key} not found`, key);
+    if (options.expectedRevision !== undefined && options.expectedRevision !== current.modRevision) {
+      throw new StoreError(
+        'Conflict',
+        `key ${key} is at revision ${current.modRevision}, expected ${options.expectedRevision}`,
+        key,
+        current.modRevision,
+      );
+    }
+    return current;
+  }
+}
+
+function toKeyValue(row: Row, key = decodeKey(row.key)): KeyValue {
+  return { key, value: row.value, createRevision: row.created, modRevision: row.id };
+}
+
+/** One watch: an unbounded queue drained by an async iterator (the watch cache above bounds per-client buffers). */
+class Watcher implements AsyncIterator<StoreEvent> {
+  private queue: StoreEvent[];
+  private head = 0;
+  private wake: (() => void) | undefined;
+  private done = false;
+
+  constructor(
+    readonly prefix: string,
+    backlog: StoreEvent[],
+    private readonly unregister: () => void,
+    signal: AbortSignal | undefined,
+  ) {
+    this.queue = backlog;
+    if (signal) {
+      if (signal.aborted) this.end();
+      else signal.addEventListener('abort', () => this.end(), { once: true });
+    }
+  }
+
+  push(event: StoreEvent): void {
+    if (this.done) return;
+    this.queue.push(event);
+    this.wake?.();
+  }
+
+  end(): void {
+    if (this.done) return;
+    this.done = true;
+    this.unregister();
+    this.wake?.();
+  }
+
+  async next(): Promise<IteratorResult<StoreEvent>> {
+    for (;;) {
+      if (this.head < this.queue.length) {
+        const value = this.queue[this.head++]!;
+        if (this.head > 1024 && this.head * 2 > this.queue.length) {
+          this.queue = this.queue.slice(this.head);
+          this.head = 0;
+        }
+        return { value, done: false };
+      }
+      if (this.done) return { value: undefined, done: true };
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+      this.wake = undefined;
+    }
+  }
+
+  async return(): Promise<IteratorResult<StoreEvent>> {
+    this.end();
+    return { value: undefined, done: true };
+  }
+}
