@@ -7,7 +7,7 @@
  * returns every failure as a field cause, for one 422.
  */
 import { Optional } from '@marcbachmann/cel-js';
-import { type FieldCause, type Flavor, fieldErrors, orchFlavor } from '@orchard/meta';
+import { type FieldCause, type Flavor, fieldErrors, isJsonObject, orchFlavor } from '@orchard/meta';
 import { fieldSchema, type StructuralSchema, type ValidationRule } from '@orchard/schema';
 import { maxSizeOf } from './cost-estimator.js';
 import { createCostTracker } from './cost-tracker.js';
@@ -334,10 +334,6 @@ function schemaTypeName(s: StructuralSchema): string {
   return s.type ?? (s.intOrString ? 'string' : 'object');
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 class BudgetExhausted extends Error {}
 
 /** Appends a rule's relative fieldPath (`.a.b`, `['x.y']`) to a data path. */
@@ -449,9 +445,9 @@ export function validateWithRules(
         }
       }
     }
-    if (node.properties && isObject(value)) {
+    if (node.properties && isJsonObject(value)) {
       for (const [name, child] of Object.entries(node.properties)) {
-        const oldHas = hasOld && isObject(old) && old[name] !== undefined && old[name] !== null;
+        const oldHas = hasOld && isJsonObject(old) && old[name] !== undefined && old[name] !== null;
         visit(
           child,
           value[name],
@@ -461,11 +457,11 @@ export function validateWithRules(
         );
       }
     }
-    if (node.additionalProperties && isObject(value)) {
+    if (node.additionalProperties && isJsonObject(value)) {
       const known = node.schema.properties ?? {};
       for (const [k, v] of Object.entries(value)) {
         if (k in known) continue;
-        const oldHas = hasOld && isObject(old) && old[k] !== undefined && old[k] !== null;
+        const oldHas = hasOld && isJsonObject(old) && old[k] !== undefined && old[k] !== null;
         visit(
           node.additionalProperties,
           v,
@@ -485,8 +481,8 @@ export function validateWithRules(
           const keys = s.listMapKeys ?? [];
           const hit = oldList.find(
             (o) =>
-              isObject(o) &&
-              isObject(item) &&
+              isJsonObject(o) &&
+              isJsonObject(item) &&
               keys.every((k) => celEquals(toCelValue(o[k], undefined), toCelValue(item[k], undefined))),
           );
           if (hit !== undefined) {

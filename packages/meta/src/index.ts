@@ -29,6 +29,7 @@ export { flavorByName, kubernetesFlavor, orchFlavor } from './flavor.js';
 export type { GroupVersion, GroupVersionKind, GroupVersionResource } from './gvk.js';
 export { formatApiVersion, formatGroupResource, formatGvk, parseApiVersion } from './gvk.js';
 export { countJsonKeys, mayHoldDuplicateKeys } from './json-keys.js';
+export { cloneJson, isJsonObject, jsonEqual } from './json-value.js';
 export type {
   LabelRequirement,
   LabelSelector,

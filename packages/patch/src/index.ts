@@ -6,7 +6,7 @@ export type { PatchErrorCode } from './errors.js';
 export { isPatchError, PatchError } from './errors.js';
 export type { JsonPatchOperation, JsonPatchOptions } from './json-patch.js';
 export { applyJsonPatch, defaultJsonPatchOptions, parseJsonPatch, parseJsonPatchText } from './json-patch.js';
-export { applyMergePatch, createMergePatch, deepEqual } from './merge-patch.js';
+export { applyMergePatch, createMergePatch } from './merge-patch.js';
 export { applyStrategicMergePatch, directives, stripDirectives } from './strategic.js';
 export type { DiffOptions } from './three-way.js';
 export { createThreeWayMergePatch, createTwoWayMergePatch } from './three-way.js';

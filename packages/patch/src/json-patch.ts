@@ -2,9 +2,9 @@
  * JSON Patch (RFC 6902, `application/json-patch+json`) on fast-json-patch, with upstream's
  * wording for failures and a bound on the number of operations.
  */
+import { cloneJson } from '@orchard/meta';
 import { findDuplicateFieldsJson } from '@orchard/schema';
 import fjp from 'fast-json-patch';
-import { cloneJson } from './clone.js';
 import { PatchError } from './errors.js';
 
 export interface JsonPatchOperation {

@@ -4,12 +4,10 @@
  * merge as sets, and the directives `$patch` (replace/delete/merge), `$retainKeys`,
  * `$deleteFromPrimitiveList/<field>` and `$setElementOrder/<field>` apply.
  */
-import { getOwn, setOwn } from '@orchard/meta';
+import { cloneJson, getOwn, isJsonObject, jsonEqual, setOwn } from '@orchard/meta';
 import { fieldSchema, type StructuralSchema } from '@orchard/schema';
 import { canonical } from './canonical.js';
-import { cloneJson } from './clone.js';
 import { PatchError } from './errors.js';
-import { deepEqual } from './merge-patch.js';
 
 type Obj = Record<string, unknown>;
 
@@ -20,17 +18,9 @@ export const directives = {
   setElementOrder: '$setElementOrder/',
 } as const;
 
-function isObject(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** A client value in a message: strings as they are (Go's %s), anything else as JSON (never String(), which runs the value's own toString). */
 function printable(v: unknown): string {
   return typeof v === 'string' ? v : JSON.stringify(v);
-}
-
-function clone<T>(v: T): T {
-  return cloneJson(v);
 }
 
 export { fieldSchema } from '@orchard/schema';
@@ -61,9 +51,9 @@ export function applyStrategicMergePatch(
   patch: unknown,
   schema?: StructuralSchema,
 ): unknown {
-  if (!isObject(patch))
+  if (!isJsonObject(patch))
     throw new PatchError('Malformed', 'invalid JSON document: a strategic merge patch must be a JSON object');
-  const base = isObject(original) ? clone(original) : {};
+  const base = isJsonObject(original) ? cloneJson(original) : {};
   const out = mergeMap(base, patch, schema);
   return out === undefined ? {} : out;
 }
@@ -166,12 +156,12 @@ function mergeMap(original: Obj, patch: Obj, schema: StructuralSchema | undefine
     }
     const sub = fieldSchema(schema, k);
     const ov = getOwn(original, k);
-    if (isObject(pv)) {
+    if (isJsonObject(pv)) {
       if (strategies(sub).includes('replace')) {
         setOwn(original, k, stripDirectives(pv));
         continue;
       }
-      const merged = mergeMap(isObject(ov) ? ov : {}, pv, sub);
+      const merged = mergeMap(isJsonObject(ov) ? ov : {}, pv, sub);
       if (merged === undefined) delete original[k];
       else setOwn(original, k, merged);
     } else if (Array.isArray(pv)) {
@@ -185,7 +175,7 @@ function mergeMap(original: Obj, patch: Obj, schema: StructuralSchema | undefine
 
 /** The identity of a list element: its merge key's value (maps) or itself (scalars). */
 function keyFn(mergeKey: string | undefined): (x: unknown) => unknown {
-  return (x) => (mergeKey !== undefined && isObject(x) ? x[mergeKey] : x);
+  return (x) => (mergeKey !== undefined && isJsonObject(x) ? x[mergeKey] : x);
 }
 
 /** The elements of the patch list (deletions aside) must appear in `$setElementOrder` in the same order. */
@@ -197,10 +187,10 @@ function checkOrderMatchesPatch(
 ): void {
   if (!patchList || patchList.length === 0 || order.length === 0) return;
   const keyOf = keyFn(mergeKey);
-  const items = patchList.filter((e) => !(isObject(e) && directives.patch in e));
+  const items = patchList.filter((e) => !(isJsonObject(e) && directives.patch in e));
   let p = 0;
   for (let o = 0; o < order.length && p < items.length; o++) {
-    if (deepEqual(keyOf(items[p]), keyOf(order[o]))) p++;
+    if (jsonEqual(keyOf(items[p]), keyOf(order[o]))) p++;
   }
   if (p < items.length) {
     throw new PatchError(
@@ -264,16 +254,16 @@ function mergeList(
   fresh: boolean,
 ): unknown[] {
   const { merge, mergeKey } = listStrategy(schema);
-  if (!merge) return patch.map((e) => (isObject(e) ? stripDirectives(e) : clone(e)));
+  if (!merge) return patch.map((e) => (isJsonObject(e) ? stripDirectives(e) : cloneJson(e)));
   if (original.length === 0 && patch.length === 0) return fresh ? [] : original;
   const sample = original.length > 0 ? original[0] : patch[0];
 
-  if (!isObject(sample)) {
+  if (!isJsonObject(sample)) {
     // A set of scalars: union without duplicates, then upstream's order.
     const merged: unknown[] = [];
     const seen = new Set<string>();
     for (const e of [...original, ...patch]) {
-      if (isObject(e))
+      if (isJsonObject(e))
         throw new PatchError('Malformed', `invalid patch: list ${field} mixes scalars and maps`);
       const k = canonical(e);
       if (!seen.has(k)) merged.push(e);
@@ -300,7 +290,7 @@ function mergeList(
   const plain: Obj[] = [];
   let replace = false;
   for (const e of patch) {
-    if (!isObject(e)) {
+    if (!isJsonObject(e)) {
       throw new PatchError(
         'Malformed',
         `invalid patch: list ${field} with merge key ${mergeKey} holds a non-map element ${JSON.stringify(e)}`,
@@ -328,7 +318,7 @@ function mergeList(
   const live =
     deleted.size === 0
       ? [...original]
-      : original.filter((x) => !(isObject(x) && deleted.has(canonical(x[mergeKey]))));
+      : original.filter((x) => !(isJsonObject(x) && deleted.has(canonical(x[mergeKey]))));
 
   // Position of each key in `merged`, so merging two long lists stays linear.
   const merged = [...live];
@@ -336,7 +326,7 @@ function mergeList(
   const reindex = () => {
     at = new Map();
     merged.forEach((x, i) => {
-      if (!isObject(x)) return;
+      if (!isJsonObject(x)) return;
       const k = canonical(x[mergeKey]);
       if (!at.has(k)) at.set(k, i);
     });
@@ -384,10 +374,10 @@ export function stripDirectives(v: Obj): Obj {
     setOwn(
       out,
       k,
-      isObject(x)
+      isJsonObject(x)
         ? stripDirectives(x)
         : Array.isArray(x)
-          ? x.map((e) => (isObject(e) ? stripDirectives(e) : e))
+          ? x.map((e) => (isJsonObject(e) ? stripDirectives(e) : e))
           : x,
     );
   }

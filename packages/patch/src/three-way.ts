@@ -3,22 +3,12 @@
  * patch, and the three-way patch that takes `current` (live) to `modified` (the new manifest)
  * while deleting only what `original` (the last applied manifest) had and `modified` dropped.
  */
-import { getOwn, setOwn } from '@orchard/meta';
+import { cloneJson, getOwn, isJsonObject, jsonEqual, setOwn } from '@orchard/meta';
 import type { StructuralSchema } from '@orchard/schema';
 import { canonical } from './canonical.js';
-import { cloneJson } from './clone.js';
-import { deepEqual } from './merge-patch.js';
 import { directives, fieldSchema, listStrategy } from './strategic.js';
 
 type Obj = Record<string, unknown>;
-
-function isObject(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function clone<T>(v: T): T {
-  return cloneJson(v);
-}
 
 export interface DiffOptions {
   /** Do not emit deletions (nulls, `$patch: delete`, `$deleteFromPrimitiveList`). */
@@ -68,10 +58,10 @@ function diffMaps(from: Obj, to: Obj, schema: StructuralSchema | undefined, o: D
     const fv = getOwn(from, k);
     const sub = fieldSchema(schema, k);
     if (fv === undefined) {
-      if (!o.ignoreChangesAndAdditions) setOwn(patch, k, clone(tv));
+      if (!o.ignoreChangesAndAdditions) setOwn(patch, k, cloneJson(tv));
       continue;
     }
-    if (isObject(fv) && isObject(tv)) {
+    if (isJsonObject(fv) && isJsonObject(tv)) {
       const d = diffMaps(fv, tv, sub, o);
       if (Object.keys(d).length > 0) setOwn(patch, k, d);
       continue;
@@ -80,7 +70,7 @@ function diffMaps(from: Obj, to: Obj, schema: StructuralSchema | undefined, o: D
       diffLists(patch, k, fv, tv, sub, o);
       continue;
     }
-    if (!deepEqual(fv, tv) && !o.ignoreChangesAndAdditions) setOwn(patch, k, clone(tv));
+    if (!jsonEqual(fv, tv) && !o.ignoreChangesAndAdditions) setOwn(patch, k, cloneJson(tv));
   }
   if (!o.ignoreDeletions) {
     for (const k of Object.keys(from)) if (!Object.hasOwn(to, k)) setOwn(patch, k, null);
@@ -105,10 +95,10 @@ function diffLists(
 ): void {
   const { merge, mergeKey } = listStrategy(schema);
   if (!merge) {
-    if (!deepEqual(from, to) && !o.ignoreChangesAndAdditions) setOwn(patch, field, clone(to));
+    if (!jsonEqual(from, to) && !o.ignoreChangesAndAdditions) setOwn(patch, field, cloneJson(to));
     return;
   }
-  const scalar = mergeKey === undefined || [...from, ...to].every((x) => !isObject(x));
+  const scalar = mergeKey === undefined || [...from, ...to].every((x) => !isJsonObject(x));
   let changed = false;
   if (scalar) {
     const inFrom = new Set(from.map(canonical));
@@ -116,23 +106,23 @@ function diffLists(
     const added = to.filter((x) => !inFrom.has(canonical(x)));
     const removed = from.filter((x) => !inTo.has(canonical(x)));
     if (added.length > 0 && !o.ignoreChangesAndAdditions) {
-      setOwn(patch, field, clone(added));
+      setOwn(patch, field, cloneJson(added));
       changed = true;
     }
     if (removed.length > 0 && !o.ignoreDeletions) {
-      patch[`${directives.deleteFromPrimitiveList}${field}`] = clone(removed);
+      patch[`${directives.deleteFromPrimitiveList}${field}`] = cloneJson(removed);
       changed = true;
     }
-    const orderChanged = !changed && !o.ignoreChangesAndAdditions && !deepEqual(from, to);
+    const orderChanged = !changed && !o.ignoreChangesAndAdditions && !jsonEqual(from, to);
     if ((changed || orderChanged) && o.setElementOrder)
-      patch[`${directives.setElementOrder}${field}`] = clone(to);
+      patch[`${directives.setElementOrder}${field}`] = cloneJson(to);
     return;
   }
   const key = mergeKey!;
   const items = schema?.items;
   const byKey = (list: unknown[]) => {
     const m = new Map<string, Obj>();
-    for (const x of list) if (isObject(x) && !m.has(canonical(x[key]))) m.set(canonical(x[key]), x);
+    for (const x of list) if (isJsonObject(x) && !m.has(canonical(x[key]))) m.set(canonical(x[key]), x);
     return m;
   };
   const fromByKey = byKey(from);
@@ -140,33 +130,33 @@ function diffLists(
   const find = (m: Map<string, Obj>, k: unknown) => m.get(canonical(k));
   const elems: Obj[] = [];
   for (const t of to) {
-    if (!isObject(t)) continue;
+    if (!isJsonObject(t)) continue;
     const f = find(fromByKey, t[key]);
     if (!f) {
-      if (!o.ignoreChangesAndAdditions) elems.push(clone(t));
+      if (!o.ignoreChangesAndAdditions) elems.push(cloneJson(t));
       continue;
     }
     const d = diffMaps(f, t, items, o);
-    if (Object.keys(d).length > 0) elems.push({ [key]: clone(t[key]), ...d });
+    if (Object.keys(d).length > 0) elems.push({ [key]: cloneJson(t[key]), ...d });
   }
   // Elements added or changed; deletions alone do not make a `$setElementOrder` (as upstream).
   const changedOrAdded = elems.length;
   if (!o.ignoreDeletions) {
     for (const f of from) {
-      if (isObject(f) && !find(toByKey, f[key]))
-        elems.push({ [key]: clone(f[key]), [directives.patch]: 'delete' });
+      if (isJsonObject(f) && !find(toByKey, f[key]))
+        elems.push({ [key]: cloneJson(f[key]), [directives.patch]: 'delete' });
     }
   }
-  const fromKeys = from.filter(isObject).map((x) => x[key]);
-  const toKeys = to.filter(isObject).map((x) => x[key]);
+  const fromKeys = from.filter(isJsonObject).map((x) => x[key]);
+  const toKeys = to.filter(isJsonObject).map((x) => x[key]);
   const commonFrom = fromKeys.filter((k) => toByKey.has(canonical(k)));
   const commonTo = toKeys.filter((k) => fromByKey.has(canonical(k)));
-  const reordered = !o.ignoreChangesAndAdditions && !deepEqual(commonFrom, commonTo);
+  const reordered = !o.ignoreChangesAndAdditions && !jsonEqual(commonFrom, commonTo);
   if (elems.length > 0) setOwn(patch, field, elems);
   if ((changedOrAdded > 0 || reordered) && o.setElementOrder) {
     patch[`${directives.setElementOrder}${field}`] = to
-      .filter(isObject)
-      .map((x) => ({ [key]: clone(x[key]) }));
+      .filter(isJsonObject)
+      .map((x) => ({ [key]: cloneJson(x[key]) }));
   }
 }
 
@@ -175,7 +165,7 @@ function combine(a: Obj, b: Obj, schema: StructuralSchema | undefined): Obj {
   const out: Obj = { ...a };
   for (const [k, bv] of Object.entries(b)) {
     const av = getOwn(out, k);
-    if (isObject(av) && isObject(bv)) {
+    if (isJsonObject(av) && isJsonObject(bv)) {
       setOwn(out, k, combine(av, bv, fieldSchema(schema, k)));
     } else if (Array.isArray(av) && Array.isArray(bv)) {
       if (k.startsWith(directives.setElementOrder) || k === directives.retainKeys) {
@@ -183,7 +173,7 @@ function combine(a: Obj, b: Obj, schema: StructuralSchema | undefined): Obj {
         continue;
       }
       const { mergeKey } = listStrategy(fieldSchema(schema, k));
-      if (mergeKey !== undefined && [...av, ...bv].every(isObject)) {
+      if (mergeKey !== undefined && [...av, ...bv].every(isJsonObject)) {
         const merged = [...av] as Obj[];
         const at = new Map<string, number>();
         merged.forEach((x, i) => {

@@ -2,7 +2,9 @@
  * The structural-schema rules custom resource definitions must satisfy (the apiextensions
  * checks), run on the wire form so that every violation names the offending keyword.
  */
+
 import type { Flavor } from '@orchard/meta';
+import { isJsonObject } from '@orchard/meta';
 import { type FieldError, fieldErrors } from './field-error.js';
 import type { OpenApiSchema } from './openapi.js';
 import { isValidPattern } from './validate.js';
@@ -23,10 +25,6 @@ const forbiddenEverywhere = [
 ];
 const allowedTypes = new Set(['object', 'array', 'string', 'integer', 'number', 'boolean']);
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /**
  * Returns every structural violation of `schema` (empty = structural):
  * - every node specifies a non-empty `type`, except under `int-or-string` or
@@ -46,7 +44,7 @@ export function checkStructural(
 ): FieldError[] {
   const errs: FieldError[] = [];
   const base = options.path ?? '';
-  if (!isObj(schema)) {
+  if (!isJsonObject(schema)) {
     errs.push(fieldErrors.required(base, 'must not be empty'));
     return errs;
   }
@@ -59,8 +57,8 @@ export function checkStructural(
       fieldErrors.forbidden(`${base}.${flavor.ext('embedded-resource')}`, 'must not be used at the root'),
     );
   }
-  const meta = isObj(schema.properties) ? schema.properties.metadata : undefined;
-  if (isObj(meta)) checkRootMetadata(meta, `${base}.properties[metadata]`, errs);
+  const meta = isJsonObject(schema.properties) ? schema.properties.metadata : undefined;
+  if (isJsonObject(meta)) checkRootMetadata(meta, `${base}.properties[metadata]`, errs);
   return errs;
 }
 
@@ -73,7 +71,7 @@ interface Ctx {
 function checkRootMetadata(meta: Record<string, unknown>, path: string, errs: FieldError[]): void {
   const allowedKeys = new Set(['type', 'properties', 'description']);
   const extra = Object.keys(meta).filter((k) => !allowedKeys.has(k));
-  const props = isObj(meta.properties) ? meta.properties : {};
+  const props = isJsonObject(meta.properties) ? meta.properties : {};
   const extraProps = Object.keys(props).filter((k) => k !== 'name' && k !== 'generateName');
   if (extra.length > 0 || extraProps.length > 0) {
     errs.push(
@@ -85,7 +83,7 @@ function checkRootMetadata(meta: Record<string, unknown>, path: string, errs: Fi
   }
   for (const k of ['name', 'generateName']) {
     const p = props[k];
-    if (!isObj(p)) continue;
+    if (!isJsonObject(p)) continue;
     const bad = Object.keys(p).filter(
       (x) => !['type', 'pattern', 'maxLength', 'minLength', 'description', 'enum', 'format'].includes(x),
     );
@@ -159,7 +157,7 @@ function node(s: Record<string, unknown>, path: string, ctx: Ctx, flavor: Flavor
   if (s.additionalProperties === false && !ctx.inValueValidation) {
     errs.push(fieldErrors.forbidden(`${path}.additionalProperties`, 'must not be false'));
   }
-  if (!ctx.inValueValidation && type === 'array' && !isObj(s.items)) {
+  if (!ctx.inValueValidation && type === 'array' && !isJsonObject(s.items)) {
     errs.push(fieldErrors.required(`${path}.items`, 'must be specified'));
   }
   if (Array.isArray(s.items)) {
@@ -219,7 +217,7 @@ function node(s: Record<string, unknown>, path: string, ctx: Ctx, flavor: Flavor
       errs.push(
         fieldErrors.invalid(`${path}.type`, type ?? '', `must be array if ${x('list-type')} is specified`),
       );
-    } else if (listType === 'set' && isObj(s.items)) {
+    } else if (listType === 'set' && isJsonObject(s.items)) {
       const it = s.items.type;
       if (it === 'object' || it === 'array' || (it === undefined && s.items[x('int-or-string')] !== true)) {
         errs.push(
@@ -239,7 +237,7 @@ function node(s: Record<string, unknown>, path: string, ctx: Ctx, flavor: Flavor
           ),
         );
       }
-      if (isObj(s.items)) {
+      if (isJsonObject(s.items)) {
         if (s.items.type !== 'object')
           errs.push(
             fieldErrors.invalid(
@@ -248,12 +246,12 @@ function node(s: Record<string, unknown>, path: string, ctx: Ctx, flavor: Flavor
               `must be object if parent array's ${x('list-type')} is map`,
             ),
           );
-        const props = isObj(s.items.properties) ? s.items.properties : {};
+        const props = isJsonObject(s.items.properties) ? s.items.properties : {};
         const required = Array.isArray(s.items.required) ? s.items.required : [];
         if (Array.isArray(mapKeys)) {
           for (const [i, k] of mapKeys.entries()) {
             const p = props[k as string];
-            if (!isObj(p)) {
+            if (!isJsonObject(p)) {
               errs.push(
                 fieldErrors.required(
                   `${path}.items.properties[${String(k)}]`,
@@ -298,9 +296,9 @@ function node(s: Record<string, unknown>, path: string, ctx: Ctx, flavor: Flavor
   }
 
   const nextPreserve = ctx.underPreserve || preserve === true;
-  if (isObj(s.properties)) {
+  if (isJsonObject(s.properties)) {
     for (const [k, v] of Object.entries(s.properties)) {
-      if (isObj(v))
+      if (isJsonObject(v))
         node(
           v,
           `${path}.properties[${k}]`,
@@ -310,7 +308,7 @@ function node(s: Record<string, unknown>, path: string, ctx: Ctx, flavor: Flavor
         );
     }
   }
-  if (isObj(s.additionalProperties)) {
+  if (isJsonObject(s.additionalProperties)) {
     node(
       s.additionalProperties,
       `${path}.additionalProperties`,
@@ -319,17 +317,17 @@ function node(s: Record<string, unknown>, path: string, ctx: Ctx, flavor: Flavor
       errs,
     );
   }
-  if (isObj(s.items))
+  if (isJsonObject(s.items))
     node(s.items, `${path}.items`, { ...ctx, root: false, underPreserve: nextPreserve }, flavor, errs);
   for (const j of ['allOf', 'anyOf', 'oneOf'] as const) {
     const v = s[j];
     if (Array.isArray(v)) {
       v.forEach((sub, i) => {
-        if (isObj(sub))
+        if (isJsonObject(sub))
           node(sub, `${path}.${j}[${i}]`, { ...ctx, root: false, inValueValidation: true }, flavor, errs);
       });
     }
   }
-  if (isObj(s.not))
+  if (isJsonObject(s.not))
     node(s.not, `${path}.not`, { ...ctx, root: false, inValueValidation: true }, flavor, errs);
 }

@@ -1,4 +1,4 @@
-import { getOwn, setOwn } from '@orchard/meta';
+import { cloneJson, getOwn, setOwn } from '@orchard/meta';
 /**
  * Defaulting from schema `default` values, as for custom resources: a null in a field that is not
  * `nullable` is dropped first, then a missing field whose schema has a default gets a copy of it;
@@ -12,10 +12,6 @@ export function applyDefaults<T>(value: T, schema: StructuralSchema): T {
   return value;
 }
 
-function clone<T>(v: T): T {
-  return v === null || typeof v !== 'object' ? v : (JSON.parse(JSON.stringify(v)) as T);
-}
-
 function walk(v: unknown, s: StructuralSchema | undefined): void {
   if (!s || v === null || typeof v !== 'object') return;
   if (Array.isArray(v)) {
@@ -27,7 +23,7 @@ function walk(v: unknown, s: StructuralSchema | undefined): void {
     for (const [k, prop] of Object.entries(s.properties)) {
       // A null in a non-nullable field is dropped before defaulting (as for custom resources upstream).
       if (getOwn(o, k) === null && !prop.nullable) delete o[k];
-      if (prop.default !== undefined && getOwn(o, k) === undefined) setOwn(o, k, clone(prop.default));
+      if (prop.default !== undefined && getOwn(o, k) === undefined) setOwn(o, k, cloneJson(prop.default));
     }
   }
   const values = typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined;

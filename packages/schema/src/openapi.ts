@@ -2,7 +2,7 @@
  * Conversions between wire OpenAPI v3 schemas (with the flavor's `x-…-*` extensions) and the
  * flavor-independent `StructuralSchema`.
  */
-import { type Flavor, setOwn } from '@orchard/meta';
+import { cloneJson, type Flavor, isJsonObject, setOwn } from '@orchard/meta';
 import type { StructuralSchema, ValidationRule } from './structural.js';
 
 /** A wire OpenAPI v3 schema object (JSON form). */
@@ -31,10 +31,6 @@ const plainKeys = [
   'multipleOf',
 ] as const;
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /**
  * Reads a wire schema into the structural form. Merge markers are resolved as spec doc 1 §2.7
  * says: a list with `patch-strategy` containing `merge` and no `list-type` becomes a map list keyed
@@ -45,24 +41,24 @@ export function fromOpenApi(schema: OpenApiSchema, flavor: Flavor): StructuralSc
   const x = (n: string) => schema[flavor.ext(n)];
   const out: StructuralSchema = {};
   for (const k of plainKeys) {
-    if (schema[k] !== undefined) (out as Record<string, unknown>)[k] = structuredCloneJson(schema[k]);
+    if (schema[k] !== undefined) (out as Record<string, unknown>)[k] = cloneJson(schema[k]);
   }
-  if (isObj(schema.properties)) {
+  if (isJsonObject(schema.properties)) {
     out.properties = {};
     for (const [name, sub] of Object.entries(schema.properties)) {
-      if (isObj(sub)) setOwn(out.properties, name, fromOpenApi(sub, flavor));
+      if (isJsonObject(sub)) setOwn(out.properties, name, fromOpenApi(sub, flavor));
     }
   }
   if (typeof schema.additionalProperties === 'boolean')
     out.additionalProperties = schema.additionalProperties;
-  else if (isObj(schema.additionalProperties))
+  else if (isJsonObject(schema.additionalProperties))
     out.additionalProperties = fromOpenApi(schema.additionalProperties, flavor);
-  if (isObj(schema.items)) out.items = fromOpenApi(schema.items, flavor);
+  if (isJsonObject(schema.items)) out.items = fromOpenApi(schema.items, flavor);
   for (const j of ['allOf', 'anyOf', 'oneOf'] as const) {
     const v = schema[j];
-    if (Array.isArray(v)) out[j] = v.filter(isObj).map((s) => fromOpenApi(s, flavor));
+    if (Array.isArray(v)) out[j] = v.filter(isJsonObject).map((s) => fromOpenApi(s, flavor));
   }
-  if (isObj(schema.not)) out.not = fromOpenApi(schema.not, flavor);
+  if (isJsonObject(schema.not)) out.not = fromOpenApi(schema.not, flavor);
 
   const listType = x('list-type');
   if (listType === 'atomic' || listType === 'set' || listType === 'map') out.listType = listType;
@@ -76,9 +72,11 @@ export function fromOpenApi(schema: OpenApiSchema, flavor: Flavor): StructuralSc
   if (typeof x('patch-strategy') === 'string') out.patchStrategy = x('patch-strategy') as string;
   if (typeof x('patch-merge-key') === 'string') out.patchMergeKey = x('patch-merge-key') as string;
   const validations = x('validations');
-  if (Array.isArray(validations)) out.validations = validations.filter(isObj) as unknown as ValidationRule[];
+  if (Array.isArray(validations))
+    out.validations = validations.filter(isJsonObject) as unknown as ValidationRule[];
   const gvk = x('group-version-kind');
-  if (Array.isArray(gvk)) out.groupVersionKind = gvk.filter(isObj) as StructuralSchema['groupVersionKind'];
+  if (Array.isArray(gvk))
+    out.groupVersionKind = gvk.filter(isJsonObject) as StructuralSchema['groupVersionKind'];
   return resolveMarkers(out);
 }
 
@@ -106,7 +104,7 @@ export function toOpenApi(s: StructuralSchema, flavor: Flavor): OpenApiSchema {
   for (const k of plainKeys) {
     if (k === 'type' || k === 'description') continue;
     const v = (s as Record<string, unknown>)[k];
-    if (v !== undefined) out[k] = structuredCloneJson(v);
+    if (v !== undefined) out[k] = cloneJson(v);
   }
   if (s.properties) {
     const props: Record<string, unknown> = {};
@@ -133,13 +131,7 @@ export function toOpenApi(s: StructuralSchema, flavor: Flavor): OpenApiSchema {
   if (s.embeddedResource) out[flavor.ext('embedded-resource')] = true;
   if (s.patchStrategy !== undefined) out[flavor.ext('patch-strategy')] = s.patchStrategy;
   if (s.patchMergeKey !== undefined) out[flavor.ext('patch-merge-key')] = s.patchMergeKey;
-  if (s.validations !== undefined) out[flavor.ext('validations')] = structuredCloneJson(s.validations);
-  if (s.groupVersionKind !== undefined)
-    out[flavor.ext('group-version-kind')] = structuredCloneJson(s.groupVersionKind);
+  if (s.validations !== undefined) out[flavor.ext('validations')] = cloneJson(s.validations);
+  if (s.groupVersionKind !== undefined) out[flavor.ext('group-version-kind')] = cloneJson(s.groupVersionKind);
   return out;
-}
-
-function structuredCloneJson<T>(v: T): T {
-  if (v === null || typeof v !== 'object') return v;
-  return JSON.parse(JSON.stringify(v)) as T;
 }

@@ -4,6 +4,7 @@
  * schema preserves unknown fields. The removed paths are the `unknown field "<path>"` list of
  * field validation.
  */
+import { isJsonObject } from '@orchard/meta';
 
 import { objectMetaSchema } from './builtin/object-meta.js';
 import { indexPath, joinPath } from './field-error.js';
@@ -32,10 +33,6 @@ export function prune(value: unknown, schema: StructuralSchema, options: PruneOp
   return removed;
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function walk(
   v: unknown,
   s: StructuralSchema | undefined,
@@ -50,14 +47,14 @@ function walk(
     for (let i = 0; i < v.length; i++) walk(v[i], items, indexPath(path, i), false, meta, removed);
     return;
   }
-  if (!isPlainObject(v)) return;
+  if (!isJsonObject(v)) return;
   if (!s) return;
   const root = isRoot || s.embeddedResource === true;
   for (const k of Object.keys(v)) {
     const p = joinPath(path, k);
     if (root && (k === 'apiVersion' || k === 'kind')) continue;
     if (root && k === 'metadata') {
-      if (isPlainObject(v[k])) walk(v[k], meta, p, false, meta, removed);
+      if (isJsonObject(v[k])) walk(v[k], meta, p, false, meta, removed);
       continue;
     }
     const prop = propertySchema(s, k);

@@ -3,7 +3,7 @@
  * (`spec.replicas in body must be of type integer: "string"`) converted to field errors the way
  * the custom-resource validator does.
  */
-import { tryParseQuantity } from '@orchard/meta';
+import { jsonEqual, tryParseQuantity } from '@orchard/meta';
 import { RE2JS } from 're2js';
 import { type FieldError, fieldErrors, indexPath, joinPath } from './field-error.js';
 import { propertySchema, type StructuralSchema } from './structural.js';
@@ -116,20 +116,6 @@ export function isKnownFormat(format: string): boolean {
   return format in stringFormats || format in intRanges;
 }
 
-function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
-  }
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  return ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as any)[k], (b as any)[k]));
-}
-
 /** A string identifying a JSON value up to object key order. */
 function canonical(v: unknown): string {
   if (v === null || typeof v !== 'object') return v === undefined ? 'u' : JSON.stringify(v);
@@ -196,7 +182,7 @@ function walk(v: unknown, s: StructuralSchema, path: string, errs: FieldError[],
     }
   }
 
-  if (s.enum && s.enum.length > 0 && !s.enum.some((e) => deepEqual(e, v))) {
+  if (s.enum && s.enum.length > 0 && !s.enum.some((e) => jsonEqual(e, v))) {
     errs.push(fieldErrors.notSupported(path, v, s.enum));
   }
 

@@ -23,7 +23,7 @@ export {
   type Path,
   PathElement,
 } from './fieldpath/path-element.js';
-export { compareValues, deepEqual } from './fieldpath/value.js';
+export { compareValues } from './fieldpath/value.js';
 export {
   type ApplyConflict,
   ApplyConflictError,

@@ -7,10 +7,10 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ApiObject } from '@orchard/meta';
+import { jsonEqual as deepEqual } from '@orchard/meta';
 import { describe, expect, it } from 'vitest';
 import type { FieldSet } from './fieldpath/field-set.js';
 import { decodeFieldsV1, encodeFieldsV1, fromFieldsV1, toFieldsV1 } from './fieldpath/fields-v1.js';
-import { deepEqual } from './fieldpath/value.js';
 import { ApplyConflictError } from './manager/errors.js';
 import { apply, update } from './manager/field-manager.js';
 import { SERVER_SET_FIELDS } from './manager/managed-fields.js';

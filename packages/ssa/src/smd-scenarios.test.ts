@@ -6,9 +6,9 @@
  * conflict error text.
  */
 import { readFileSync } from 'node:fs';
+import { jsonEqual as deepEqual } from '@orchard/meta';
 import { describe, expect, it } from 'vitest';
 import { encodeFieldsV1 } from './fieldpath/fields-v1.js';
-import { deepEqual } from './fieldpath/value.js';
 import { isMergeConflicts } from './merge/conflicts.js';
 import { applyFields, type ManagedSets, updateFields } from './merge/updater.js';
 import { type SmdSchema, smdSchemaToStructural } from './testing/smd-schema.js';

@@ -1,4 +1,4 @@
-import { type ApiObject, errors, formatApiVersion, type StoredObject } from '@orchard/meta';
+import { type ApiObject, errors, formatApiVersion, isJsonObject, type StoredObject } from '@orchard/meta';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '@orchard/patch';
 import { acceptedPatchTypes, patchMediaTypes } from '@orchard/schema';
 import { checkDepth } from '../schema/field-validation.js';
@@ -7,10 +7,6 @@ import type { WriteRequest, WriteStep } from './write-pipeline.js';
 
 /** Computes the patched object from the current one and the decoded patch body. Must be pure. */
 export type PatchApplier = (current: StoredObject, patch: unknown, w: WriteRequest) => unknown;
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * The patch types the server applies, by media type (spec doc 1 §4.8). Server-side apply
@@ -21,7 +17,7 @@ export const patchAppliers = new Map<string, PatchApplier>([
   [
     patchMediaTypes.merge,
     (current, patch) => {
-      if (!isPlainObject(patch)) throw errors.badRequest('the merge patch must be a JSON object');
+      if (!isJsonObject(patch)) throw errors.badRequest('the merge patch must be a JSON object');
       return applyMergePatch(current, patch);
     },
   ],
@@ -54,7 +50,7 @@ export const patchStep: WriteStep = {
     const applier = patchAppliers.get(type);
     if (!applier || !accepted.includes(type)) throw errors.unsupportedMediaType(type, accepted);
     const patched = applier(w.old, w.body, w);
-    if (!isPlainObject(patched)) throw errors.badRequest('the patched object is not an object');
+    if (!isJsonObject(patched)) throw errors.badRequest('the patched object is not an object');
     // A JSON Patch can deepen an object (copy into itself); refuse what could not be stored.
     checkDepth(patched);
     const obj = patched as ApiObject;
@@ -62,7 +58,7 @@ export const patchStep: WriteStep = {
     if (obj.apiVersion !== expectedApiVersion || obj.kind !== w.def.kind) {
       throw errors.badRequest('a patch may not change apiVersion or kind');
     }
-    if (!isPlainObject(obj.metadata)) throw errors.badRequest('metadata must be an object');
+    if (!isJsonObject(obj.metadata)) throw errors.badRequest('metadata must be an object');
     w.obj = obj;
   },
 };

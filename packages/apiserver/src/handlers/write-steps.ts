@@ -5,6 +5,7 @@ import {
   formatApiVersion,
   generateName,
   isApiError,
+  isJsonObject,
   nameIsDnsSubdomain,
   newUid,
   type StatusCause,
@@ -20,10 +21,6 @@ import { fieldManagerStep } from './field-manager-step.js';
 import { patchStep } from './patch-step.js';
 import type { WriteStep } from './write-pipeline.js';
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /**
  * `type-meta`: the body is an object of the URL's kind and apiVersion (filled in when absent), and
  * its namespace and name agree with the URL.
@@ -32,7 +29,7 @@ export const typeMetaStep: WriteStep = {
   name: 'type-meta',
   operations: ['create', 'update'],
   run(w) {
-    if (!isPlainObject(w.body)) throw errors.badRequest('the request body must be a JSON or YAML object');
+    if (!isJsonObject(w.body)) throw errors.badRequest('the request body must be a JSON or YAML object');
     const obj = deepCopy(w.body) as ApiObject;
     const expectedApiVersion = formatApiVersion({ group: w.def.group, version: w.ctx.version });
     if (obj.apiVersion !== undefined && obj.apiVersion !== expectedApiVersion) {
@@ -45,7 +42,7 @@ export const typeMetaStep: WriteStep = {
         `the kind in the data (${String(obj.kind)}) does not match the expected kind (${w.def.kind})`,
       );
     }
-    if (obj.metadata !== undefined && !isPlainObject(obj.metadata))
+    if (obj.metadata !== undefined && !isJsonObject(obj.metadata))
       throw errors.badRequest('metadata must be an object');
     const { apiVersion: _a, kind: _k, metadata, ...rest } = obj;
     w.obj = { apiVersion: expectedApiVersion, kind: w.def.kind, metadata: metadata ?? {}, ...rest };
@@ -61,7 +58,7 @@ const omitEmptyMetaFields = ['labels', 'annotations', 'finalizers', 'ownerRefere
 function dropEmptyMetaCollections(meta: Record<string, unknown>): void {
   for (const field of omitEmptyMetaFields) {
     const v = meta[field];
-    if (v === null || (Array.isArray(v) ? v.length === 0 : isPlainObject(v) && Object.keys(v).length === 0))
+    if (v === null || (Array.isArray(v) ? v.length === 0 : isJsonObject(v) && Object.keys(v).length === 0))
       delete meta[field];
   }
 }

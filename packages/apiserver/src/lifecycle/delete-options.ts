@@ -7,6 +7,7 @@ import {
   type FieldCause,
   type Flavor,
   fieldErrors,
+  isJsonObject,
 } from '@orchard/meta';
 import type { RequestContext } from '../context.js';
 import { featureEnabled } from '../feature-gates.js';
@@ -20,10 +21,6 @@ export type PropagationPolicy = (typeof propagationPolicies)[number];
 /** The option of spec doc 1 §2.8 behind the `AllowUnsafeMalformedObjectDeletion` gate. */
 export const ignoreStoreReadErrorField = 'ignoreStoreReadErrorWithClusterBreakingPotential';
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function typeError(field: string, want: string, got: unknown): ApiError {
   return errors.badRequest(
     `json: cannot unmarshal ${Array.isArray(got) ? 'array' : typeof got} into Go struct field DeleteOptions.${field} of type ${want}`,
@@ -36,7 +33,7 @@ function typeError(field: string, want: string, got: unknown): ApiError {
  * checked separately (`validateDeleteOptions`, 422).
  */
 export function deleteOptionsFromBody(value: unknown): DeleteOptions {
-  if (!isPlainObject(value)) throw errors.badRequest('the request body must be a DeleteOptions object');
+  if (!isJsonObject(value)) throw errors.badRequest('the request body must be a DeleteOptions object');
   if (value.kind !== undefined && value.kind !== null && value.kind !== 'DeleteOptions') {
     throw errors.badRequest(
       `decoded object of kind ${JSON.stringify(value.kind)} cannot be converted to DeleteOptions`,
@@ -66,8 +63,7 @@ export function deleteOptionsFromBody(value: unknown): DeleteOptions {
     out.propagationPolicy = v.propagationPolicy as PropagationPolicy;
   }
   if (v.preconditions !== undefined && v.preconditions !== null) {
-    if (!isPlainObject(v.preconditions))
-      throw typeError('preconditions', 'v1.Preconditions', v.preconditions);
+    if (!isJsonObject(v.preconditions)) throw typeError('preconditions', 'v1.Preconditions', v.preconditions);
     const p: { uid?: string; resourceVersion?: string } = {};
     const { uid, resourceVersion } = v.preconditions;
     if (uid !== undefined && uid !== null) {

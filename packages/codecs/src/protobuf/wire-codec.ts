@@ -11,7 +11,7 @@
  * against the field's type; what does not fit throws `ConversionError` (`truncated` set when
  * the bytes end inside a value).
  */
-import { maxNestingDepth, setOwn } from '@orchard/meta';
+import { isJsonObject, maxNestingDepth, setOwn } from '@orchard/meta';
 
 import type { Reader, Type, Writer } from 'protobufjs';
 import protobuf from 'protobufjs';
@@ -206,10 +206,6 @@ function jsonKey(f: FieldPlan, call: WireCall): string {
 
 type Plain = Record<string, unknown>;
 
-function isPlainObject(v: unknown): v is Plain {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function fail(detail: string): never {
   throw new ConversionError('', detail);
 }
@@ -217,7 +213,7 @@ function fail(detail: string): never {
 /** Writes the fields of `json` as the body of a `plan` message (no tag, no length). */
 function encodeFields(plan: MessagePlan, json: unknown, w: Writer): void {
   const call = (w as CallWriter).call;
-  if (!isPlainObject(json)) fail(`expected an object for ${plan.name}`);
+  if (!isJsonObject(json)) fail(`expected an object for ${plan.name}`);
   for (const f of plan.fields) {
     try {
       if (f.inline) {
@@ -230,7 +226,7 @@ function encodeFields(plan: MessagePlan, json: unknown, w: Writer): void {
       const v = json[jsonKey(f, call)];
       if (v === undefined || v === null) continue;
       if (f.map) {
-        if (!isPlainObject(v)) fail('expected a map');
+        if (!isJsonObject(v)) fail('expected a map');
         for (const k of Object.keys(v)) {
           const item = v[k];
           if (item === undefined || item === null) continue;

@@ -5,6 +5,7 @@
  * `[?(@.type=="Ready")]` with `== != < > <= >=` or a bare `[?(@.x)]` existence test.
  * A `{...}` template wrapper is accepted. Missing keys yield no result (AllowMissingKeys).
  */
+import { isJsonObject } from '@orchard/meta';
 
 type Step =
   | { kind: 'field'; names: string[] }
@@ -179,13 +180,9 @@ export interface JsonPath {
   evaluate(root: unknown): unknown[];
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function children(v: unknown): unknown[] {
   if (Array.isArray(v)) return v;
-  if (isObject(v))
+  if (isJsonObject(v))
     return Object.keys(v)
       .sort()
       .map((k) => v[k]);
@@ -212,7 +209,7 @@ function apply(step: Step, nodes: unknown[]): unknown[] {
   for (const n of nodes) {
     switch (step.kind) {
       case 'field':
-        if (isObject(n)) for (const name of step.names) if (Object.hasOwn(n, name)) out.push(n[name]);
+        if (isJsonObject(n)) for (const name of step.names) if (Object.hasOwn(n, name)) out.push(n[name]);
         break;
       case 'wildcard':
         out.push(...children(n));
@@ -220,7 +217,7 @@ function apply(step: Step, nodes: unknown[]): unknown[] {
       case 'recursive': {
         const walk = (v: unknown): void => {
           if (step.name === '*') out.push(...children(v));
-          else if (isObject(v) && Object.hasOwn(v, step.name)) out.push(v[step.name]);
+          else if (isJsonObject(v) && Object.hasOwn(v, step.name)) out.push(v[step.name]);
           for (const c of children(v)) walk(c);
         };
         walk(n);

@@ -73,27 +73,6 @@ export function compareValues(a: unknown, b: unknown): number {
   }
 }
 
-/** Deep equality of JSON values (map key order does not matter). */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ma = a as JsonMap;
-  const mb = b as JsonMap;
-  let n = 0;
-  for (const k in ma) {
-    if (!Object.hasOwn(mb, k) || !deepEqual(ma[k], mb[k])) return false;
-    n++;
-  }
-  for (const _ in mb) n--;
-  return n === 0;
-}
-
 const htmlUnsafe = /[<>&\u2028\u2029]/;
 const htmlUnsafeAll = /[<>&\u2028\u2029]/g;
 const htmlEscapes: Record<string, string> = {

@@ -1,6 +1,7 @@
+import { jsonEqual } from '@orchard/meta';
 import { FieldSet } from '../fieldpath/field-set.js';
 import type { PathElement } from '../fieldpath/path-element.js';
-import { deepEqual, isMap, type JsonMap } from '../fieldpath/value.js';
+import { isMap, type JsonMap } from '../fieldpath/value.js';
 import {
   type Atom,
   LazyItem,
@@ -70,7 +71,7 @@ class CompareWalker {
     if (this.path.length === 0) return;
     if (l === undefined) this.added.insertPath(materialize(this.path));
     else if (r === undefined) this.removed.insertPath(materialize(this.path));
-    else if (!deepEqual(l, r)) this.modified.insertPath(materialize(this.path));
+    else if (!jsonEqual(l, r)) this.modified.insertPath(materialize(this.path));
   }
 
   /** Returns true when handled as a leaf. */

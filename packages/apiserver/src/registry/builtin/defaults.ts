@@ -5,15 +5,12 @@
  * `prepareForCreate` and `prepareForUpdate`; each only fills what is unset, so running twice is a
  * no-op.
  */
+import { isJsonObject } from '@orchard/meta';
 
 type Obj = Record<string, unknown>;
 
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 function objects(v: unknown): Obj[] {
-  return Array.isArray(v) ? v.filter(isObj) : [];
+  return Array.isArray(v) ? v.filter(isJsonObject) : [];
 }
 
 function unset(v: unknown): boolean {
@@ -30,12 +27,12 @@ function imagePullPolicy(image: string): string {
 }
 
 function setProbeDefaults(probe: unknown): void {
-  if (!isObj(probe)) return;
+  if (!isJsonObject(probe)) return;
   if (unset(probe.timeoutSeconds)) probe.timeoutSeconds = 1;
   if (unset(probe.periodSeconds)) probe.periodSeconds = 10;
   if (unset(probe.successThreshold)) probe.successThreshold = 1;
   if (unset(probe.failureThreshold)) probe.failureThreshold = 3;
-  if (isObj(probe.httpGet)) {
+  if (isJsonObject(probe.httpGet)) {
     if (unset(probe.httpGet.path)) probe.httpGet.path = '/';
     if (unset(probe.httpGet.scheme)) probe.httpGet.scheme = 'HTTP';
   }
@@ -48,8 +45,8 @@ function setContainerDefaults(c: Obj): void {
   for (const p of objects(c.ports)) if (unset(p.protocol)) p.protocol = 'TCP';
   for (const probe of [c.livenessProbe, c.readinessProbe, c.startupProbe]) setProbeDefaults(probe);
   for (const e of objects(c.env)) {
-    const fieldRef = isObj(e.valueFrom) ? e.valueFrom.fieldRef : undefined;
-    if (isObj(fieldRef) && unset(fieldRef.apiVersion)) fieldRef.apiVersion = 'v1';
+    const fieldRef = isJsonObject(e.valueFrom) ? e.valueFrom.fieldRef : undefined;
+    if (isJsonObject(fieldRef) && unset(fieldRef.apiVersion)) fieldRef.apiVersion = 'v1';
   }
 }
 
@@ -57,7 +54,7 @@ const volumeSourcesWithMode = ['secret', 'configMap', 'downwardAPI', 'projected'
 
 /** SetDefaults_PodSpec, SetDefaults_Container (all three container lists), SetDefaults_Volume. */
 export function setPodSpecDefaults(spec: unknown): void {
-  if (!isObj(spec)) return;
+  if (!isJsonObject(spec)) return;
   if (unset(spec.dnsPolicy)) spec.dnsPolicy = 'ClusterFirst';
   if (unset(spec.restartPolicy)) spec.restartPolicy = 'Always';
   if (unset(spec.securityContext)) spec.securityContext = {};
@@ -70,14 +67,14 @@ export function setPodSpecDefaults(spec: unknown): void {
     if (!hasSource) v.emptyDir = {};
     for (const source of volumeSourcesWithMode) {
       const s = v[source];
-      if (isObj(s) && unset(s.defaultMode)) s.defaultMode = 420;
+      if (isJsonObject(s) && unset(s.defaultMode)) s.defaultMode = 420;
     }
   }
 }
 
 /** SetDefaults_Pod: the spec's defaults plus `enableServiceLinks` (not set on pod templates). */
 export function setPodDefaults(pod: Obj): void {
-  if (!isObj(pod.spec)) return;
+  if (!isJsonObject(pod.spec)) return;
   setPodSpecDefaults(pod.spec);
   if (unset(pod.spec.enableServiceLinks)) pod.spec.enableServiceLinks = true;
 }
@@ -85,25 +82,25 @@ export function setPodDefaults(pod: Obj): void {
 /** apps/v1 SetDefaults_Deployment plus the pod template's spec. */
 export function setDeploymentDefaults(deployment: Obj): void {
   const spec = deployment.spec;
-  if (!isObj(spec)) return;
+  if (!isJsonObject(spec)) return;
   if (unset(spec.replicas)) spec.replicas = 1;
-  const strategy: Obj = isObj(spec.strategy) ? spec.strategy : {};
+  const strategy: Obj = isJsonObject(spec.strategy) ? spec.strategy : {};
   spec.strategy = strategy;
   if (unset(strategy.type)) strategy.type = 'RollingUpdate';
   if (strategy.type === 'RollingUpdate') {
-    const rolling: Obj = isObj(strategy.rollingUpdate) ? strategy.rollingUpdate : {};
+    const rolling: Obj = isJsonObject(strategy.rollingUpdate) ? strategy.rollingUpdate : {};
     strategy.rollingUpdate = rolling;
     if (unset(rolling.maxUnavailable)) rolling.maxUnavailable = '25%';
     if (unset(rolling.maxSurge)) rolling.maxSurge = '25%';
   }
   if (unset(spec.revisionHistoryLimit)) spec.revisionHistoryLimit = 10;
   if (unset(spec.progressDeadlineSeconds)) spec.progressDeadlineSeconds = 600;
-  if (isObj(spec.template)) setPodSpecDefaults(spec.template.spec);
+  if (isJsonObject(spec.template)) setPodSpecDefaults(spec.template.spec);
 }
 
 /** SetDefaults_Service (the fields that need no IP allocator). */
 export function setServiceDefaults(service: Obj): void {
-  const spec: Obj = isObj(service.spec) ? service.spec : {};
+  const spec: Obj = isJsonObject(service.spec) ? service.spec : {};
   service.spec = spec;
   if (unset(spec.type)) spec.type = 'ClusterIP';
   if (unset(spec.sessionAffinity)) spec.sessionAffinity = 'None';
