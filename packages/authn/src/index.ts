@@ -1,0 +1,65 @@
+/**
+ * @orchard/authn — who is calling (spec doc 2 §2.1): the `Authenticator` interface, the union that
+ * adds `system:authenticated` and falls back to anonymous, and the methods: client certificates, static
+ * tokens, bootstrap tokens, service-account JWTs (jose, algorithm-pinned) and the authenticating proxy.
+ * Transport-free: the server verifies TLS and passes request attributes; lookups are injected readers.
+ */
+
+export type { AnonymousConfigSection } from './anonymous.js';
+export { resolveAnonymousOptions } from './anonymous.js';
+export type {
+  AuthenticationRequest,
+  AuthenticationResult,
+  Authenticator,
+  TokenAuthenticator,
+  VerifiedClientCertificate,
+} from './authenticator.js';
+export { headerValue, headerValues, noOpinion, userResult } from './authenticator.js';
+export { createBearerTokenAuthenticator, parseBearerToken } from './bearer-token.js';
+export type {
+  BootstrapSecretReader,
+  BootstrapTokenAuthenticatorOptions,
+  BootstrapTokenSecret,
+} from './bootstrap-token.js';
+export {
+  bootstrapGroupPattern,
+  bootstrapTokenPattern,
+  createBootstrapTokenAuthenticator,
+  parseBootstrapToken,
+} from './bootstrap-token.js';
+export { constantTimeEqual } from './constant-time.js';
+export type { AuthnErrorCode } from './errors.js';
+export { AuthnError, isAuthnError } from './errors.js';
+export type { RequestHeaderAuthenticatorOptions } from './request-header.js';
+export {
+  createRequestHeaderAuthenticator,
+  defaultRequestHeaderAuthenticatorOptions,
+} from './request-header.js';
+export type {
+  PinnedKey,
+  ServiceAccountClaims,
+  ServiceAccountLookup,
+  ServiceAccountTokenAuthenticatorOptions,
+  ServiceAccountTokenRequest,
+} from './service-account.js';
+export {
+  createServiceAccountTokenAuthenticator,
+  createServiceAccountTokenSigner,
+} from './service-account.js';
+export type { StaticTokenEntry } from './token-file.js';
+export { createTokenFileAuthenticator, parseTokenFile } from './token-file.js';
+export type {
+  AnonymousOptions,
+  UnionAuthenticator,
+  UnionAuthenticatorOptions,
+  UnionResult,
+} from './union.js';
+export {
+  allAuthenticatedGroup,
+  allUnauthenticatedGroup,
+  anonymousUser,
+  createUnionAuthenticator,
+  defaultUnionAuthenticatorOptions,
+} from './union.js';
+export type { X509AuthenticatorOptions } from './x509.js';
+export { createX509Authenticator, defaultX509AuthenticatorOptions } from './x509.js';

@@ -1,0 +1,107 @@
+import type { UserInfo } from '@orchard/meta';
+import {
+  type AuthenticationResult,
+  noOpinion,
+  type TokenAuthenticator,
+  userResult,
+} from './authenticator.js';
+import { constantTimeEqual } from './constant-time.js';
+import { invalidConfiguration } from './errors.js';
+
+/** One line of a `--token-auth-file`. */
+export interface StaticTokenEntry {
+  readonly token: string;
+  readonly user: UserInfo;
+}
+
+/** Splits one CSV line into fields (RFC 4180 quoting); undefined on an unterminated quote. */
+function splitCsvLine(line: string): string[] | undefined {
+  const out: string[] = [];
+  let i = 0;
+  for (;;) {
+    let field = '';
+    if (line[i] === '"') {
+      i++;
+      for (;;) {
+        if (i >= line.length) return undefined;
+        if (line[i] === '"') {
+          if (line[i + 1] === '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
+          i++;
+          break;
+        }
+        field += line[i++];
+      }
+      if (i < line.length && line[i] !== ',') return undefined;
+    } else {
+      const end = line.indexOf(',', i);
+      field = end < 0 ? line.slice(i) : line.slice(i, end);
+      i = end < 0 ? line.length : end;
+    }
+    out.push(field);
+    if (i >= line.length) return out;
+    i++; // the comma
+  }
+}
+
+/**
+ * Parses a static token file: CSV `token,user,uid[,"group1,group2"]`, blank lines and `#` comments
+ * skipped. Errors name the file and line (a start-up error); a duplicate token is an error too.
+ */
+export function parseTokenFile(text: string, fileName = 'token file'): StaticTokenEntry[] {
+  const entries: StaticTokenEntry[] = [];
+  const seen = new Set<string>();
+  const lines = text.split(/\r?\n/);
+  for (const [i, raw] of lines.entries()) {
+    const n = i + 1;
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const fields = splitCsvLine(line);
+    if (fields === undefined)
+      throw invalidConfiguration(`${fileName}:${n}: malformed CSV (unterminated quote)`);
+    if (fields.length < 3)
+      throw invalidConfiguration(
+        `${fileName}:${n}: expected token,user,uid[,groups]; got ${fields.length} field(s)`,
+      );
+    const [token, username, uid, groups] = fields.map((f) => f.trim()) as [
+      string,
+      string,
+      string,
+      string | undefined,
+    ];
+    if (token === '') throw invalidConfiguration(`${fileName}:${n}: empty token`);
+    if (/\s/.test(token)) throw invalidConfiguration(`${fileName}:${n}: token contains whitespace`);
+    if (username === '') throw invalidConfiguration(`${fileName}:${n}: empty user name`);
+    if (seen.has(token)) throw invalidConfiguration(`${fileName}:${n}: duplicate token`);
+    seen.add(token);
+    const groupList = groups
+      ? groups
+          .split(',')
+          .map((g) => g.trim())
+          .filter((g) => g !== '')
+      : [];
+    entries.push({
+      token,
+      user: uid === '' ? { username, groups: groupList } : { username, uid, groups: groupList },
+    });
+  }
+  return entries;
+}
+
+/**
+ * Static tokens (`--token-auth-file`). Every entry is compared in constant time on every request, so
+ * the response time says nothing about which prefix matched. An unknown token is "no opinion" here;
+ * the bearer wrapper turns an unclaimed token into a 401.
+ */
+export function createTokenFileAuthenticator(entries: readonly StaticTokenEntry[]): TokenAuthenticator {
+  return {
+    async authenticateToken(token): Promise<AuthenticationResult> {
+      let found: StaticTokenEntry | undefined;
+      for (const e of entries) if (constantTimeEqual(e.token, token) && !found) found = e;
+      return found ? userResult(found.user) : noOpinion;
+    },
+  };
+}

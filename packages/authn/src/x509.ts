@@ -1,0 +1,22 @@
+import { type Authenticator, noOpinion, userResult } from './authenticator.js';
+
+export interface X509AuthenticatorOptions {
+  /** The CA bundle name the transport records in `verifiedBy` for `--client-ca-file`. Default `client-ca`. */
+  readonly caName?: string;
+}
+
+export const defaultX509AuthenticatorOptions: Readonly<Required<X509AuthenticatorOptions>> = Object.freeze({
+  caName: 'client-ca',
+});
+
+/** Client certificates (`--client-ca-file`): CN is the user, each O a group (doc 2 §2.1). */
+export function createX509Authenticator(options: X509AuthenticatorOptions = {}): Authenticator {
+  const o = { ...defaultX509AuthenticatorOptions, ...options };
+  return {
+    async authenticate(request) {
+      const c = request.clientCertificate;
+      if (!c?.verifiedBy.includes(o.caName) || c.commonName === '') return noOpinion;
+      return userResult({ username: c.commonName, groups: [...c.organizations] });
+    },
+  };
+}
