@@ -1,7 +1,8 @@
 /**
  * @orchard/authn — who is calling (spec doc 2 §2.1): the `Authenticator` interface, the union that
  * adds `system:authenticated` and falls back to anonymous, and the methods: client certificates, static
- * tokens, bootstrap tokens, service-account JWTs (jose, algorithm-pinned) and the authenticating proxy.
+ * tokens, bootstrap tokens, service-account JWTs (jose, algorithm-pinned), OIDC flags (discovery + cached JWKS with
+ * rotation, fetch injected) and the authenticating proxy.
  * Transport-free: the server verifies TLS and passes request attributes; lookups are injected readers.
  */
 
@@ -30,6 +31,8 @@ export {
 export { constantTimeEqual } from './constant-time.js';
 export type { AuthnErrorCode } from './errors.js';
 export { AuthnError, isAuthnError } from './errors.js';
+export type { OidcAuthenticatorOptions } from './oidc.js';
+export { createOidcAuthenticator, oidcUsernamePrefix } from './oidc.js';
 export type { RequestHeaderAuthenticatorOptions } from './request-header.js';
 export {
   createRequestHeaderAuthenticator,
