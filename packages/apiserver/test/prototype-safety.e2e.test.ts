@@ -95,6 +95,11 @@ describe.each(['kubernetes', 'orch'] as const)(
         });
         expect(r.json).toHaveProperty('kind');
       }
+      // Undeclared metadata keys are neither applied nor recorded as owned in managedFields.
+      const live = await api.request('GET', `${cms}/a`);
+      expect(live.text).not.toMatch(
+        /__proto__|constructor|polluted|\$deleteFromPrimitiveList|\$setElementOrder/,
+      );
     });
 
     it.each([
@@ -130,6 +135,23 @@ describe.each(['kubernetes', 'orch'] as const)(
       });
       expect(strict.status).toBe(400);
       expect(strict.text).toContain('unknown field \\"metadata.__proto__\\"');
+    });
+
+    it('an update (PUT) with __proto__ and constructor fields stores neither', async () => {
+      const live = await api.request('GET', `${cms}/a`);
+      expect(live.status).toBe(200);
+      const body = JSON.stringify(live.json).replace(
+        '"metadata":{',
+        '"__proto__":{"polluted":"1"},"metadata":{"__proto__":{"deletionTimestamp":"2020-01-01T00:00:00Z"},"constructor":{"prototype":{"x":"1"}},',
+      );
+      const r = await api.request('PUT', `${cms}/a`, {
+        body,
+        headers: { 'content-type': 'application/json' },
+      });
+      expect(r.status).toBe(200);
+      expect(r.text).not.toMatch(/__proto__|constructor|polluted|deletionTimestamp/);
+      const after = await api.request('GET', `${cms}/a`);
+      expect(after.text).not.toMatch(/__proto__|constructor|polluted|deletionTimestamp/);
     });
 
     it('a YAML body with __proto__ keys and aliases creates nothing on the prototype', async () => {

@@ -141,7 +141,10 @@ function checkUnknownFields(
         unknown.push(`${path}.${k}`);
         continue;
       }
-      setOwn(out, k, root && k === 'metadata' ? x : walk(x, p, `${path}.${k}`, false));
+      // metadata is walked too when its schema declares fields (built-in kinds): an undeclared
+      // metadata key (`__proto__`, a stray `$…` directive) must not be applied and recorded in
+      // managedFields, only to be pruned from the object afterwards.
+      setOwn(out, k, walk(x, p, `${path}.${k}`, false));
     }
     return out;
   };
