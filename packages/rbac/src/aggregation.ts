@@ -1,0 +1,52 @@
+/**
+ * ClusterRole aggregation (spec doc 2 §2.3): a ClusterRole with `aggregationRule` gets as `rules` the
+ * rules of every other ClusterRole matching one of its label selectors, in name order, without
+ * duplicates; its own manual rules are overwritten.
+ */
+import { labelSelectorFromObject } from '@orchard/meta';
+import type { ClusterRole, PolicyRule } from './types.js';
+
+function ruleKey(r: PolicyRule): string {
+  return JSON.stringify([
+    r.verbs,
+    r.apiGroups ?? [],
+    r.resources ?? [],
+    r.resourceNames ?? [],
+    r.nonResourceURLs ?? [],
+  ]);
+}
+
+/**
+ * The rules `target` should hold given all cluster roles, or `undefined` when it does not aggregate.
+ * A selector with no requirements selects nothing (an empty selector would select every role).
+ */
+export function aggregatedRules(target: ClusterRole, all: Iterable<ClusterRole>): PolicyRule[] | undefined {
+  const selectors = target.aggregationRule?.clusterRoleSelectors;
+  if (!target.aggregationRule) return undefined;
+  const parsed = (selectors ?? []).map((s) => labelSelectorFromObject(s)).filter((s) => !s.isEmpty());
+  const sources = [...all]
+    .filter((r) => r.metadata.name !== target.metadata.name)
+    .filter((r) => parsed.some((s) => s.matches(r.metadata.labels ?? {})))
+    .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
+  const out: PolicyRule[] = [];
+  const seen = new Set<string>();
+  for (const src of sources) {
+    for (const rule of src.rules ?? []) {
+      const k = ruleKey(rule);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      out.push(rule);
+    }
+  }
+  return out;
+}
+
+/** True when two rule lists are equal in order and content (whether an aggregated role needs an update). */
+export function sameRules(
+  a: readonly PolicyRule[] | null | undefined,
+  b: readonly PolicyRule[] | null | undefined,
+): boolean {
+  const x = a ?? [];
+  const y = b ?? [];
+  return x.length === y.length && x.every((r, i) => ruleKey(r) === ruleKey(y[i] as PolicyRule));
+}

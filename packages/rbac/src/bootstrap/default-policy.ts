@@ -1,0 +1,66 @@
+/**
+ * The default roles and bindings (spec doc 2 §5.3), generated from upstream's 1.32 golden policy
+ * (`upstream-policy.json`, a JSON copy of `reference/rbac-bootstrap/*.yaml` without creationTimestamp)
+ * and translated to a flavor's identifiers: `*.k8s.io` groups → `*.<domain>`, `kubernetes.io/` keys and
+ * signer names → `<domain>/`, `kube-system`/`kube-public` → the flavor's namespaces, and
+ * `system:kube-<x>` users → `system:<product>-<x>`. For the kubernetes flavor it is the data unchanged.
+ */
+import type { Flavor } from '@orchard/meta';
+import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../types.js';
+import upstream from './upstream-policy.json' with { type: 'json' };
+
+export interface DefaultPolicy {
+  readonly clusterRoles: ClusterRole[];
+  readonly clusterRoleBindings: ClusterRoleBinding[];
+  readonly roles: Role[];
+  readonly roleBindings: RoleBinding[];
+}
+
+function translator(flavor: Flavor): (s: string) => string {
+  if (flavor.domain === 'k8s.io') return (s) => s;
+  const product = flavor.namespaceFinalizer;
+  const nsPrefix = flavor.systemNamespace.replace(/-system$/, '');
+  return (s) => {
+    if (s === 'kube-system') return flavor.systemNamespace;
+    if (s === 'kube-public') return flavor.publicNamespace;
+    let t = s.replace(/\.k8s\.io(?=$|\/|:)/g, `.${flavor.domain}`);
+    t = t.replace(/(^|\.)kubernetes\.io\//g, `$1${flavor.domain}/`);
+    t = t.replace(/^rbac\.authorization\.kubernetes\.io\//, `rbac.authorization.${flavor.domain}/`);
+    t = t.replace(/^system:kube-/, `system:${product}-`);
+    t = t.replace(/^kube-(scheduler|controller-manager|proxy)$/, `${nsPrefix}-$1`);
+    return t;
+  };
+}
+
+function deepMap(v: unknown, f: (s: string) => string): unknown {
+  if (typeof v === 'string') return f(v);
+  if (Array.isArray(v)) return v.map((x) => deepMap(x, f));
+  if (v && typeof v === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[f(k)] = deepMap(x, f);
+    return out;
+  }
+  return v;
+}
+
+/** The default policy of `flavor`, as fresh objects (callers may mutate them). */
+export function defaultPolicy(flavor: Flavor): DefaultPolicy {
+  const f = translator(flavor);
+  const t = <T>(xs: unknown[]): T[] => xs.map((x) => deepMap(x, f) as T);
+  return {
+    clusterRoles: t<ClusterRole>([...upstream['cluster-roles'], ...upstream['controller-roles']]),
+    clusterRoleBindings: t<ClusterRoleBinding>([
+      ...upstream['cluster-role-bindings'],
+      ...upstream['controller-role-bindings'],
+    ]),
+    roles: t<Role>(upstream['namespace-roles']),
+    roleBindings: t<RoleBinding>(upstream['namespace-role-bindings']),
+  };
+}
+
+/** The annotation that, set to `"false"`, stops reconciliation of a default object at start. */
+export function autoupdateAnnotation(flavor: Flavor): string {
+  return flavor.domain === 'k8s.io'
+    ? 'rbac.authorization.kubernetes.io/autoupdate'
+    : `rbac.authorization.${flavor.domain}/autoupdate`;
+}
