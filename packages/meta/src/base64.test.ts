@@ -16,10 +16,12 @@ describe('base64', () => {
   });
 
   it('encodes values far larger than the argument limit of String.fromCharCode(...bytes)', () => {
-    const bytes = new Uint8Array(4 * 1024 * 1024).fill(0xfb);
+    const bytes = new Uint8Array(512 * 1024).map((_, i) => (i * 31) & 0xff);
     const s = toBase64(bytes);
     expect(s.length).toBe(Math.ceil(bytes.length / 3) * 4);
-    expect(fromBase64(s)).toEqual(bytes);
+    const back = fromBase64(s);
+    // Compared natively: a deep toEqual over half a million elements takes seconds.
+    expect(back && Buffer.from(back).equals(Buffer.from(bytes))).toBe(true);
   });
 
   it('base64url has no padding and no + or /', () => {

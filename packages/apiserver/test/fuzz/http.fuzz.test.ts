@@ -138,9 +138,10 @@ describe.each(['kubernetes', 'orch'] as const)('fuzz: HTTP requests (%s flavor)'
         }
         assertPrototypeClean();
       }),
-      fuzzParams('requests', 1000),
+      fuzzParams('requests', 400),
     );
     expect((await api.request('GET', `${cms}/sentinel`)).text).toBe(sentinel);
     expect((await api.request('GET', '/livez')).status).toBe(200);
-  });
+    // Generous: a loaded 2-core machine runs these requests ten times slower than an idle one.
+  }, 180_000);
 });
