@@ -1,6 +1,7 @@
 import { type ApiObject, initialEventsEndAnnotation } from '@orchard/meta';
 import type { KeyValue, Store, StoreEvent } from '@orchard/store';
 import { WatchCacheError } from './errors.js';
+import { KeyIndex } from './key-index.js';
 import {
   type CachedChange,
   type CacheWatcher,
@@ -171,17 +172,6 @@ interface Entry<T> {
   revision: number;
 }
 
-function lowerBound(arr: string[], key: string): number {
-  let lo = 0;
-  let hi = arr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((arr[mid] as string) < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export function createWatchCache<T extends ApiObject = ApiObject>(
@@ -214,7 +204,7 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
 
   // State at `synced`.
   let objects = new Map<string, Entry<T>>();
-  let sortedKeys: string[] = [];
+  let sortedKeys = new KeyIndex();
   const corrupt = new Map<string, unknown>();
   let synced = 0;
   let oldest = 0;
@@ -349,23 +339,24 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
 
   function page(
     entries: Map<string, Entry<T>>,
-    keys: string[],
+    keys: KeyIndex,
     revision: number,
     o: CacheListOptions<T>,
   ): CacheListResult<T> {
     const limit = o.limit && o.limit > 0 ? o.limit : Number.POSITIVE_INFINITY;
     const p = o.predicate;
     const kp = o.keyPrefix;
-    let i = o.startKey ? lowerBound(keys, o.startKey) : 0;
+    let i = o.startKey ? keys.lowerBound(o.startKey) : 0;
     let end = keys.length;
     if (kp) {
-      i = Math.max(i, lowerBound(keys, kp));
-      end = lowerBound(keys, `${kp}\uffff`);
+      i = Math.max(i, keys.lowerBound(kp));
+      end = keys.lowerBound(`${kp}\uffff`);
     }
     const items: T[] = [];
     let last: string | undefined;
+    const it = keys.from(i);
     for (; i < end && items.length < limit; i++) {
-      const k = keys[i] as string;
+      const k = it.next().value as string;
       const e = entries.get(k) as Entry<T>;
       last = k;
       if (!p || p(e.object)) items.push(e.object);
@@ -382,9 +373,9 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
 
   /** The state at `rev` (oldest <= rev <= synced), by undoing the window's later changes. */
   // The last state rebuilt for an Exact read: the pages of one paged list share it.
-  let rebuilt: { rev: number; entries: Map<string, Entry<T>>; keys: string[] } | undefined;
+  let rebuilt: { rev: number; entries: Map<string, Entry<T>>; keys: KeyIndex } | undefined;
 
-  function stateAt(rev: number): { entries: Map<string, Entry<T>>; keys: string[] } {
+  function stateAt(rev: number): { entries: Map<string, Entry<T>>; keys: KeyIndex } {
     if (rev >= synced) return { entries: objects, keys: sortedKeys };
     if (rebuilt?.rev === rev) return rebuilt;
     const entries = new Map(objects);
@@ -397,7 +388,7 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
         entries.set(c.key, { object: prev, revision: Number(prev.metadata?.resourceVersion ?? 0) });
       }
     }
-    rebuilt = { rev, entries, keys: [...entries.keys()].sort() };
+    rebuilt = { rev, entries, keys: KeyIndex.fromSorted([...entries.keys()].sort()) };
     return rebuilt;
   }
 
@@ -447,12 +438,10 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
   }
 
   function addKey(key: string): void {
-    const i = lowerBound(sortedKeys, key);
-    if (sortedKeys[i] !== key) sortedKeys.splice(i, 0, key);
+    sortedKeys.add(key);
   }
   function removeKey(key: string): void {
-    const i = lowerBound(sortedKeys, key);
-    if (sortedKeys[i] === key) sortedKeys.splice(i, 1);
+    sortedKeys.delete(key);
   }
 
   function apply(ev: StoreEvent): void {
@@ -544,7 +533,7 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
     }
     objects = next;
     rebuilt = undefined;
-    sortedKeys = [...next.keys()].sort();
+    sortedKeys = KeyIndex.fromSorted([...next.keys()].sort());
     window = [];
     head = 0;
     synced = res.revision;
@@ -650,7 +639,7 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
       const rv = o.revision ?? { kind: 'MostRecent' };
       if (rv.kind === 'Exact') {
         const st = await exactState(rv.revision, o.storeFallback ?? false);
-        if (st.entries instanceof Map) return page(st.entries, st.keys, rv.revision, o);
+        if ('keys' in st) return page(st.entries, st.keys, rv.revision, o);
         return listFromStore(rv.revision, o);
       }
       const where = await resolveRead(rv);
@@ -787,15 +776,15 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
   async function exactState(
     rev: number,
     storeFallback: boolean,
-  ): Promise<{ entries: Map<string, Entry<T>>; keys: string[] } | { entries: 'store'; keys: [] }> {
+  ): Promise<{ entries: Map<string, Entry<T>>; keys: KeyIndex } | { entries: 'store' }> {
     if (rev > synced) {
       await ensureExists(rev);
-      if (!(await waitSynced(rev, consistentReadWaitMs))) return { entries: 'store', keys: [] };
+      if (!(await waitSynced(rev, consistentReadWaitMs))) return { entries: 'store' };
     }
     const from = await servableFrom();
     cache.evict();
     if (rev < oldest || rev < from) {
-      if (storeFallback) return { entries: 'store', keys: [] };
+      if (storeFallback) return { entries: 'store' };
       throw tooOld(rev, Math.max(oldest, from));
     }
     checkCorrupt();
