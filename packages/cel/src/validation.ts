@@ -89,9 +89,11 @@ interface Walk {
   correlatable: boolean;
 }
 
-const envCache = new WeakMap<StructuralSchema, Map<string, CelEnv>>();
+/** The environments of one `compileValidationRules` call, by schema node and variables (owned by that call). */
+type EnvCache = Map<StructuralSchema, Map<string, CelEnv>>;
 
 function envFor(
+  envCache: EnvCache,
   schema: StructuralSchema,
   optionalOldSelf: boolean,
   gates: Partial<CelFeatureGates> | undefined,
@@ -142,7 +144,8 @@ function compileNode(
   schema: StructuralSchema,
   w: Walk,
   ext: string,
-  opts: Required<Pick<CompileValidationRulesOptions, 'estimatedCostLimit'>> & CompileValidationRulesOptions,
+  opts: Required<Pick<CompileValidationRulesOptions, 'estimatedCostLimit'>> &
+    CompileValidationRulesOptions & { readonly envs: EnvCache },
   errors: ValidationRuleError[],
   total: { cost: number },
 ): CompiledNode | undefined {
@@ -176,7 +179,7 @@ function compileNode(
         message: `Invalid value: ${JSON.stringify(rule.message)}: message must be non-empty and must not contain line breaks`,
       });
     }
-    const env = envFor(schema, rule.optionalOldSelf === true, opts.featureGates);
+    const env = envFor(opts.envs, schema, rule.optionalOldSelf === true, opts.featureGates);
     let program: Program;
     try {
       program = compile(rule.rule, env, { outputType: 'bool', estimatedCostLimit: opts.estimatedCostLimit });
@@ -300,7 +303,11 @@ export function compileValidationRules(
   const ext = flavor.ext('validations');
   const errors: ValidationRuleError[] = [];
   const total = { cost: 0 };
-  const opts = { ...options, estimatedCostLimit: options.estimatedCostLimit ?? StaticEstimatedCostLimit };
+  const opts = {
+    ...options,
+    estimatedCostLimit: options.estimatedCostLimit ?? StaticEstimatedCostLimit,
+    envs: new Map() as EnvCache,
+  };
   const root = compileNode(
     schema,
     { path: options.schemaPath ?? 'openAPIV3Schema', cardinality: 1, correlatable: true },
