@@ -3,6 +3,8 @@
  * `type/subtype;param=value`. Parameter names are case-insensitive and lower-cased here; values
  * keep their case (`as=Table`). Pure string handling, no Node built-ins.
  */
+
+import { patchMediaTypes } from '@orchard/meta';
 export interface MediaType {
   /** `application` (lower-cased; `*` in a wildcard range). */
   readonly type: string;
@@ -26,11 +28,11 @@ export const mediaTypes = Object.freeze({
   yaml: 'application/yaml',
   cbor: 'application/cbor',
   cborSeq: 'application/cbor-seq',
-  applyPatchYaml: 'application/apply-patch+yaml',
-  applyPatchCbor: 'application/apply-patch+cbor',
-  jsonPatch: 'application/json-patch+json',
-  mergePatch: 'application/merge-patch+json',
-  strategicMergePatch: 'application/strategic-merge-patch+json',
+  applyPatchYaml: patchMediaTypes.apply,
+  applyPatchCbor: patchMediaTypes.applyCbor,
+  jsonPatch: patchMediaTypes.json,
+  mergePatch: patchMediaTypes.merge,
+  strategicMergePatch: patchMediaTypes.strategic,
   textPlain: 'text/plain',
 });
 

@@ -111,6 +111,7 @@ export {
   TypeMetaSchema,
 } from './object.js';
 export { getOwn, setOwn } from './own-property.js';
+export { patchMediaTypes } from './patch-types.js';
 export type { QuantityErrorCode, QuantityFormat } from './quantity.js';
 export {
   isQuantity,

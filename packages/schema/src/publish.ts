@@ -6,6 +6,7 @@
  * `fieldValidation` parameter and the accepted patch media types (strategic merge only for built-ins).
  */
 import type { Flavor } from '@orchard/meta';
+import { patchMediaTypes } from '@orchard/meta';
 import { typeMetaProps } from './builtin/dsl.js';
 import { type OpenApiSchema, toOpenApi } from './openapi.js';
 import type { StructuralSchema } from './structural.js';
@@ -27,12 +28,8 @@ export interface PublishedResource {
   verbs?: readonly string[];
 }
 
-export const patchMediaTypes = {
-  json: 'application/json-patch+json',
-  merge: 'application/merge-patch+json',
-  strategic: 'application/strategic-merge-patch+json',
-  apply: 'application/apply-patch+yaml',
-} as const;
+/** Re-exported for the server's users; defined once in `@orchard/meta`. */
+export { patchMediaTypes };
 
 /** The media types a PATCH on this resource accepts, in the order the document lists them. */
 export function acceptedPatchTypes(builtin: boolean): string[] {

@@ -1,4 +1,4 @@
-import { formatApiVersion } from '@orchard/meta';
+import { formatApiVersion, patchMediaTypes } from '@orchard/meta';
 import type { StructuralSchema } from '@orchard/schema';
 import { FieldSet, makePath, update as ssaUpdate } from '@orchard/ssa';
 import type { RequestContext } from '../context.js';
@@ -7,8 +7,8 @@ import { schemaFor } from '../schema/schemas.js';
 import type { WriteRequest, WriteStep } from './write-pipeline.js';
 
 /** Server-side apply media types (spec doc 1 §4.3). CBOR is accepted once the CBOR codec serves it. */
-export const APPLY_PATCH_YAML = 'application/apply-patch+yaml';
-export const APPLY_PATCH_CBOR = 'application/apply-patch+cbor';
+export const APPLY_PATCH_YAML = patchMediaTypes.apply;
+export const APPLY_PATCH_CBOR = patchMediaTypes.applyCbor;
 
 /** The schema the field manager merges with: the one every write step uses (CRD, own, built-in). */
 export function fieldManagerSchema(

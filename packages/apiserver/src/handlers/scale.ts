@@ -6,6 +6,7 @@ import {
   getOwn,
   type LabelSelector,
   labelSelectorFromObject,
+  patchMediaTypes,
   type StoredObject,
   setOwn,
 } from '@orchard/meta';
@@ -122,9 +123,8 @@ export async function handleScale(ctx: RequestContext, def: ResourceDefinition):
     const text = new TextDecoder().decode(
       await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes, ctx.res),
     );
-    if (type === 'application/json-patch+json')
-      wanted = applyJsonPatch(current, parseJsonPatchText(text)) as Obj;
-    else if (type === 'application/merge-patch+json' || type === 'application/strategic-merge-patch+json') {
+    if (type === patchMediaTypes.json) wanted = applyJsonPatch(current, parseJsonPatchText(text)) as Obj;
+    else if (type === patchMediaTypes.merge || type === patchMediaTypes.strategic) {
       let patch: unknown;
       try {
         patch = JSON.parse(text);
@@ -134,9 +134,9 @@ export async function handleScale(ctx: RequestContext, def: ResourceDefinition):
       wanted = applyMergePatch(current, patch) as Obj;
     } else {
       throw errors.unsupportedMediaType(type, [
-        'application/json-patch+json',
-        'application/merge-patch+json',
-        'application/strategic-merge-patch+json',
+        patchMediaTypes.json,
+        patchMediaTypes.merge,
+        patchMediaTypes.strategic,
       ]);
     }
   }
