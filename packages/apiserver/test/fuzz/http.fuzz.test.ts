@@ -125,9 +125,11 @@ describe.each(['kubernetes', 'orch'] as const)('fuzz: HTTP requests (%s flavor)'
         // deletecollection is a legal way to delete the sentinel: fuzz it as a GET instead.
         const r = input.method === 'DELETE' && input.name === '' ? { ...input, method: 'GET' } : input;
         const ns = r.namespace === '' ? '' : `/namespaces/${r.namespace}`;
-        const path = `/api/v1${ns}/${r.resource}${r.name ? `/${r.name}` : ''}${r.query ? `?${r.query}` : ''}`;
-        // A watch that would stay open is bounded by its own timeout.
-        const bounded = /watch=(1|true)/i.test(r.query) ? `${path}&timeoutSeconds=1` : path;
+        // Any watch= value may open a watch (an empty one too): every such request ends within a second.
+        const params = new URLSearchParams(r.query);
+        if (params.has('watch')) params.set('timeoutSeconds', '1');
+        const query = params.toString();
+        const bounded = `/api/v1${ns}/${r.resource}${r.name ? `/${r.name}` : ''}${query ? `?${query}` : ''}`;
         const headers: Record<string, string> = r.contentType ? { 'content-type': r.contentType } : {};
         const withBody = r.method === 'POST' || r.method === 'PUT' || r.method === 'PATCH';
         const res = await api.request(r.method, bounded, withBody ? { body: r.body, headers } : { headers });
