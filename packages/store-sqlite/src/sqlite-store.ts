@@ -8,6 +8,7 @@ import {
   type Store,
   StoreError,
   type StoreEvent,
+  StoreWatcher,
   type TryUpdate,
   type WatchOptions,
   type WriteOptions,
@@ -101,7 +102,7 @@ class SqliteStore implements Store {
   private readonly db: Database.Database;
   private revision: number;
   private compacted: number;
-  private readonly watchers = new Set<Watcher>();
+  private readonly watchers = new Set<StoreWatcher>();
   private closed = false;
   /** Writes run one at a time so tryUpdate sees a stable current value. */
   private lock: Promise<void> = Promise.resolve();
@@ -286,7 +287,12 @@ class SqliteStore implements Store {
           const key = decodeKey(row.key);
           if (key.startsWith(prefix)) backlog.push(this.toEvent(row, key));
         }
-        const watcher = new Watcher(prefix, backlog, () => this.watchers.delete(watcher), options.signal);
+        const watcher = new StoreWatcher(
+          prefix,
+          backlog,
+          () => this.watchers.delete(watcher),
+          options.signal,
+        );
         this.watchers.add(watcher);
         return watcher;
       },
@@ -474,61 +480,4 @@ class SqliteStore implements Store {
 
 function toKeyValue(row: Row, key = decodeKey(row.key)): KeyValue {
   return { key, value: row.value, createRevision: row.created, modRevision: row.id };
-}
-
-/** One watch: an unbounded queue drained by an async iterator (the watch cache above bounds per-client buffers). */
-class Watcher implements AsyncIterator<StoreEvent> {
-  private queue: StoreEvent[];
-  private head = 0;
-  private wake: (() => void) | undefined;
-  private done = false;
-
-  constructor(
-    readonly prefix: string,
-    backlog: StoreEvent[],
-    private readonly unregister: () => void,
-    signal: AbortSignal | undefined,
-  ) {
-    this.queue = backlog;
-    if (signal) {
-      if (signal.aborted) this.end();
-      else signal.addEventListener('abort', () => this.end(), { once: true });
-    }
-  }
-
-  push(event: StoreEvent): void {
-    if (this.done) return;
-    this.queue.push(event);
-    this.wake?.();
-  }
-
-  end(): void {
-    if (this.done) return;
-    this.done = true;
-    this.unregister();
-    this.wake?.();
-  }
-
-  async next(): Promise<IteratorResult<StoreEvent>> {
-    for (;;) {
-      if (this.head < this.queue.length) {
-        const value = this.queue[this.head++]!;
-        if (this.head > 1024 && this.head * 2 > this.queue.length) {
-          this.queue = this.queue.slice(this.head);
-          this.head = 0;
-        }
-        return { value, done: false };
-      }
-      if (this.done) return { value: undefined, done: true };
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-      this.wake = undefined;
-    }
-  }
-
-  async return(): Promise<IteratorResult<StoreEvent>> {
-    this.end();
-    return { value: undefined, done: true };
-  }
 }

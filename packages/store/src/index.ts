@@ -20,3 +20,4 @@ export type {
   WatchOptions,
   WriteOptions,
 } from './store.js';
+export { StoreWatcher } from './store-watcher.js';

@@ -13,6 +13,7 @@ import type {
   WatchOptions,
   WriteOptions,
 } from './store.js';
+import { StoreWatcher } from './store-watcher.js';
 
 /** A key's history since the last compaction; `undefined` value marks a deletion (tombstone). */
 interface Version {
@@ -48,7 +49,7 @@ class MemoryStore implements Store {
   private readonly versions = new Map<string, Version[]>();
   /** Events since compaction, in revision order (one per revision). */
   private events: StoreEvent[] = [];
-  private readonly watchers = new Set<Watcher>();
+  private readonly watchers = new Set<StoreWatcher>();
   private closed = false;
   /** Writes run one at a time so tryUpdate sees a stable current value. */
   private lock: Promise<void> = Promise.resolve();
@@ -131,7 +132,12 @@ class MemoryStore implements Store {
         const backlog = this.events.filter(
           (e) => e.revision > options.fromRevision && e.kv.key.startsWith(prefix),
         );
-        const watcher = new Watcher(prefix, backlog, () => this.watchers.delete(watcher), options.signal);
+        const watcher = new StoreWatcher(
+          prefix,
+          backlog,
+          () => this.watchers.delete(watcher),
+          options.signal,
+        );
         if (this.closed) watcher.end();
         else this.watchers.add(watcher);
         return watcher;
@@ -242,62 +248,5 @@ class MemoryStore implements Store {
       () => undefined,
     );
     return run;
-  }
-}
-
-/** One watch: an unbounded queue drained by an async iterator (the watch cache above bounds per-client buffers). */
-class Watcher implements AsyncIterator<StoreEvent> {
-  private queue: StoreEvent[];
-  private head = 0;
-  private wake: (() => void) | undefined;
-  private done = false;
-
-  constructor(
-    readonly prefix: string,
-    backlog: StoreEvent[],
-    private readonly unregister: () => void,
-    signal: AbortSignal | undefined,
-  ) {
-    this.queue = backlog;
-    if (signal) {
-      if (signal.aborted) this.end();
-      else signal.addEventListener('abort', () => this.end(), { once: true });
-    }
-  }
-
-  push(event: StoreEvent): void {
-    if (this.done) return;
-    this.queue.push(event);
-    this.wake?.();
-  }
-
-  end(): void {
-    if (this.done) return;
-    this.done = true;
-    this.unregister();
-    this.wake?.();
-  }
-
-  async next(): Promise<IteratorResult<StoreEvent>> {
-    for (;;) {
-      if (this.head < this.queue.length) {
-        const value = this.queue[this.head++]!;
-        if (this.head > 1024 && this.head * 2 > this.queue.length) {
-          this.queue = this.queue.slice(this.head);
-          this.head = 0;
-        }
-        return { value, done: false };
-      }
-      if (this.done) return { value: undefined, done: true };
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-      this.wake = undefined;
-    }
-  }
-
-  async return(): Promise<IteratorResult<StoreEvent>> {
-    this.end();
-    return { value: undefined, done: true };
   }
 }
