@@ -5,6 +5,7 @@ import {
   type KeyValue,
   type ListOptions,
   type ListResult,
+  resolveReadRevision,
   type Store,
   StoreError,
   type StoreEvent,
@@ -437,24 +438,7 @@ class SqliteStore implements Store {
   }
 
   private readRevision(atRevision: number | undefined): number {
-    if (atRevision === undefined || atRevision === 0) return this.revision;
-    if (atRevision < this.compacted) {
-      throw new StoreError(
-        'Compacted',
-        `required revision ${atRevision} has been compacted (compacted at ${this.compacted})`,
-        undefined,
-        this.compacted,
-      );
-    }
-    if (atRevision > this.revision) {
-      throw new StoreError(
-        'FutureRevision',
-        `revision ${atRevision} is newer than current ${this.revision}`,
-        undefined,
-        this.revision,
-      );
-    }
-    return atRevision;
+    return resolveReadRevision(atRevision, this.revision, this.compacted);
   }
 
   private valueAt(key: Buffer, revision: number): KeyValue | undefined {

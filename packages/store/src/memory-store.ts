@@ -1,5 +1,6 @@
 import { StoreError } from './errors.js';
 import { OrderedKeys } from './ordered-keys.js';
+import { resolveReadRevision } from './read-revision.js';
 import type {
   DeleteOptions,
   GetOptions,
@@ -180,24 +181,7 @@ class MemoryStore implements Store {
   }
 
   private readRevision(atRevision: number | undefined): number {
-    if (atRevision === undefined || atRevision === 0) return this.revision;
-    if (atRevision < this.compacted) {
-      throw new StoreError(
-        'Compacted',
-        `required revision ${atRevision} has been compacted (compacted at ${this.compacted})`,
-        undefined,
-        this.compacted,
-      );
-    }
-    if (atRevision > this.revision) {
-      throw new StoreError(
-        'FutureRevision',
-        `revision ${atRevision} is newer than current ${this.revision}`,
-        undefined,
-        this.revision,
-      );
-    }
-    return atRevision;
+    return resolveReadRevision(atRevision, this.revision, this.compacted);
   }
 
   private valueAt(key: string, revision: number): KeyValue | undefined {

@@ -1,0 +1,31 @@
+import { StoreError } from './errors.js';
+
+/**
+ * The revision a read at `atRevision` is served at, as every backend resolves it: unset or 0 means
+ * the current revision; below the compacted revision is `Compacted` (the server's 410), above the
+ * current one `FutureRevision` (the server's wait-then-504). Both errors carry the bound they hit.
+ */
+export function resolveReadRevision(
+  atRevision: number | undefined,
+  current: number,
+  compacted: number,
+): number {
+  if (atRevision === undefined || atRevision === 0) return current;
+  if (atRevision < compacted) {
+    throw new StoreError(
+      'Compacted',
+      `required revision ${atRevision} has been compacted (compacted at ${compacted})`,
+      undefined,
+      compacted,
+    );
+  }
+  if (atRevision > current) {
+    throw new StoreError(
+      'FutureRevision',
+      `revision ${atRevision} is newer than current ${current}`,
+      undefined,
+      current,
+    );
+  }
+  return atRevision;
+}
