@@ -1,46 +1,16 @@
-import { ApiError, errors, type UserInfo } from '@orchard/meta';
-import type { Filter } from './filter.js';
+import { type AuthorizationAttributes, type Authorizer, alwaysAllowAuthorizer } from '@orchard/authz';
+import { ApiError, errors } from '@orchard/meta';
+import { nameFromFieldSelector } from '@orchard/rbac';
+import { featureEnabled } from '../feature-gates.js';
+import type { Filter, FilterContext } from './filter.js';
 
-/**
- * What is being asked for (upstream `authorizer.Attributes`): who, which verb, and either a
- * resource (`isResourceRequest`: group, version, namespace, resource, subresource, name) or a
- * non-resource `path`. The fields are those of the resolved `RequestInfo`.
- */
-export interface AuthorizationAttributes {
-  readonly user: UserInfo;
-  /** A spec verb for resource requests; the lower-case HTTP method for non-resource requests. */
-  readonly verb: string;
-  readonly isResourceRequest: boolean;
-  readonly path: string;
-  readonly apiGroup: string;
-  readonly apiVersion: string;
-  readonly namespace: string;
-  readonly resource: string;
-  readonly subresource: string;
-  readonly name: string;
-}
-
-/** An authorizer's answer; `no-opinion` lets the next authorizer of a chain decide. */
-export type AuthorizationDecision = 'allow' | 'deny' | 'no-opinion';
-
-export interface AuthorizationResult {
-  readonly decision: AuthorizationDecision;
-  /** Why; appended to the 403 message (may be ''). */
-  readonly reason: string;
-}
-
-/**
- * Decides whether a request may proceed (spec doc 2 §3). Anything but `allow` is a 403 Forbidden.
- * May return a promise (webhooks); a synchronous answer keeps the request on the fast path.
- */
-export interface Authorizer {
-  authorize(attributes: AuthorizationAttributes): AuthorizationResult | Promise<AuthorizationResult>;
-}
-
-const allowed: AuthorizationResult = Object.freeze({ decision: 'allow', reason: '' });
-
-/** Allows every request (the server's default until an authorizer is configured). */
-export const alwaysAllowAuthorizer: Authorizer = Object.freeze({ authorize: () => allowed });
+export type {
+  AuthorizationAttributes,
+  AuthorizationDecision,
+  AuthorizationResult,
+  Authorizer,
+} from '@orchard/authz';
+export { alwaysAllowAuthorizer } from '@orchard/authz';
 
 /** The 403 of a denied request, with upstream's wording (`User "u" cannot list resource …`). */
 export function forbiddenError(a: AuthorizationAttributes, reason: string): ApiError {
@@ -60,29 +30,61 @@ export function forbiddenError(a: AuthorizationAttributes, reason: string): ApiE
   );
 }
 
+const selectorVerbs = new Set(['list', 'watch', 'deletecollection']);
+
 /**
- * Asks the authorizer about every authenticated request; an unauthenticated request to a public
- * path (no `ctx.user`) is not asked about.
+ * The attributes of one request (upstream's `GetAuthorizerAttributes`): the resolved RequestInfo; a
+ * list/watch without a name takes the name of a `metadata.name` field selector (so `resourceNames`
+ * can allow it); with `AuthorizeWithSelectors` the raw selectors of a list, watch or
+ * deletecollection go along for authorizers that read them.
+ */
+export function requestAttributes(
+  ctx: FilterContext,
+  withSelectors: boolean,
+): AuthorizationAttributes | undefined {
+  const user = ctx.user;
+  if (!user) return undefined;
+  const { info } = ctx;
+  let name = info.name;
+  let fieldSelector: string | undefined;
+  let labelSelector: string | undefined;
+  if (info.isResourceRequest && selectorVerbs.has(info.verb)) {
+    const fs = ctx.url.searchParams.get('fieldSelector') ?? undefined;
+    if (name === '' && info.verb !== 'deletecollection') name = nameFromFieldSelector(fs) ?? '';
+    if (withSelectors) {
+      fieldSelector = fs;
+      labelSelector = ctx.url.searchParams.get('labelSelector') ?? undefined;
+    }
+  }
+  return {
+    user,
+    verb: info.verb,
+    isResourceRequest: info.isResourceRequest,
+    path: info.path,
+    apiGroup: info.apiGroup,
+    apiVersion: info.apiVersion,
+    namespace: info.namespace,
+    resource: info.resource,
+    subresource: info.subresource,
+    name,
+    ...(fieldSelector !== undefined ? { fieldSelector } : {}),
+    ...(labelSelector !== undefined ? { labelSelector } : {}),
+  };
+}
+
+/**
+ * Asks the authorizer about every authenticated request; anything but `allow` is 403 Forbidden. An
+ * unauthenticated request to a public path (no `ctx.user`) is not asked about.
  */
 export function authorizationFilter(authorizer: Authorizer): Filter {
   // Allow-all needs no attributes: the request goes on at the cost of one call.
   if (authorizer === alwaysAllowAuthorizer) return (_ctx, next) => next();
   return (ctx, next) => {
-    const user = ctx.user;
-    if (!user) return next();
-    const { info } = ctx;
-    const attributes: AuthorizationAttributes = {
-      user,
-      verb: info.verb,
-      isResourceRequest: info.isResourceRequest,
-      path: info.path,
-      apiGroup: info.apiGroup,
-      apiVersion: info.apiVersion,
-      namespace: info.namespace,
-      resource: info.resource,
-      subresource: info.subresource,
-      name: info.name,
-    };
+    const attributes = requestAttributes(
+      ctx,
+      featureEnabled(ctx.server.options.featureGates, 'AuthorizeWithSelectors'),
+    );
+    if (!attributes) return next();
     const result = authorizer.authorize(attributes);
     if (result instanceof Promise)
       return result.then((r) => {
