@@ -79,6 +79,7 @@ export async function handleWatch(ctx: RequestContext, def: ResourceDefinition):
       watcher.listen((events) => {
         // Still holding more than the limit from earlier batches: the client is not reading.
         if (ctx.res.writableLength > maxBuffered) {
+          out.closeSlowReader();
           watcher.close();
           return;
         }

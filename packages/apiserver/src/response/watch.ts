@@ -87,7 +87,7 @@ export class WatchStream {
     // A reader this far behind is closed rather than buffered without end; it resumes from the
     // last resourceVersion it saw, as after any watch timeout.
     if (res.writableLength > this.ctx.server.options.maxWatchBufferBytes) {
-      this.end();
+      this.closeSlowReader();
       return Promise.resolve();
     }
     // One wait per stall, shared by every event written meanwhile: not a listener pair per event.
@@ -108,5 +108,14 @@ export class WatchStream {
     if (this.ended) return;
     this.ended = true;
     this.ctx.res.end();
+  }
+
+  /**
+   * Ends the stream of a client that stopped reading and closes its connection once the queued
+   * bytes are flushed, instead of keeping an idle keep-alive socket for a client that is behind.
+   */
+  closeSlowReader(): void {
+    this.end();
+    this.ctx.res.socket?.end();
   }
 }
