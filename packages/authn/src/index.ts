@@ -2,12 +2,37 @@
  * @orchard/authn — who is calling (spec doc 2 §2.1): the `Authenticator` interface, the union that
  * adds `system:authenticated` and falls back to anonymous, and the methods: client certificates, static
  * tokens, bootstrap tokens, service-account JWTs (jose, algorithm-pinned), OIDC flags (discovery + cached JWKS with
- * rotation, fetch injected) and the authenticating proxy.
+ * rotation, fetch injected), structured JWT authenticators (AuthenticationConfiguration with CEL claim
+ * mappings and validation rules, reloaded on change) and the authenticating proxy.
  * Transport-free: the server verifies TLS and passes request attributes; lookups are injected readers.
  */
 
 export type { AnonymousConfigSection } from './anonymous.js';
 export { resolveAnonymousOptions } from './anonymous.js';
+export type {
+  AuthenticationConfiguration,
+  ClaimValidationRule,
+  JwtAuthenticatorConfig,
+  ParseAuthenticationConfigurationOptions,
+  PrefixedClaimMapping,
+} from './authentication-config.js';
+export {
+  authenticationConfigVersions,
+  maxAuthenticationConfigBytes,
+  maxJwtAuthenticators,
+  parseAuthenticationConfiguration,
+} from './authentication-config.js';
+export type {
+  AuthenticationConfigController,
+  AuthenticationConfigControllerOptions,
+  ReloadOutcome,
+} from './authentication-config-controller.js';
+export {
+  authenticationConfigReloadsMetric,
+  authenticationConfigReloadTimestampMetric,
+  createAuthenticationConfigController,
+  defaultAuthenticationConfigControllerOptions,
+} from './authentication-config-controller.js';
 export type {
   AuthenticationRequest,
   AuthenticationResult,
@@ -31,6 +56,17 @@ export {
 export { constantTimeEqual } from './constant-time.js';
 export type { AuthnErrorCode } from './errors.js';
 export { AuthnError, isAuthnError } from './errors.js';
+export type { Gauge } from './gauge.js';
+export { createGauge } from './gauge.js';
+export type { FetchLike, HttpsFetchOptions } from './https-fetch.js';
+export { createHttpsFetch, defaultHttpsFetchOptions } from './https-fetch.js';
+export type { JwtAuthenticatorOptions } from './jwt-authenticator.js';
+export {
+  createJwtAuthenticator,
+  defaultJwtAuthenticatorOptions,
+  jwtSigningAlgorithms,
+  unverifiedIssuer,
+} from './jwt-authenticator.js';
 export type { OidcAuthenticatorOptions } from './oidc.js';
 export { createOidcAuthenticator, oidcUsernamePrefix } from './oidc.js';
 export type { RequestHeaderAuthenticatorOptions } from './request-header.js';
@@ -49,6 +85,8 @@ export {
   createServiceAccountTokenAuthenticator,
   createServiceAccountTokenSigner,
 } from './service-account.js';
+export type { CachedDecision, TokenCache, TokenCacheOptions } from './token-cache.js';
+export { createTokenCache, defaultTokenCacheOptions } from './token-cache.js';
 export type { StaticTokenEntry } from './token-file.js';
 export { createTokenFileAuthenticator, parseTokenFile } from './token-file.js';
 export type {
