@@ -113,6 +113,15 @@ describe.each(['kubernetes', 'orch'] as const)('CRD validation rules (%s flavor)
     expect(causesOf(r.json)[0]?.message).toMatch(/estimated rule cost exceeds budget/);
   });
 
+  it('accepts a prefix test over every element of an unbounded list, as upstream (charged by the prefix)', async () => {
+    const body = crd(ext, apiGroup, [{ rule: "self.names.all(t, t.startsWith('t-'))" }]);
+    body.metadata.name = 'prefixes.example.com';
+    Object.assign(body.spec.names, { plural: 'prefixes', singular: 'prefix', kind: 'Prefix' });
+    const r = await api.request('POST', crds, { body });
+    expect(r.status).toBe(201);
+    await api.request('DELETE', `${crds}/prefixes.example.com`);
+  });
+
   describe('with a served CRD', () => {
     beforeAll(async () => {
       const r = await api.request('POST', crds, {

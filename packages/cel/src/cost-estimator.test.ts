@@ -76,3 +76,47 @@ describe('static cost estimate', () => {
     expect(cost).toBeLessThanOrEqual(program.estimatedCost.max);
   });
 });
+
+describe('per-function costs as cel-go and upstream charge them', () => {
+  // Figures from upstream's library cost tests (k8s.io/apiserver/pkg/cel/library, estimated max).
+  it.each([
+    ["'ABCDEFGHIJ abcdefghij'.lowerAscii()", 3],
+    ["'ABCDEFGHIJ abcdefghij'.upperAscii()", 3],
+    ["'ABCDEFGHIJ abcdefghij'.lowerAscii() == 'abcdefghij ABCDEFGHIJ'.lowerAscii()", 9],
+    ["'ABCDEFGHIJ abcdefghij'.upperAscii() == 'abcdefghij ABCDEFGHIJ'.upperAscii()", 9],
+    ["'abc 123 def 123'.split(' ')", 3],
+    ["'abc 123 def 123'.split(' ', 1)", 3],
+    ["'abc 123 def 123'.substring(5)", 2],
+    ["'abc 123 def 123'.substring(5, 8)", 2],
+    ["'  abc 123 def 123  '.trim()", 2],
+    ["'abc 123 def 123'.find('123')", 2],
+    ["'abc 123 def 123'.findAll('123')", 2],
+    ["'abc 123 def 123'.findAll('123', 1)", 2],
+    ["url('https:://kubernetes.io/').getScheme()", 4],
+    ["url('https:://kubernetes.io/').getHost()", 4],
+  ])('%s costs %i', (expr, cost) => {
+    expect(compile(expr, createEnv({})).estimatedCost.max).toBe(cost);
+  });
+
+  // cel-go's checker: a prefix or suffix test walks the argument, not the searched string.
+  it.each([
+    ['self.name.startsWith("hello")', 3],
+    ['self.name.endsWith("hello")', 3],
+    ['self.name.startsWith("0123456789abcdefghij")', 4],
+  ])('%s costs %i whatever the length of the string searched', (expr, cost) => {
+    expect(estimate(expr, schemaWith())).toBe(cost);
+    expect(estimate(expr, schemaWith(1, 10))).toBe(cost);
+  });
+
+  it('accepts a prefix test over every element of an unbounded string list (refused before)', () => {
+    const cost = estimate('self.names.all(t, t.startsWith("t-"))', schemaWith());
+    expect(cost).toBeLessThan(StaticEstimatedCostLimit);
+    // the list bound (3 MiB of two-byte strings) times a few units per element
+    expect(cost).toBeGreaterThan(1_000_000);
+  });
+
+  it('charges contains by both lengths and comparisons of scalars by 1', () => {
+    expect(estimate('self.name.contains("0123456789")', schemaWith(1, 100))).toBe(2 + 10 * 1);
+    expect(estimate('self.counts["a"] > 0', schemaWith(1, 1))).toBe(4);
+  });
+});

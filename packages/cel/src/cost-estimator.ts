@@ -202,7 +202,8 @@ function est(node: EngineNode | undefined, scope: Scope): Info {
       const locals = new Map(scope.locals);
       locals.set((node.args as { iterVarName: string }).iterVarName, elem);
       const step = est(child(node, 'step'), { ...scope, locals });
-      const cost = range.cost + init.cost + range.size * (step.cost + 1);
+      // + 1 for reading the result (cel-go charges the result expression, an accumulator ident)
+      const cost = range.cost + init.cost + range.size * (step.cost + 1) + 1;
       return { cost, size: range.size };
     }
     case '?:': {
@@ -243,8 +244,9 @@ function est(node: EngineNode | undefined, scope: Scope): Info {
       const [l, r] = args as EngineNode[];
       const a = est(l, scope);
       const b = est(r, scope);
+      // As cel-go: `in` walks the list; a comparison walks the shorter operand (scalars: 1).
       const traversal = node.op === 'in' ? b.size : strCost(Math.min(a.size, b.size));
-      return { cost: a.cost + b.cost + 1 + traversal, size: 1 };
+      return { cost: a.cost + b.cost + traversal, size: 1 };
     }
     case 'call':
     case 'rcall': {
@@ -255,10 +257,11 @@ function est(node: EngineNode | undefined, scope: Scope): Info {
           ? (args as [string, EngineNode, EngineNode[]])[2]
           : (args as [string, EngineNode[]])[1]) ?? [];
       const infos = list.map((a) => est(a, scope));
-      let cost = 1 + (receiver?.cost ?? 0);
+      let cost = receiver?.cost ?? 0;
       for (const i of infos) cost += i.cost;
       const subject = receiver ?? infos[0];
-      cost += callCost(name, subject, receiver ? infos : infos.slice(1));
+      const rest = receiver ? infos : infos.slice(1);
+      cost += functionCost(name, subject, rest);
       return { cost, size: resultSize(name, subject) };
     }
     default: {
@@ -270,44 +273,69 @@ function est(node: EngineNode | undefined, scope: Scope): Info {
   }
 }
 
-function callCost(name: string, subject: Info | undefined, rest: Info[]): number {
+/** Cost of `authorizer.check()` (upstream: fixed, so that two checks fit in one expression). */
+const AuthorizerCheckCost = 350_000;
+
+/** The worst-case size of one element of the list `list` (1 for non-string elements). */
+function elementSize(list: Info | undefined): number {
+  const items = list?.schema?.type === 'array' ? list.schema.items : undefined;
+  return items === undefined ? UNBOUNDED : maxSizeOf(items);
+}
+
+/**
+ * The cost of the function itself, without its receiver and arguments, as cel-go's checker and
+ * upstream's library cost estimator charge it (`StringTraversalCostFactor` per character walked,
+ * regexes by input times pattern length); any other function costs 1.
+ */
+function functionCost(name: string, subject: Info | undefined, rest: Info[]): number {
   const n = subject?.size ?? 1;
+  const arg = rest[0]?.size ?? 1;
+  const isList = subject?.schema?.type === 'array';
   switch (name) {
-    case 'matches':
-    case 'find':
-    case 'findAll': {
-      const re = rest[0]?.size ?? 1;
-      return strCost(n) * Math.ceil(re * RegexStringLengthCostFactor);
-    }
-    case 'contains':
+    // a prefix or suffix test walks the argument, not the searched string
     case 'startsWith':
     case 'endsWith':
-    case 'indexOf':
-    case 'lastIndexOf':
-    case 'split':
+      return strCost(arg);
+    case 'contains':
+      return strCost(n) * strCost(arg);
+    case 'matches':
+    case 'find':
+    case 'findAll':
+      return strCost(n + 1) * Math.ceil(arg * RegexStringLengthCostFactor);
     case 'lowerAscii':
     case 'upperAscii':
-    case 'replace':
+    case 'substring':
     case 'trim':
-    case 'join':
-    case 'string':
-    case 'bytes':
-    case 'quantity':
-    case 'isQuantity':
     case 'url':
-    case 'isURL':
-      return subject?.schema?.type === 'array' ? n : strCost(n);
+    case 'bytes':
+      return strCost(n);
+    case 'replace':
+    case 'split':
+      // the walk plus building the result
+      return Math.ceil(n * 2 * StringTraversalCostFactor);
+    case 'join': {
+      const separators = rest[0] === undefined ? 0 : arg * Math.max(0, n - 1);
+      return strCost(n * elementSize(subject) + separators);
+    }
+    case 'indexOf':
+    case 'lastIndexOf':
     case 'min':
     case 'max':
     case 'sum':
     case 'isSorted':
+      if (!isList) return strCost(n);
+      // one comparison per element, plus walking string elements
+      return n * (1 + (subject?.schema?.items?.type === 'string' ? strCost(elementSize(subject)) : 0));
     case 'sort':
+      return n * Math.max(1, Math.ceil(Math.log2(n + 1)));
     case 'reverse':
     case 'distinct':
     case 'flatten':
-      return name === 'sort' || name === 'isSorted' ? n * Math.max(1, Math.ceil(Math.log2(n + 1))) : n;
+      return n;
+    case 'check':
+      return AuthorizerCheckCost;
     default:
-      return 0;
+      return 1;
   }
 }
 
