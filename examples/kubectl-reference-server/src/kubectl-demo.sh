@@ -23,7 +23,7 @@ trap cleanup EXIT
 
 # The bin comes from the @orchard/apiserver dependency; from a checkout it runs the TypeScript source.
 "$here/node_modules/.bin/orchard-apiserver" --flavor kubernetes --port 0 \
-  --kubeconfig-out "$work/admin.kubeconfig" >"$work/server.out" 2>"$work/server.err" &
+  --data-dir "$work/data" --kubeconfig-out "$work/admin.kubeconfig" >"$work/server.out" 2>"$work/server.err" &
 server_pid=$!
 
 # The CLI prints `listening on https://127.0.0.1:PORT` once the kubeconfig is written.

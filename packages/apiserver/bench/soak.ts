@@ -37,6 +37,8 @@ const server = spawn(
   [
     bin,
     '--insecure-http',
+    '--storage',
+    'memory',
     '--port',
     '0',
     '--watch-window',

@@ -1,9 +1,16 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { flavorByName } from '@orchard/meta';
 import { parseDuration } from './duration.js';
 import { type FeatureGateOverrides, parseFeatureGates } from './feature-gates.js';
-import { isLoopback, launchApiServer } from './launch.js';
+import { isLoopback, type LaunchedServer, launchApiServer } from './launch.js';
+import { loadOrCreateContinueTokenKey } from './storage/continue-token-key.js';
+import {
+  isStorageBackend,
+  type OpenedStorage,
+  openStorage,
+  storageBackends,
+} from './storage/open-storage.js';
 
 const usage = `Usage: orchard-apiserver [options]
 
@@ -12,10 +19,13 @@ const usage = `Usage: orchard-apiserver [options]
   --tls-san NAME         extra DNS name or IP address for the serving certificate (repeatable or
                          comma-separated, e.g. --tls-san api.example.com,10.0.0.5)
   --flavor orch|kubernetes   identifiers of the API (default orch)
-  --storage memory       storage backend (default memory)
+  --storage sqlite|memory  storage backend (default sqlite: durable, in --data-dir; memory: nothing
+                         survives a restart)
+  --data-dir DIR         where the database, the generated certificates (reused on restart, so old
+                         kubeconfigs stay valid) and the kubeconfig live (default .orchard)
   --insecure-http        plain HTTP on loopback; every request is the admin (refused with a
                          non-loopback --host)
-  --kubeconfig-out PATH  where to write the admin kubeconfig (default .orchard/admin.kubeconfig)
+  --kubeconfig-out PATH  where to write the admin kubeconfig (default <data-dir>/admin.kubeconfig)
   --max-body-bytes N     request body limit in bytes (default 3145728)
   --shutdown-delay-duration D  on SIGINT/SIGTERM, fail /readyz and keep serving for D (e.g. 5s; default 0s)
   --watch-window D       watch history retained, e.g. 2s, 5m (default 5m)
@@ -40,9 +50,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         host: { type: 'string', default: '127.0.0.1' },
         'tls-san': { type: 'string', multiple: true },
         flavor: { type: 'string', default: 'orch' },
-        storage: { type: 'string', default: 'memory' },
+        storage: { type: 'string', default: 'sqlite' },
+        'data-dir': { type: 'string', default: '.orchard' },
         'insecure-http': { type: 'boolean', default: false },
-        'kubeconfig-out': { type: 'string', default: '.orchard/admin.kubeconfig' },
+        'kubeconfig-out': { type: 'string' },
         'max-body-bytes': { type: 'string' },
         'shutdown-delay-duration': { type: 'string', default: '0s' },
         'watch-window': { type: 'string' },
@@ -77,8 +88,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   } catch (e) {
     return fail((e as Error).message);
   }
-  if (values.storage !== 'memory')
-    fail(`unsupported --storage ${String(values.storage)} (available: memory)`);
+  const backend = String(values.storage);
+  if (!isStorageBackend(backend))
+    return fail(`unsupported --storage ${backend} (available: ${storageBackends.join(', ')})`);
+  const dataDir = resolve(String(values['data-dir']));
   const maxBody = values['max-body-bytes'] === undefined ? undefined : Number(values['max-body-bytes']);
   if (maxBody !== undefined && (!Number.isInteger(maxBody) || maxBody <= 0))
     fail(`invalid --max-body-bytes ${String(values['max-body-bytes'])}`);
@@ -139,31 +152,59 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       return fail(`invalid --compaction-interval ${compactionInterval}: ${(e as Error).message}`);
     }
   }
-  const kubeconfigOut = resolve(String(values['kubeconfig-out']));
-  const launched = await launchApiServer({
-    port,
-    host,
-    insecureHttp: values['insecure-http'] === true,
-    tlsSubjectAltNames: parseTlsSans(values['tls-san']),
-    kubeconfigOut,
-    server: {
-      flavor,
-      ...(maxBody === undefined ? {} : { maxRequestBodyBytes: maxBody }),
-      shutdownDelaySeconds: shutdownDelayMs / 1000,
-      ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
-      ...(watchWindowMs === undefined ? {} : { watchCache: { windowMs: watchWindowMs } }),
-      ...(continueTtlMs === undefined ? {} : { continueTtlMs }),
-      ...(compactionIntervalMs === undefined ? {} : { compactionIntervalMs }),
-      featureGates,
-      logger: {
-        info: (m) => process.stderr.write(`${m}\n`),
-        error: (m, e) =>
-          process.stderr.write(
-            `error: ${m}: ${e instanceof Error ? (e.stack ?? e.message) : String(e ?? '')}\n`,
-          ),
+  const kubeconfigOut = resolve(
+    typeof values['kubeconfig-out'] === 'string'
+      ? values['kubeconfig-out']
+      : join(dataDir, 'admin.kubeconfig'),
+  );
+  const info = (m: string) => process.stderr.write(`${m}\n`);
+  // Storage first: a data directory held by another server, or a corrupt database, stops the start
+  // before anything in the directory (certificates, kubeconfig) is touched.
+  let storage: OpenedStorage;
+  try {
+    storage = await openStorage({ backend, dataDir });
+  } catch (e) {
+    return startFailed(e);
+  }
+  info(`storage: ${storage.description}`);
+  let launched: LaunchedServer;
+  try {
+    launched = await launchApiServer({
+      port,
+      host,
+      insecureHttp: values['insecure-http'] === true,
+      tlsSubjectAltNames: parseTlsSans(values['tls-san']),
+      kubeconfigOut,
+      // A durable server keeps its certificates so kubeconfigs survive restarts; memory starts afresh.
+      ...(storage.durable ? { tlsDir: join(dataDir, 'tls') } : {}),
+      server: {
+        flavor,
+        store: storage.store,
+        ...(storage.durable ? { continueTokenKey: await loadOrCreateContinueTokenKey(dataDir) } : {}),
+        ...(maxBody === undefined ? {} : { maxRequestBodyBytes: maxBody }),
+        shutdownDelaySeconds: shutdownDelayMs / 1000,
+        ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)),
+        ...(watchWindowMs === undefined ? {} : { watchCache: { windowMs: watchWindowMs } }),
+        ...(continueTtlMs === undefined ? {} : { continueTtlMs }),
+        ...(compactionIntervalMs === undefined ? {} : { compactionIntervalMs }),
+        featureGates,
+        logger: {
+          info: (m) => process.stderr.write(`${m}\n`),
+          error: (m, e) =>
+            process.stderr.write(
+              `error: ${m}: ${e instanceof Error ? (e.stack ?? e.message) : String(e ?? '')}\n`,
+            ),
+        },
       },
-    },
-  });
+    });
+  } catch (e) {
+    await storage.store.close().catch(() => undefined);
+    return startFailed(e);
+  }
+  if (launched.tlsDir)
+    info(
+      `certificates in ${join(dataDir, 'tls')}: CA ${launched.tlsDir.ca}, serving ${launched.tlsDir.serving}, admin ${launched.tlsDir.admin}`,
+    );
   process.stdout.write(`listening on ${launched.url}\n`);
   process.stdout.write(`kubeconfig written to ${kubeconfigOut}\n`);
   let stopping = false;
@@ -171,16 +212,25 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     if (stopping) return;
     stopping = true;
     process.stderr.write(`received ${signal}, shutting down\n`);
-    launched.stop().then(
-      () => process.exit(0),
-      (e) => {
-        process.stderr.write(`shutdown failed: ${String(e)}\n`);
-        process.exit(1);
-      },
-    );
+    launched
+      .stop()
+      .then(() => storage.store.close())
+      .then(
+        () => process.exit(0),
+        (e) => {
+          process.stderr.write(`shutdown failed: ${String(e)}\n`);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+/** A start-up error (storage, certificates, listening): one line naming what failed, exit status 1. */
+function startFailed(e: unknown): never {
+  process.stderr.write(`orchard-apiserver: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
 }
 
 /** `--tls-san` values: repeated flags and comma-separated lists alike. */

@@ -69,6 +69,15 @@ export type { Compactor, CompactorOptions, CompactorTimers } from './storage/com
 export { createCompactor, systemCompactorTimers } from './storage/compactor.js';
 export type { ObjectKeyParts, ObjectWatchEvent } from './storage/object-store.js';
 export { isUndecodableObjectError, ObjectStore, UndecodableObjectError } from './storage/object-store.js';
+export type { OpenedStorage, StorageBackend, StorageOptions } from './storage/open-storage.js';
+export {
+  defaultStorageOptions,
+  isStorageBackend,
+  openStorage,
+  StorageOpenError,
+  sqliteDatabasePath,
+  storageBackends,
+} from './storage/open-storage.js';
 export type { WatchCacheSettings } from './storage/watch-caches.js';
 export { defaultWatchCacheSettings, WatchCaches } from './storage/watch-caches.js';
 export type { VersionInfo } from './version.js';

@@ -4,6 +4,7 @@ import type { ApiServerOptions } from './options.js';
 import { type ApiServer, createApiServer } from './server.js';
 import { type GeneratedTls, generateServerTls, toSubjectAltNames } from './tls/certs.js';
 import { buildKubeconfig } from './tls/kubeconfig.js';
+import { loadOrCreateTls, type TlsDirResult } from './tls/tls-dir.js';
 
 export interface LaunchOptions {
   /** Port to listen on; 0 = any free port. Default 0. */
@@ -20,6 +21,13 @@ export interface LaunchOptions {
    * `--apiserver-cert-extra-sans`). Ignored when `tls` is given. Default none.
    */
   readonly tlsSubjectAltNames?: readonly string[];
+  /**
+   * Directory where the generated CA, serving and admin certificates are kept and reused on restart
+   * (the CLI's `<data-dir>/tls`), so kubeconfigs written before stay valid; the serving certificate is
+   * reissued from the same CA when `host`/`tlsSubjectAltNames` change. Ignored when `tls` is given.
+   * Default: none (fresh material every start).
+   */
+  readonly tlsDir?: string;
   /** Where to write the admin kubeconfig; not written when absent. */
   readonly kubeconfigOut?: string;
   /** Passed to `createApiServer`. */
@@ -34,6 +42,8 @@ export interface LaunchedServer {
   readonly kubeconfig: string;
   readonly kubeconfigPath: string | undefined;
   readonly tls: GeneratedTls | undefined;
+  /** What was reused from and written to `tlsDir` (undefined without one). */
+  readonly tlsDir: TlsDirResult | undefined;
   stop(): Promise<void>;
 }
 
@@ -68,7 +78,12 @@ export async function launchApiServer(options: LaunchOptions = {}): Promise<Laun
     throw new Error(
       `insecure HTTP serves every request as the admin and is refused on the non-loopback address ${host}`,
     );
-  const tls = insecure ? undefined : (options.tls ?? (await generateServerTls(servingCertNames(options))));
+  let tlsDir: TlsDirResult | undefined;
+  if (!insecure && !options.tls && options.tlsDir !== undefined)
+    tlsDir = await loadOrCreateTls(options.tlsDir, servingCertNames(options));
+  const tls = insecure
+    ? undefined
+    : (options.tls ?? tlsDir?.tls ?? (await generateServerTls(servingCertNames(options))));
   const server = createApiServer({
     ...options.server,
     ...(tls ? { tls: { cert: tls.serving.cert, key: tls.serving.key, clientCa: tls.ca.cert } } : {}),
@@ -90,6 +105,7 @@ export async function launchApiServer(options: LaunchOptions = {}): Promise<Laun
     kubeconfig,
     kubeconfigPath: options.kubeconfigOut,
     tls,
+    tlsDir,
     stop: () => server.close(),
   };
 }

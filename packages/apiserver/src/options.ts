@@ -86,6 +86,12 @@ export interface ApiServerOptions {
   /** Continue token lifetime (spec doc 1 §8: 5 minutes; CLI `--continue-ttl`). Default 300 000 ms. */
   readonly continueTtlMs: number;
   /**
+   * HMAC key that signs continue tokens. Default (undefined): 32 random bytes per server, so tokens
+   * die with the process; a durable server passes a key kept beside its data so a token handed out
+   * before a restart still continues its list.
+   */
+  readonly continueTokenKey?: Uint8Array;
+  /**
    * Store compaction interval (upstream `--etcd-compaction-interval`, default 5 minutes; CLI
    * `--compaction-interval`; 0 disables). Each tick compacts the store to the revision seen at the
    * previous tick (or an older tick, so at least `watchCache.windowMs` of history stays), bounding

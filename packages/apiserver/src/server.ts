@@ -88,7 +88,13 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   const ownsStore = options.store === undefined;
   const store = options.store ?? createMemoryStore();
   const objects = new ObjectStore(store);
-  const watchCaches = new WatchCaches(objects, flavor, options.watchCache, options.continueTtlMs);
+  const watchCaches = new WatchCaches(
+    objects,
+    flavor,
+    options.watchCache,
+    options.continueTtlMs,
+    options.continueTokenKey,
+  );
   const registry = createResourceRegistry([
     ...(options.builtinResources ? builtinResources(flavor) : []),
     ...options.resources,

@@ -22,7 +22,17 @@ describe('orchard-apiserver CLI', () => {
     const kubeconfigPath = join(dir, 'nested', 'admin.kubeconfig');
     const child = spawn(
       process.execPath,
-      [bin, '--port', '0', '--flavor', 'kubernetes', '--kubeconfig-out', kubeconfigPath],
+      [
+        bin,
+        '--port',
+        '0',
+        '--flavor',
+        'kubernetes',
+        '--data-dir',
+        join(dir, 'data'),
+        '--kubeconfig-out',
+        kubeconfigPath,
+      ],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },

@@ -43,9 +43,13 @@ export class WatchCaches {
     private readonly flavor: Flavor,
     settings: Partial<WatchCacheSettings>,
     continueTtlMs: number,
+    continueTokenKey?: Uint8Array,
   ) {
     this.settings = { ...defaultWatchCacheSettings, ...settings };
-    this.continueCodec = createContinueCodec({ ttlMs: continueTtlMs });
+    this.continueCodec = createContinueCodec({
+      ttlMs: continueTtlMs,
+      ...(continueTokenKey ? { key: continueTokenKey } : {}),
+    });
   }
 
   /** The cache of a resource (all namespaces). */

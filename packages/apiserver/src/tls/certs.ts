@@ -72,6 +72,22 @@ export async function generateCa(commonName = 'orchard-ca'): Promise<Certificate
   return { keys, certificate, cert: certificate.toString('pem'), key: await keyPem(keys) };
 }
 
+/**
+ * A CA read back from its PEM certificate and PKCS#8 key (as `generateCa` wrote them), so a restarted
+ * server keeps issuing from, and trusting, the same CA. Rejects when the key does not match the certificate.
+ */
+export async function loadCa(certPem: string, keyPem: string): Promise<CertificateAuthority> {
+  const certificate = new x509.X509Certificate(certPem);
+  const der = x509.PemConverter.decodeFirst(keyPem);
+  const privateKey = await webcrypto.subtle.importKey('pkcs8', der, alg, true, ['sign']);
+  const publicKey = await certificate.publicKey.export(alg, ['verify']);
+  const probe = new TextEncoder().encode('orchard-ca-key-check');
+  const signature = await webcrypto.subtle.sign(alg, privateKey, probe);
+  if (!(await webcrypto.subtle.verify(alg, publicKey, signature, probe)))
+    throw new Error('the CA private key does not belong to the CA certificate');
+  return { keys: { privateKey, publicKey }, certificate, cert: certPem, key: keyPem };
+}
+
 async function issue(
   ca: CertificateAuthority,
   subject: string,

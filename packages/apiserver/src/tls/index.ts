@@ -5,7 +5,10 @@ export {
   generateServerTls,
   issueClientCert,
   issueServingCert,
+  loadCa,
   toSubjectAltNames,
 } from './certs.js';
 export type { KubeconfigInput } from './kubeconfig.js';
 export { buildKubeconfig } from './kubeconfig.js';
+export type { TlsDirResult } from './tls-dir.js';
+export { loadOrCreateTls, tlsFiles } from './tls-dir.js';
