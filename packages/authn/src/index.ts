@@ -102,5 +102,12 @@ export {
   createUnionAuthenticator,
   defaultUnionAuthenticatorOptions,
 } from './union.js';
+export type { WebhookConnection } from './webhook-kubeconfig.js';
+export { loadWebhookKubeconfig, parseWebhookKubeconfig } from './webhook-kubeconfig.js';
+export type { WebhookTokenAuthenticatorOptions } from './webhook-token.js';
+export {
+  createWebhookTokenAuthenticator,
+  defaultWebhookTokenAuthenticatorOptions,
+} from './webhook-token.js';
 export type { X509AuthenticatorOptions } from './x509.js';
 export { createX509Authenticator, defaultX509AuthenticatorOptions } from './x509.js';
