@@ -10,6 +10,7 @@ import {
 } from '@orchard/schema';
 import type { WriteRequest, WriteStep } from '../handlers/write-pipeline.js';
 import { reportFieldProblems } from './field-validation.js';
+import { canonicalizeGoValues } from './go-canonical-form.js';
 import { firstGoDecodingError } from './go-decoding.js';
 import { isCustomResource, schemaFor } from './schemas.js';
 
@@ -65,8 +66,9 @@ function cannotBeHandled(w: WriteRequest, why: string): Error {
 
 /**
  * `schema`: the decoding half of schema handling, right after the body became an object:
- * nulls dropped and defaults applied, type errors of built-in kinds (400, first one only), then
- * pruning of unknown fields with field validation (unknown and duplicate fields: Ignore / Warn / Strict).
+ * nulls dropped and defaults applied, type errors of built-in kinds (400, first one only) and
+ * their values put in upstream's canonical forms (Quantity, Time, MicroTime), then pruning of
+ * unknown fields with field validation (unknown and duplicate fields: Ignore / Warn / Strict).
  */
 export const schemaStep: WriteStep = {
   name: 'schema',
@@ -82,6 +84,7 @@ export const schemaStep: WriteStep = {
       if (typeError) throw builtinTypeError(w, schema, typeError);
       const valueError = firstGoDecodingError(w.obj, schema, w.def.kind);
       if (valueError) throw cannotBeHandled(w, valueError);
+      canonicalizeGoValues(w.obj, schema, w.def.kind);
     }
     const unknown = prune(w.obj, schema, { isResourceRoot: true });
     reportFieldProblems(w.ctx, unknown);

@@ -5,7 +5,7 @@
  * `prepareForCreate` and `prepareForUpdate`; each only fills what is unset, so running twice is a
  * no-op.
  */
-import { isJsonObject } from '@orchard/meta';
+import { getOwn, isJsonObject, setOwn } from '@orchard/meta';
 
 type Obj = Record<string, unknown>;
 
@@ -72,11 +72,26 @@ export function setPodSpecDefaults(spec: unknown): void {
   }
 }
 
-/** SetDefaults_Pod: the spec's defaults plus `enableServiceLinks` (not set on pod templates). */
+/**
+ * SetDefaults_Pod: the spec's defaults, `enableServiceLinks`, and a container's limits copied into
+ * its requests where a request for that resource is missing (not on pod templates).
+ */
 export function setPodDefaults(pod: Obj): void {
   if (!isJsonObject(pod.spec)) return;
   setPodSpecDefaults(pod.spec);
   if (unset(pod.spec.enableServiceLinks)) pod.spec.enableServiceLinks = true;
+  for (const list of [pod.spec.initContainers, pod.spec.containers])
+    for (const c of objects(list)) copyLimitsIntoRequests(c);
+}
+
+function copyLimitsIntoRequests(container: Obj): void {
+  const resources = container.resources;
+  if (!isJsonObject(resources) || !isJsonObject(resources.limits)) return;
+  const requests: Obj = isJsonObject(resources.requests) ? resources.requests : {};
+  const missing = Object.keys(resources.limits).filter((name) => !Object.hasOwn(requests, name));
+  if (missing.length === 0) return;
+  for (const name of missing) setOwn(requests, name, getOwn(resources.limits, name));
+  resources.requests = requests;
 }
 
 /** apps/v1 SetDefaults_Deployment plus the pod template's spec. */
@@ -110,4 +125,8 @@ export function setServiceDefaults(service: Obj): void {
   }
   if (spec.type !== 'ExternalName' && unset(spec.internalTrafficPolicy))
     spec.internalTrafficPolicy = 'Cluster';
+  const external = spec.type === 'NodePort' || spec.type === 'LoadBalancer';
+  if (external && unset(spec.externalTrafficPolicy)) spec.externalTrafficPolicy = 'Cluster';
+  if (spec.type === 'LoadBalancer' && unset(spec.allocateLoadBalancerNodePorts))
+    spec.allocateLoadBalancerNodePorts = true;
 }

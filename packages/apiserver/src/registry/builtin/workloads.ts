@@ -3,6 +3,7 @@ import type { ResourceDefinition } from '../resource.js';
 import { defineResource } from '../resource.js';
 import { statusSubresourceStrategy } from '../status-strategy.js';
 import { setDeploymentDefaults, setPodDefaults, setServiceDefaults } from './defaults.js';
+import { podQosClass } from './pod-qos.js';
 
 const statusSub = { name: 'status', verbs: ['get', 'patch', 'update'] } as const;
 
@@ -23,7 +24,13 @@ export const pods: ResourceDefinition = defineResource({
       prepareForCreate: setPodDefaults,
       prepareForUpdate: setPodDefaults,
     },
-    { initialStatus: () => ({ phase: 'Pending', qosClass: 'BestEffort' }) },
+    // Defaults first: limits copied into requests decide the class, as upstream's PrepareForCreate sees them.
+    {
+      initialStatus: (pod) => {
+        setPodDefaults(pod);
+        return { phase: 'Pending', qosClass: podQosClass(pod) };
+      },
+    },
   ),
 });
 
