@@ -4,5 +4,6 @@
  * close/reopen. The native addon (better-sqlite3) is built only by those who install this package.
  */
 
+export { checkSqliteFile } from './integrity.js';
 export type { SqliteStoreOptions } from './sqlite-store.js';
 export { createSqliteStore, defaultSqliteStoreOptions } from './sqlite-store.js';

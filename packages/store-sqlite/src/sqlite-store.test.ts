@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { isStoreError, type Store } from '@orchard/store';
 import { runStoreConformance } from '@orchard/store/testing';
 import { afterAll, describe, expect, it } from 'vitest';
+import { checkSqliteFile } from './integrity.js';
 import { createSqliteStore } from './sqlite-store.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'orchard-sqlite-'));
@@ -69,5 +70,19 @@ describe('sqlite store specifics', () => {
     expect(await again.compactedRevision()).toBe(compacted);
     expect((await again.get('/k')).kv?.value[0]).toBe(99);
     await again.close();
+  });
+});
+
+describe('checkSqliteFile', () => {
+  it('finds nothing wrong with a store the Store wrote, and reports a damaged or foreign file', async () => {
+    const path = join(dir, 'checked.sqlite');
+    const st = createSqliteStore({ path });
+    for (let i = 0; i < 50; i++) await st.create(`/k/${i}`, new Uint8Array(300).fill(i));
+    await st.close();
+    expect(checkSqliteFile(path)).toEqual([]);
+    const garbage = join(dir, 'checked-garbage.sqlite');
+    writeFileSync(garbage, Buffer.alloc(8192, 0x5a));
+    expect(checkSqliteFile(garbage).length).toBeGreaterThan(0);
+    expect(checkSqliteFile(join(dir, 'missing.sqlite'))[0]).toContain('cannot open');
   });
 });
