@@ -1,6 +1,13 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { flavorByName } from '@orchard/meta';
+import {
+  authenticationFlagOptions,
+  authenticationFlagsUsage,
+  type LoadedAuthentication,
+  loadAuthenticationFlags,
+  normalizeBooleanFlags,
+} from './authentication/authentication-flags.js';
 import { parseDuration } from './duration.js';
 import { type FeatureGateOverrides, parseFeatureGates } from './feature-gates.js';
 import { isLoopback, type LaunchedServer, launchApiServer } from './launch.js';
@@ -38,13 +45,14 @@ const usage = `Usage: orchard-apiserver [options]
   --request-timeout D    answer 504 to a request still running after D (default 1m0s; watches exempt)
   --max-watches-per-user N  open watches one user may hold (default 2000; 0 = no limit)
   -h, --help             this text
-`;
+
+${authenticationFlagsUsage}`;
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
   let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
-      args: argv,
+      args: normalizeBooleanFlags(argv),
       options: {
         port: { type: 'string', default: '6443' },
         host: { type: 'string', default: '127.0.0.1' },
@@ -65,6 +73,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         'request-timeout': { type: 'string' },
         'max-watches-per-user': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
+        ...authenticationFlagOptions,
       },
       strict: true,
     }));
@@ -158,6 +167,16 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       : join(dataDir, 'admin.kubeconfig'),
   );
   const info = (m: string) => process.stderr.write(`${m}\n`);
+  // In insecure mode every request is the admin: no authentication flags apply. Bad flags or files
+  // stop the start before storage is opened.
+  let authn: LoadedAuthentication | undefined;
+  if (values['insecure-http'] !== true) {
+    try {
+      authn = await loadAuthenticationFlags(values, { flavor, stateDir: dataDir });
+    } catch (e) {
+      return fail((e as Error).message);
+    }
+  }
   // Storage first: a data directory held by another server, or a corrupt database, stops the start
   // before anything in the directory (certificates, kubeconfig) is touched.
   let storage: OpenedStorage;
@@ -175,6 +194,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       insecureHttp: values['insecure-http'] === true,
       tlsSubjectAltNames: parseTlsSans(values['tls-san']),
       kubeconfigOut,
+      ...(authn?.clientCaPem ? { clientCaPem: authn.clientCaPem } : {}),
+      ...(authn?.requestHeaderClientCaPem
+        ? { requestHeaderClientCaPem: authn.requestHeaderClientCaPem }
+        : {}),
       // A durable server keeps its certificates so kubeconfigs survive restarts; memory starts afresh.
       ...(storage.durable ? { tlsDir: join(dataDir, 'tls') } : {}),
       server: {
@@ -188,6 +211,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         ...(continueTtlMs === undefined ? {} : { continueTtlMs }),
         ...(compactionIntervalMs === undefined ? {} : { compactionIntervalMs }),
         featureGates,
+        ...(authn ? { authentication: authn.authentication } : {}),
         logger: {
           info: (m) => process.stderr.write(`${m}\n`),
           error: (m, e) =>
@@ -205,6 +229,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     info(
       `certificates in ${join(dataDir, 'tls')}: CA ${launched.tlsDir.ca}, serving ${launched.tlsDir.serving}, admin ${launched.tlsDir.admin}`,
     );
+  for (const note of authn?.notes ?? []) info(note);
+  process.stdout.write(
+    `authentication: ${launched.server.authentication?.methods.join(', ') ?? 'none (insecure HTTP: every request is the admin)'}\n`,
+  );
   process.stdout.write(`listening on ${launched.url}\n`);
   process.stdout.write(`kubeconfig written to ${kubeconfigOut}\n`);
   let stopping = false;

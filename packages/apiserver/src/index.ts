@@ -3,6 +3,19 @@
  * verb, discovery, health, built-in resources, and the `orchard-apiserver` CLI.
  */
 
+export type {
+  AuthenticationOptions,
+  ServiceAccountAuthenticationOptions,
+} from './authentication/authentication-options.js';
+export type {
+  ServerAuthentication,
+  TokenReviewOutcome,
+} from './authentication/server-authentication.js';
+export {
+  generateServiceAccountSigningKeyPem,
+  parseServiceAccountSigningKey,
+  parseServiceAccountVerificationKeys,
+} from './authentication/service-account-keys.js';
 export type { ResponseConversion } from './codecs.js';
 export type { RequestContext } from './context.js';
 export type { CustomResourceConverter } from './crd/conversion.js';
@@ -23,8 +36,8 @@ export {
   parseFeatureGates,
   resolveFeatureGates,
 } from './feature-gates.js';
-export type { Authenticator } from './filters/authentication.js';
-export { createClientCertAuthenticator, createFixedAuthenticator } from './filters/authentication.js';
+export type { AuthenticationFilterOptions } from './filters/authentication.js';
+export { createFixedAuthenticator } from './filters/authentication.js';
 export type {
   AuthorizationAttributes,
   AuthorizationDecision,

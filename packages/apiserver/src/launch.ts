@@ -30,6 +30,10 @@ export interface LaunchOptions {
   readonly tlsDir?: string;
   /** Where to write the admin kubeconfig; not written when absent. */
   readonly kubeconfigOut?: string;
+  /** `--client-ca-file`: the CA bundle client certificates chain to. Default: the generated CA. */
+  readonly clientCaPem?: string;
+  /** `--requestheader-client-ca-file`: the authenticating proxy's CA. Default none (method off). */
+  readonly requestHeaderClientCaPem?: string;
   /** Passed to `createApiServer`. */
   readonly server?: Partial<ApiServerOptions>;
 }
@@ -86,7 +90,18 @@ export async function launchApiServer(options: LaunchOptions = {}): Promise<Laun
     : (options.tls ?? tlsDir?.tls ?? (await generateServerTls(servingCertNames(options))));
   const server = createApiServer({
     ...options.server,
-    ...(tls ? { tls: { cert: tls.serving.cert, key: tls.serving.key, clientCa: tls.ca.cert } } : {}),
+    ...(tls
+      ? {
+          tls: {
+            cert: tls.serving.cert,
+            key: tls.serving.key,
+            clientCa: options.clientCaPem ?? tls.ca.cert,
+            ...(options.requestHeaderClientCaPem
+              ? { requestHeaderClientCa: options.requestHeaderClientCaPem }
+              : {}),
+          },
+        }
+      : {}),
   });
   const { url, port } = await server.listen(options.port ?? 0, host);
   const kubeconfig = buildKubeconfig(

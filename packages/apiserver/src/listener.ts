@@ -56,6 +56,7 @@ export function createListener(
       // How often Node checks the header and request deadlines (its default, 30 s, let a slowloris
       // connection live half a minute past its deadline).
       const connectionsCheckingInterval = Math.min(1000, options.requestHeaderTimeoutMs);
+      const clientCas = [tls?.clientCa, tls?.requestHeaderClientCa].filter((c): c is string => !!c);
       const s = tls
         ? createHttpsServer(
             {
@@ -63,7 +64,11 @@ export function createListener(
               ...tlsHardening,
               cert: tls.cert,
               key: tls.key,
-              ...(tls.clientCa ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}),
+              // A client certificate is requested, never required: token and anonymous callers
+              // connect too, and the authentication filter decides who is who.
+              ...(clientCas.length > 0
+                ? { ca: clientCas, requestCert: true, rejectUnauthorized: false }
+                : {}),
             },
             handle,
           )

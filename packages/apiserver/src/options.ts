@@ -1,10 +1,11 @@
+import type { UnionAuthenticator } from '@orchard/authn';
 import type { Codec } from '@orchard/codecs';
 import type { Flavor } from '@orchard/meta';
 import { orchFlavor } from '@orchard/meta';
 import type { Store } from '@orchard/store';
+import type { AuthenticationOptions } from './authentication/authentication-options.js';
 import type { ResponseConversion } from './codecs.js';
 import type { FeatureGateOverrides } from './feature-gates.js';
-import type { Authenticator } from './filters/authentication.js';
 import type { Authorizer } from './filters/authorization.js';
 import type { ResourceDefinition, UserInfo } from './registry/resource.js';
 import {
@@ -21,8 +22,13 @@ export interface TlsOptions {
   readonly cert: string;
   /** Serving private key (PEM). */
   readonly key: string;
-  /** CA bundle (PEM) that client certificates must chain to; without it no client is authenticated by certificate. */
+  /** CA bundle (PEM) that client certificates must chain to (`--client-ca-file`); without it no client is authenticated by certificate. */
   readonly clientCa?: string;
+  /**
+   * CA bundle (PEM) of the authenticating proxy's client certificate (`--requestheader-client-ca-file`);
+   * turns the request-header method on. Certificates of this CA are never users themselves.
+   */
+  readonly requestHeaderClientCa?: string;
 }
 
 export interface Logger {
@@ -51,10 +57,17 @@ export interface ApiServerOptions {
   /** The identity of every request in insecure mode. Default: `admin` in `system:masters`. */
   readonly insecureUser: UserInfo;
   /**
-   * Who is calling (the authentication filter). Default: every request is `insecureUser` when
-   * `anonymousIsAdmin` (default: without `tls`), else the client certificate's CN/O.
+   * The authentication methods (doc 2 §5): static tokens, bootstrap tokens, service-account tokens,
+   * OIDC, the authenticating proxy, anonymous. Client certificates are on whenever `tls.clientCa` is
+   * set. Default: certificates and anonymous only. Ignored when `authenticator` is given or in
+   * insecure mode.
    */
-  readonly authenticator?: Authenticator;
+  readonly authentication?: AuthenticationOptions;
+  /**
+   * Replaces the whole authentication (an `@orchard/authn` union). Default: built from
+   * `authentication`, or every request is `insecureUser` when `anonymousIsAdmin` (default: without `tls`).
+   */
+  readonly authenticator?: UnionAuthenticator;
   /** Whether an authenticated request may proceed (the authorization filter). Default: allow all. */
   readonly authorizer?: Authorizer;
   /** Resource types served in addition to (or, with `builtinResources: false`, instead of) the built-ins. */

@@ -2,6 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Codec } from '@orchard/codecs';
 import { ApiError } from '@orchard/meta';
 import { createMemoryStore, type Store } from '@orchard/store';
+import {
+  createServerAuthentication,
+  type ServerAuthentication,
+} from './authentication/server-authentication.js';
 import { buildOffers, defaultCodecs, type ResponseConversion } from './codecs.js';
 import { startCrdController } from './crd/controller.js';
 import type { CustomResourceConverter } from './crd/conversion.js';
@@ -9,11 +13,7 @@ import { toApiError } from './errors.js';
 import { resolveFeatureGates } from './feature-gates.js';
 import { admissionFilter } from './filters/admission.js';
 import { auditFilter } from './filters/audit.js';
-import {
-  authenticationFilter,
-  createClientCertAuthenticator,
-  createFixedAuthenticator,
-} from './filters/authentication.js';
+import { authenticationFilter, createFixedAuthenticator } from './filters/authentication.js';
 import { alwaysAllowAuthorizer, authorizationFilter } from './filters/authorization.js';
 import { composeFilters, type FilterContext } from './filters/filter.js';
 import { impersonationFilter } from './filters/impersonation.js';
@@ -49,6 +49,8 @@ export interface ApiServer {
   /** Resolves when start-up work (default namespaces) is done. */
   readonly ready: Promise<void>;
   readonly registry: ResourceRegistry;
+  /** The authentication methods in use (`methods` names them); undefined in insecure mode. */
+  readonly authentication: ServerAuthentication | undefined;
   /** The storage backend. */
   readonly storage: Store;
   readonly objects: ObjectStore;
@@ -110,8 +112,21 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   health.addHook('bootstrap-namespaces');
   const writePipeline = new WritePipeline(defaultWriteSteps);
   const log = options.logger;
+  const insecure = options.anonymousIsAdmin ?? options.tls === undefined;
+  // Built before the state so that a bad key or issuer fails createApiServer, not the first request.
+  const authentication = insecure
+    ? undefined
+    : createServerAuthentication({
+        flavor,
+        objects,
+        options: options.authentication ?? {},
+        clientCa: options.tls?.clientCa,
+        requestHeaderClientCa: options.tls?.requestHeaderClientCa,
+        onFailure: (detail) => log.info(`authentication failed: ${detail}`),
+      });
   const state: ServerState = {
     flavor,
+    authentication,
     options,
     registry,
     converters: new Map(),
@@ -135,18 +150,19 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     onError: (e) => log.error('store compaction failed', e),
   });
   const authenticator =
-    options.authenticator ??
-    ((options.anonymousIsAdmin ?? options.tls === undefined)
-      ? createFixedAuthenticator(options.insecureUser)
-      : createClientCertAuthenticator());
+    options.authenticator ?? authentication?.union ?? createFixedAuthenticator(options.insecureUser);
+  const authorizer = options.authorizer ?? alwaysAllowAuthorizer;
   const chain = composeFilters(
     [
-      authenticationFilter(authenticator),
+      authenticationFilter(authenticator, {
+        ...(authentication ? { readClientCertificate: authentication.readClientCertificate } : {}),
+        authorizerDecidesAnonymous: authorizer !== alwaysAllowAuthorizer,
+      }),
       requestLimitsFilter(options),
       requestTimeoutFilter(options.requestTimeoutMs),
       impersonationFilter(),
       auditFilter(),
-      authorizationFilter(options.authorizer ?? alwaysAllowAuthorizer),
+      authorizationFilter(authorizer),
       admissionFilter(),
     ],
     route,
@@ -238,6 +254,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     handle,
     ready,
     registry,
+    authentication,
     storage: store,
     objects,
     watchCaches,

@@ -1,6 +1,7 @@
 import type { Codec } from '@orchard/codecs';
 import type { Flavor } from '@orchard/meta';
 import type { Store } from '@orchard/store';
+import type { ServerAuthentication } from './authentication/server-authentication.js';
 import type { ResponseOffer } from './codecs.js';
 import type { CustomResourceConverters } from './crd/conversion.js';
 import type { WritePipeline } from './handlers/write-pipeline.js';
@@ -13,6 +14,8 @@ import type { WatchCaches } from './storage/watch-caches.js';
 /** The shared state of one server instance, read by every handler. */
 export interface ServerState {
   readonly flavor: Flavor;
+  /** The authentication methods (TokenReview, TokenRequest read them); undefined in insecure mode. */
+  readonly authentication: ServerAuthentication | undefined;
   readonly options: ApiServerOptions;
   readonly registry: ResourceRegistry;
   /** Custom resource converters plugged in with `setCustomResourceConverter` (by `group/kind`). */

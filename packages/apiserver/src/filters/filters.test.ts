@@ -1,3 +1,4 @@
+import { createUnionAuthenticator } from '@orchard/authn';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiServer } from '../server.js';
 import type { AuthorizationAttributes, Authorizer } from './authorization.js';
@@ -85,12 +86,16 @@ describe('authenticator and authorizer options', () => {
 
   it('serves the authenticated user; without one, 401 except on the public paths', async () => {
     const url = await start({
-      authenticator: {
-        authenticate: (req) =>
-          Promise.resolve(
-            req.headers['x-user'] ? { username: String(req.headers['x-user']), groups: [] } : undefined,
-          ),
-      },
+      authenticator: createUnionAuthenticator({
+        authenticators: [
+          {
+            authenticate: async (r) =>
+              r.headers['x-user']
+                ? { kind: 'user', user: { username: String(r.headers['x-user']), groups: [] } }
+                : { kind: 'none' },
+          },
+        ],
+      }),
     });
     expect((await fetch(`${url}/api/v1/namespaces`)).status).toBe(401);
     expect((await fetch(`${url}/version`)).status).toBe(200);

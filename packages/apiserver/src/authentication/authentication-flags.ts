@@ -1,0 +1,310 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { isAuthnError, type OidcAuthenticatorOptions, type PinnedKey, parseTokenFile } from '@orchard/authn';
+import type { Flavor } from '@orchard/meta';
+import { parseDuration } from '../duration.js';
+import type { AuthenticationOptions } from './authentication-options.js';
+import { parseCaBundle } from './client-certificate.js';
+import { fetchWithCa } from './fetch-with-ca.js';
+import {
+  generateServiceAccountSigningKeyPem,
+  parseServiceAccountSigningKey,
+  parseServiceAccountVerificationKeys,
+} from './service-account-keys.js';
+
+/** The authentication flags, with upstream's names (`parseArgs` options; booleans take `=true|false`). */
+export const authenticationFlagOptions = {
+  'anonymous-auth': { type: 'string' },
+  'client-ca-file': { type: 'string' },
+  'token-auth-file': { type: 'string' },
+  'enable-bootstrap-token-auth': { type: 'string' },
+  'service-account-key-file': { type: 'string', multiple: true },
+  'service-account-signing-key-file': { type: 'string' },
+  'service-account-issuer': { type: 'string', multiple: true },
+  'service-account-lookup': { type: 'string' },
+  'service-account-max-token-expiration': { type: 'string' },
+  'api-audiences': { type: 'string' },
+  'oidc-issuer-url': { type: 'string' },
+  'oidc-client-id': { type: 'string' },
+  'oidc-username-claim': { type: 'string' },
+  'oidc-username-prefix': { type: 'string' },
+  'oidc-groups-claim': { type: 'string' },
+  'oidc-groups-prefix': { type: 'string' },
+  'oidc-required-claim': { type: 'string', multiple: true },
+  'oidc-ca-file': { type: 'string' },
+  'oidc-signing-algs': { type: 'string' },
+  'requestheader-client-ca-file': { type: 'string' },
+  'requestheader-allowed-names': { type: 'string' },
+  'requestheader-username-headers': { type: 'string' },
+  'requestheader-uid-headers': { type: 'string' },
+  'requestheader-group-headers': { type: 'string' },
+  'requestheader-extra-headers-prefix': { type: 'string' },
+} as const;
+
+const booleanFlags = ['anonymous-auth', 'enable-bootstrap-token-auth', 'service-account-lookup'];
+
+/** A bare boolean flag (`--anonymous-auth`) means `=true`, as Go's flag package reads it. */
+export function normalizeBooleanFlags(argv: readonly string[]): string[] {
+  return argv.map((a) =>
+    booleanFlags.includes(a.replace(/^--/, '')) && a.startsWith('--') ? `${a}=true` : a,
+  );
+}
+
+export const authenticationFlagsUsage = `Authentication (doc 2 §5; off unless given, except client certificates and anonymous):
+  --client-ca-file FILE  CA bundle for client certificates (default: the generated CA)
+  --token-auth-file FILE static tokens, CSV token,user,uid[,"group1,group2"]
+  --enable-bootstrap-token-auth  bootstrap tokens (Secrets bootstrap-token-<id> in the system namespace)
+  --service-account-key-file FILE   PEM keys verifying service-account tokens (repeatable)
+  --service-account-signing-key-file FILE  PEM private key signing TokenRequest tokens (default: one
+                         generated next to the kubeconfig and reused)
+  --service-account-issuer URL  issuer of new tokens; repeat to accept more (default
+                         https://kubernetes.default.svc.cluster.local, orch: https://orch.default.svc.cluster.local)
+  --service-account-lookup=BOOL  tokens of deleted accounts or bound objects stop working (default true)
+  --service-account-max-token-expiration D  longest TokenRequest lifetime (default none)
+  --api-audiences LIST   audiences tokens must carry for this server (default: the issuers)
+  --oidc-issuer-url URL, --oidc-client-id ID, --oidc-username-claim C (default sub),
+  --oidc-username-prefix P, --oidc-groups-claim C, --oidc-groups-prefix P,
+  --oidc-required-claim K=V (repeatable), --oidc-ca-file FILE, --oidc-signing-algs LIST (default RS256)
+  --requestheader-client-ca-file FILE  CA of the authenticating proxy's client certificate
+  --requestheader-allowed-names LIST   proxy certificate common names (default: any)
+  --requestheader-username-headers LIST (default X-Remote-User), --requestheader-uid-headers LIST,
+  --requestheader-group-headers LIST (default X-Remote-Group),
+  --requestheader-extra-headers-prefix LIST (default X-Remote-Extra-)
+  --anonymous-auth=BOOL  requests without credentials are system:anonymous (default true; until an
+                         authorizer is configured they reach only /version, /livez, /readyz, /healthz)
+`;
+
+export interface LoadedAuthentication {
+  readonly authentication: AuthenticationOptions;
+  /** `--client-ca-file` contents, when given. */
+  readonly clientCaPem?: string;
+  readonly requestHeaderClientCaPem?: string;
+  /** Start-up lines for the log (generated key, example file). */
+  readonly notes: readonly string[];
+}
+
+type FlagValues = Readonly<Record<string, string | boolean | (string | boolean)[] | undefined>>;
+
+/** Go's strconv.ParseBool. */
+function parseBool(flag: string, v: string): boolean {
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(v)) return false;
+  throw new Error(
+    `invalid argument "${v}" for "--${flag}" flag: strconv.ParseBool: parsing "${v}": invalid syntax`,
+  );
+}
+
+const list = (v: string | undefined) =>
+  v === undefined
+    ? undefined
+    : v
+        .split(',')
+        .map((x) => x.trim())
+        .filter((x) => x !== '');
+
+async function readFlagFile(flag: string, path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (e) {
+    throw new Error(
+      `--${flag}: cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
+  }
+}
+
+/** The example `--token-auth-file` the CLI writes (never loaded unless named by the flag). */
+export const staticTokenExample = `# Static tokens for --token-auth-file (doc 2 §5.2): token,user,uid,"group1,group2"
+# Generated as an example; pass this file with --token-auth-file to turn the tokens on.
+`;
+
+/**
+ * Reads the authentication flags into server options. Every error names the flag and, for files,
+ * the file and line. `stateDir` is where a generated service-account signing key is kept (reused on
+ * restart) and the static-token example is written.
+ */
+export async function loadAuthenticationFlags(
+  values: FlagValues,
+  context: { readonly flavor: Flavor; readonly stateDir: string; readonly randomToken?: () => string },
+): Promise<LoadedAuthentication> {
+  const str = (flag: string): string | undefined => {
+    const v = values[flag];
+    return typeof v === 'string' ? v : undefined;
+  };
+  const strs = (flag: string): string[] => {
+    const v = values[flag];
+    return Array.isArray(v) ? v.map(String) : typeof v === 'string' ? [v] : [];
+  };
+  const bool = (flag: string, dflt: boolean): boolean => {
+    const v = str(flag);
+    return v === undefined ? dflt : parseBool(flag, v);
+  };
+  const notes: string[] = [];
+  const out: {
+    -readonly [K in keyof AuthenticationOptions]: AuthenticationOptions[K];
+  } = {};
+
+  let clientCaPem: string | undefined;
+  const clientCaFile = str('client-ca-file');
+  if (clientCaFile !== undefined) {
+    clientCaPem = await readFlagFile('client-ca-file', clientCaFile);
+    parseCaBundle(clientCaPem, `--client-ca-file ${clientCaFile}`);
+  }
+
+  const tokenFile = str('token-auth-file');
+  if (tokenFile !== undefined) {
+    const text = await readFlagFile('token-auth-file', tokenFile);
+    out.tokenFile = wrapAuthn(() => parseTokenFile(text, tokenFile));
+  }
+  if (bool('enable-bootstrap-token-auth', false)) out.bootstrapTokens = true;
+
+  // Service accounts: a signing key (given, or generated and kept in stateDir) and verification keys.
+  const issuers = strs('service-account-issuer').flatMap((v) => list(v) ?? []);
+  if (issuers.length === 0)
+    issuers.push(
+      context.flavor.name === 'kubernetes'
+        ? 'https://kubernetes.default.svc.cluster.local'
+        : 'https://orch.default.svc.cluster.local',
+    );
+  // As upstream: an issuer with a colon must be a URL.
+  for (const iss of issuers) {
+    if (iss.includes(':') && !URL.canParse(iss))
+      throw new Error(
+        `--service-account-issuer: Invalid value: "${iss}": must be a valid URL when it contains a colon`,
+      );
+  }
+  let signingFile = str('service-account-signing-key-file');
+  if (signingFile === undefined) {
+    signingFile = join(context.stateDir, 'service-account-signing.key');
+    if (!existsSync(signingFile)) {
+      await mkdir(context.stateDir, { recursive: true });
+      await writeFile(signingFile, generateServiceAccountSigningKeyPem(), { mode: 0o600 });
+      notes.push(`generated a service-account signing key at ${signingFile}`);
+    } else notes.push(`reusing the service-account signing key at ${signingFile}`);
+  }
+  const signingKey = parseServiceAccountSigningKey(
+    await readFlagFile('service-account-signing-key-file', signingFile),
+    signingFile,
+  );
+  const keys: PinnedKey[] = [];
+  for (const f of strs('service-account-key-file'))
+    keys.push(...parseServiceAccountVerificationKeys(await readFlagFile('service-account-key-file', f), f));
+  const maxExp = str('service-account-max-token-expiration');
+  let maxExpirationSeconds: number | undefined;
+  if (maxExp !== undefined) {
+    maxExpirationSeconds = Math.floor(parseDuration(maxExp) / 1000);
+    if (maxExpirationSeconds < 3600)
+      throw new Error(
+        `--service-account-max-token-expiration: Invalid value: "${maxExp}": must be at least 1h`,
+      );
+  }
+  const apiAudiences = list(str('api-audiences'));
+  out.serviceAccounts = {
+    keys,
+    signingKey,
+    issuers,
+    lookup: bool('service-account-lookup', true),
+    ...(apiAudiences && apiAudiences.length > 0 ? { apiAudiences } : {}),
+    ...(maxExpirationSeconds !== undefined ? { maxExpirationSeconds } : {}),
+  };
+
+  const oidcFlags = Object.keys(authenticationFlagOptions).filter(
+    (f) => f.startsWith('oidc-') && values[f] !== undefined,
+  );
+  if (oidcFlags.length > 0) {
+    const issuerUrl = str('oidc-issuer-url');
+    const clientId = str('oidc-client-id');
+    if (issuerUrl === undefined || clientId === undefined)
+      throw new Error(
+        `--oidc-issuer-url and --oidc-client-id are both required when any --oidc-* flag is given (got ${oidcFlags.map((f) => `--${f}`).join(', ')})`,
+      );
+    const requiredClaims: Record<string, string> = Object.create(null);
+    for (const kv of strs('oidc-required-claim')) {
+      const eq = kv.indexOf('=');
+      if (eq <= 0) throw new Error(`--oidc-required-claim: Invalid value: "${kv}": must be key=value`);
+      requiredClaims[kv.slice(0, eq)] = kv.slice(eq + 1);
+    }
+    const caFile = str('oidc-ca-file');
+    let fetch: OidcAuthenticatorOptions['fetch'];
+    if (caFile !== undefined) {
+      const ca = await readFlagFile('oidc-ca-file', caFile);
+      parseCaBundle(ca, `--oidc-ca-file ${caFile}`);
+      fetch = fetchWithCa(ca);
+    }
+    const algs = list(str('oidc-signing-algs'));
+    const supported = ['RS256', 'RS384', 'RS512', 'ES256', 'ES384', 'ES512', 'PS256', 'PS384', 'PS512'];
+    for (const a of algs ?? [])
+      if (!supported.includes(a))
+        throw new Error(`--oidc-signing-algs: Invalid value: "${a}": supported ${supported.join(', ')}`);
+    const oidc: OidcAuthenticatorOptions = {
+      issuerUrl,
+      clientId,
+      ...(str('oidc-username-claim') !== undefined ? { usernameClaim: str('oidc-username-claim') } : {}),
+      ...(str('oidc-username-prefix') !== undefined ? { usernamePrefix: str('oidc-username-prefix') } : {}),
+      ...(str('oidc-groups-claim') !== undefined ? { groupsClaim: str('oidc-groups-claim') } : {}),
+      ...(str('oidc-groups-prefix') !== undefined ? { groupsPrefix: str('oidc-groups-prefix') } : {}),
+      ...(Object.keys(requiredClaims).length > 0 ? { requiredClaims: { ...requiredClaims } } : {}),
+      ...(algs && algs.length > 0 ? { signingAlgs: algs } : {}),
+      ...(fetch ? { fetch } : {}),
+    } as OidcAuthenticatorOptions;
+    out.oidc = oidc;
+  }
+
+  let requestHeaderClientCaPem: string | undefined;
+  const rhCa = str('requestheader-client-ca-file');
+  const rhFlags = Object.keys(authenticationFlagOptions).filter(
+    (f) => f.startsWith('requestheader-') && f !== 'requestheader-client-ca-file' && values[f] !== undefined,
+  );
+  if (rhCa === undefined && rhFlags.length > 0)
+    throw new Error(
+      `--requestheader-client-ca-file is required with ${rhFlags.map((f) => `--${f}`).join(', ')}`,
+    );
+  if (rhCa !== undefined) {
+    requestHeaderClientCaPem = await readFlagFile('requestheader-client-ca-file', rhCa);
+    parseCaBundle(requestHeaderClientCaPem, `--requestheader-client-ca-file ${rhCa}`);
+    const pick = (flag: string) => list(str(flag));
+    const usernameHeaders = pick('requestheader-username-headers');
+    const uidHeaders = pick('requestheader-uid-headers');
+    const groupHeaders = pick('requestheader-group-headers');
+    const extraHeaderPrefixes = pick('requestheader-extra-headers-prefix');
+    const allowedNames = pick('requestheader-allowed-names');
+    out.requestHeader = {
+      ...(usernameHeaders ? { usernameHeaders } : {}),
+      ...(uidHeaders ? { uidHeaders } : {}),
+      ...(groupHeaders ? { groupHeaders } : {}),
+      ...(extraHeaderPrefixes ? { extraHeaderPrefixes } : {}),
+      ...(allowedNames ? { allowedNames } : {}),
+    };
+  }
+  out.anonymous = { enabled: bool('anonymous-auth', true) };
+
+  const example = join(context.stateDir, 'static-tokens.example.csv');
+  if (!existsSync(example)) {
+    await mkdir(context.stateDir, { recursive: true });
+    const token = context.randomToken?.() ?? randomHex(32);
+    await writeFile(example, `${staticTokenExample}${token},jane,jane-uid,"developers,viewers"\n`, {
+      mode: 0o600,
+    });
+    notes.push(`wrote a static-token example to ${example} (use it with --token-auth-file)`);
+  }
+  return {
+    authentication: out,
+    ...(clientCaPem !== undefined ? { clientCaPem } : {}),
+    ...(requestHeaderClientCaPem !== undefined ? { requestHeaderClientCaPem } : {}),
+    notes,
+  };
+}
+
+function randomHex(bytes: number): string {
+  return Buffer.from(crypto.getRandomValues(new Uint8Array(bytes))).toString('hex');
+}
+
+/** Runs an @orchard/authn parser, rethrowing its configuration error as a plain start-up error. */
+function wrapAuthn<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    if (isAuthnError(e)) throw new Error(e.message);
+    throw e;
+  }
+}

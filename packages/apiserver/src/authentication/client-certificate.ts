@@ -1,0 +1,79 @@
+import { X509Certificate } from 'node:crypto';
+import type { Socket } from 'node:net';
+import type { DetailedPeerCertificate, TLSSocket } from 'node:tls';
+import type { VerifiedClientCertificate } from '@orchard/authn';
+
+/** A named CA bundle client certificates may chain to (`client-ca`, `requestheader-client-ca`). */
+export interface ClientCaBundle {
+  readonly name: string;
+  readonly pem: string;
+}
+
+/** Splits a PEM bundle into certificates; a bundle with none (or a broken one) is an error naming `source`. */
+export function parseCaBundle(pem: string, source: string): X509Certificate[] {
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) throw new Error(`${source}: no PEM certificate found`);
+  return blocks.map((b, i) => {
+    try {
+      return new X509Certificate(b);
+    } catch (e) {
+      throw new Error(`${source}: certificate ${i + 1}: ${(e as Error).message}`);
+    }
+  });
+}
+
+/**
+ * Reads the client certificate of a TLS connection. Node has already checked the chain against the
+ * union of every bundle (`socket.authorized`); this finds which bundles the chain ends in, so the
+ * request-header proxy's CA never doubles as a user CA. The answer is cached per connection.
+ */
+export function createClientCertificateReader(
+  bundles: readonly ClientCaBundle[],
+): (socket: Socket) => VerifiedClientCertificate | undefined {
+  const parsed = bundles.map((b) => ({ name: b.name, certs: parseCaBundle(b.pem, b.name) }));
+  const cache = new WeakMap<Socket, VerifiedClientCertificate | null>();
+  return (socket) => {
+    const cached = cache.get(socket);
+    if (cached !== undefined) return cached ?? undefined;
+    const result = read(socket as TLSSocket, parsed);
+    cache.set(socket, result ?? null);
+    return result;
+  };
+}
+
+function read(
+  socket: TLSSocket,
+  bundles: readonly { name: string; certs: X509Certificate[] }[],
+): VerifiedClientCertificate | undefined {
+  if (typeof socket.getPeerCertificate !== 'function' || !socket.authorized) return undefined;
+  const peer = socket.getPeerCertificate(true) as DetailedPeerCertificate | undefined;
+  if (!peer?.raw) return undefined;
+  const chain: X509Certificate[] = [];
+  const seen = new Set<string>();
+  for (let c: DetailedPeerCertificate | undefined = peer; c?.raw && chain.length < 10; ) {
+    if (seen.has(c.fingerprint256)) break;
+    seen.add(c.fingerprint256);
+    try {
+      chain.push(new X509Certificate(c.raw));
+    } catch {
+      return undefined;
+    }
+    c = c.issuerCertificate;
+  }
+  const leaf = chain[0];
+  if (!leaf) return undefined;
+  const verifiedBy = bundles
+    .filter((b) =>
+      chain.some((c) =>
+        b.certs.some(
+          (ca) => ca.fingerprint256 === c.fingerprint256 || (c.checkIssued(ca) && c.verify(ca.publicKey)),
+        ),
+      ),
+    )
+    .map((b) => b.name);
+  if (verifiedBy.length === 0) return undefined;
+  // Node's parsed subject: a repeated attribute (several O) is an array.
+  const subject = peer.subject as unknown as Record<string, string | string[] | undefined>;
+  const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+  return { commonName: list(subject.CN)[0] ?? '', organizations: list(subject.O), verifiedBy };
+}

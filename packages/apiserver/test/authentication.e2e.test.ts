@@ -1,0 +1,225 @@
+import { generateCa, issueClientCert } from '@orchard/apiserver/tls';
+import { parseTokenFile } from '@orchard/authn';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AuthServer, startAuthServer, unauthorizedStatus } from './helpers/auth-server.js';
+
+/**
+ * Authentication wired into the real HTTPS server (doc 2 §5): client certificates, static tokens,
+ * the authenticating proxy and anonymous, each as a table of (credential → user or 401). Every 401
+ * is the same Status, whatever check failed.
+ */
+const tokens = parseTokenFile(
+  [
+    '# comment',
+    'tok-jane,jane,uid-jane,"dev,ops"',
+    'tok-bob,bob,,',
+    'tok-system,system:kube-scheduler,,system:scheduling',
+  ].join('\n'),
+  'tokens.csv',
+);
+
+describe('client certificates, static tokens and anonymous', () => {
+  let api: AuthServer;
+  let jane: { cert: string; key: string };
+  let stranger: { cert: string; key: string };
+  beforeAll(async () => {
+    api = await startAuthServer({ authentication: { tokenFile: tokens } });
+    jane = await issueClientCert(api.tls.ca, 'jane', ['devs', 'ops']);
+    stranger = await issueClientCert(await generateCa('other-ca'), 'mallory', ['system:masters']);
+  });
+  afterAll(() => api.stop());
+
+  it('names the methods that are on', () => {
+    expect(api.server.authentication?.methods).toEqual(['x509', 'token-file', 'anonymous']);
+  });
+
+  it.each([
+    [
+      'admin certificate',
+      () => ({ cert: api.tls.admin }),
+      'admin',
+      ['system:masters', 'system:authenticated'],
+    ],
+    ['issued certificate', () => ({ cert: jane }), 'jane', ['devs', 'ops', 'system:authenticated']],
+    [
+      'static token',
+      () => ({ headers: { authorization: 'Bearer tok-jane' } }),
+      'jane',
+      ['dev', 'ops', 'system:authenticated'],
+    ],
+    [
+      'static token, scheme case',
+      () => ({ headers: { authorization: 'bearer tok-bob' } }),
+      'bob',
+      ['system:authenticated'],
+    ],
+  ])('%s → user', async (_name, options, username, groups) => {
+    const r = await api.whoami(options());
+    expect(r.status).toBe(201);
+    expect(r.json.status.userInfo.username).toBe(username);
+    expect(r.json.status.userInfo.groups).toEqual(groups);
+  });
+
+  it('a static token keeps its uid', async () => {
+    const r = await api.whoami({ headers: { authorization: 'Bearer tok-jane' } });
+    expect(r.json.status.userInfo.uid).toBe('uid-jane');
+  });
+
+  it.each([
+    ['unknown token', { authorization: 'Bearer nope' }],
+    ['token of another line with a suffix', { authorization: 'Bearer tok-janeX' }],
+    ['prefix of a token', { authorization: 'Bearer tok-jan' }],
+    ['JWT-shaped garbage', { authorization: 'Bearer a.b.c' }],
+    ['bootstrap-shaped token without the method', { authorization: 'Bearer abcdef.0123456789abcdef' }],
+  ])('%s → 401 Status naming no check', async (_name, headers) => {
+    const r = await api.whoami({ headers });
+    expect(r.status).toBe(401);
+    expect(r.json).toEqual(unauthorizedStatus);
+  });
+
+  it('a certificate of another CA is no credential: anonymous, so 401 outside the public paths', async () => {
+    const r = await api.whoami({ cert: stranger });
+    expect(r.status).toBe(401);
+    expect(r.json).toEqual(unauthorizedStatus);
+    expect((await api.call('GET', '/version', { cert: stranger })).status).toBe(200);
+  });
+
+  it('a valid certificate decides before an invalid token (first success wins)', async () => {
+    const r = await api.whoami({ cert: jane, headers: { authorization: 'Bearer nope' } });
+    expect(r.status).toBe(201);
+    expect(r.json.status.userInfo.username).toBe('jane');
+  });
+
+  it('no credential: public paths served, everything else 401 until an authorizer decides', async () => {
+    for (const p of ['/version', '/livez', '/readyz', '/healthz', '/healthz/ping'])
+      expect((await api.call('GET', p)).status, p).toBe(200);
+    for (const p of ['/api/v1/namespaces', '/apis', '/api', '/openapi/v3', '/'])
+      expect((await api.call('GET', p)).json, p).toEqual(unauthorizedStatus);
+  });
+
+  it('a non-Bearer Authorization header is no credential (anonymous)', async () => {
+    expect((await api.call('GET', '/version', { headers: { authorization: 'Basic YTpi' } })).status).toBe(
+      200,
+    );
+    expect((await api.call('GET', '/api', { headers: { authorization: 'Basic YTpi' } })).status).toBe(401);
+  });
+
+  it('a token is never anonymous: an invalid one is 401 even on a public path', async () => {
+    const r = await api.call('GET', '/version', { headers: { authorization: 'Bearer nope' } });
+    expect(r.status).toBe(401);
+    expect(r.json).toEqual(unauthorizedStatus);
+  });
+
+  it('hostile headers never crash the server', async () => {
+    const hostile: Record<string, string | string[]>[] = [
+      { authorization: `Bearer ${'x'.repeat(8000)}` },
+      { authorization: ['Bearer tok-jane', 'Bearer nope'] },
+      { authorization: 'Bearer \u00e9\u00e8' },
+      { authorization: 'Bearer' },
+      { authorization: 'Bearer  ' },
+      { authorization: 'Bearer a b' },
+      { 'x-remote-user': 'root', 'x-remote-group': 'system:masters' },
+      { 'x-remote-extra-__proto__': 'x', 'x-remote-user': 'root' },
+      { authorization: 'Bearer eyJhbGciOiJub25lIn0.eyJpc3MiOiJ4In0.' },
+      { authorization: 'Bearer eyJ.eyJ.x' },
+    ];
+    for (const headers of hostile) {
+      const r = await api.whoami({ headers: headers as Record<string, string> }).catch((e: Error) => ({
+        status: -1,
+        text: e.message,
+      }));
+      expect([201, 401, 400, 431], JSON.stringify(headers).slice(0, 80)).toContain(r.status);
+      if (r.status === 201) expect((r as { json: any }).json.status.userInfo.username).not.toBe('root');
+    }
+    expect((await api.whoami({ cert: api.tls.admin })).status).toBe(201);
+  });
+});
+
+describe('--anonymous-auth=false', () => {
+  let api: AuthServer;
+  beforeAll(async () => {
+    api = await startAuthServer({ authentication: { anonymous: { enabled: false } } });
+  });
+  afterAll(() => api.stop());
+
+  it('is 401 everywhere without a credential, public paths included', async () => {
+    expect(api.server.authentication?.methods).toEqual(['x509']);
+    for (const p of ['/version', '/livez', '/api'])
+      expect((await api.call('GET', p)).json, p).toEqual(unauthorizedStatus);
+    expect((await api.call('GET', '/version', { cert: api.tls.admin })).status).toBe(200);
+  });
+});
+
+describe('authenticating proxy (--requestheader-*)', () => {
+  let api: AuthServer;
+  let proxy: { cert: string; key: string };
+  let otherProxy: { cert: string; key: string };
+  let clientCaUser: { cert: string; key: string };
+  beforeAll(async () => {
+    const proxyCa = await generateCa('front-proxy-ca');
+    proxy = await issueClientCert(proxyCa, 'front-proxy-client');
+    otherProxy = await issueClientCert(proxyCa, 'someone-else');
+    api = await startAuthServer({
+      requestHeaderClientCa: proxyCa.cert,
+      authentication: {
+        requestHeader: {
+          allowedNames: ['front-proxy-client'],
+          usernameHeaders: ['X-Remote-User'],
+          groupHeaders: ['X-Remote-Group'],
+          extraHeaderPrefixes: ['X-Remote-Extra-'],
+        },
+      },
+    });
+    clientCaUser = await issueClientCert(api.tls.ca, 'carol', ['staff']);
+  });
+  afterAll(() => api.stop());
+
+  it('trusts the identity headers of the allowed proxy certificate, extras percent-decoded', async () => {
+    expect(api.server.authentication?.methods).toEqual(['requestheader', 'x509', 'anonymous']);
+    const r = await api.whoami({
+      cert: proxy,
+      headers: {
+        'x-remote-user': 'dave',
+        'x-remote-group': ['g1', 'g2'],
+        'x-remote-extra-acme.com%2Fproject': 'p1',
+        'x-remote-extra-scopes': ['a', 'b'],
+      },
+    });
+    expect(r.status).toBe(201);
+    expect(r.json.status.userInfo).toEqual({
+      username: 'dave',
+      groups: ['g1', 'g2', 'system:authenticated'],
+      extra: { 'acme.com/project': ['p1'], scopes: ['a', 'b'] },
+    });
+  });
+
+  it.each([
+    ['proxy CN not allowed', () => ({ cert: otherProxy, headers: { 'x-remote-user': 'dave' } }), 401],
+    // A proxy certificate is no user certificate: without headers it is nobody (anonymous → 401).
+    ['proxy certificate without headers', () => ({ cert: proxy }), 401],
+    ['headers without a certificate', () => ({ headers: { 'x-remote-user': 'dave' } }), 401],
+  ])('%s → 401', async (_name, options, status) => {
+    const r = await api.whoami(options());
+    expect(r.status).toBe(status);
+    expect(r.json).toEqual(unauthorizedStatus);
+  });
+
+  it('headers sent with a client-CA certificate are ignored: the certificate decides', async () => {
+    const r = await api.whoami({ cert: clientCaUser, headers: { 'x-remote-user': 'root' } });
+    expect(r.json.status.userInfo.username).toBe('carol');
+  });
+
+  it('a __proto__ extra is an ordinary key and pollutes nothing', async () => {
+    const r = await api.whoami({
+      cert: proxy,
+      headers: {
+        'x-remote-user': 'dave',
+        'x-remote-extra-__proto__': 'x',
+        'x-remote-extra-constructor': 'y',
+      },
+    });
+    expect(r.status).toBe(201);
+    expect(Object.hasOwn(r.json.status.userInfo.extra, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});
