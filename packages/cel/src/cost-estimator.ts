@@ -9,7 +9,6 @@
  * engine types objects as `map<string, dyn>`, so this is where `self.nosuchfield` is caught).
  */
 import { propertySchema, type StructuralSchema } from '@orchard/schema';
-import type { EngineNode } from './engine.js';
 import { CelError, positionOf } from './errors.js';
 import { unescapePropertyName } from './escaping.js';
 import {
@@ -18,6 +17,7 @@ import {
   RegexStringLengthCostFactor,
   StringTraversalCostFactor,
 } from './limits.js';
+import type { EngineNode } from './patches/engine-ast.js';
 
 export interface CostEstimate {
   min: number;

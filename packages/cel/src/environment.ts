@@ -5,11 +5,15 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import type { StructuralSchema } from '@orchard/schema';
-import { patchAst, patchParsed } from './ast-patches.js';
 import { type CostEstimate, estimateCost } from './cost-estimator.js';
 import type { CostTracker } from './cost-tracker.js';
 import { budgetExceeded } from './cost-tracker.js';
+import { CelError, fromEngineError, isCelError } from './errors.js';
+import { registerLibraries } from './library/index.js';
+import { PerCallLimit } from './limits.js';
+import { resolveNames } from './names.js';
 import {
+  applyParsed,
   type CallCost,
   COST,
   captureChecker,
@@ -18,15 +22,13 @@ import {
   type Evaluator,
   LENIENT,
   paramsAsDyn,
+  patchAst,
+  patchParsed,
+  preprocess,
   registerCheckProbe,
   registerProbe,
   walkAst,
-} from './engine.js';
-import { CelError, fromEngineError, isCelError } from './errors.js';
-import { registerLibraries } from './library/index.js';
-import { PerCallLimit } from './limits.js';
-import { resolveNames } from './names.js';
-import { applyParsed, preprocess } from './source.js';
+} from './patches/index.js';
 import { type CelType, celTypeOf, registerSchemaTypes } from './types.js';
 
 /** Feature gates that change the environment (same names and defaults as upstream). */

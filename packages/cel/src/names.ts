@@ -8,9 +8,10 @@
  * declared variables at compile time; unchecked programs resolve against the activation when
  * evaluated. Names bound by comprehensions and `cel.bind` are local and never qualified.
  */
-import type { EngineNode } from './engine.js';
-import { walkAst } from './engine.js';
+
 import { evalError } from './library/values.js';
+import type { EngineNode } from './patches/engine-ast.js';
+import { walkAst } from './patches/engine-ast.js';
 
 // The engine's checker, scope and type objects.
 type Any = any;

@@ -6,7 +6,7 @@
  * passes or reads `Date`s keep working — and carries the nanoseconds below its millisecond in a
  * symbol-keyed property. `timestamp(string)` keeps up to nine fractional digits; `+`/`-` with
  * durations, the difference of two timestamps, comparisons, equality and `string()` use the
- * full precision (see `ast-patches.ts`).
+ * full precision (see `patches/timestamps.ts`).
  */
 import { Duration } from '@marcbachmann/cel-js/evaluator';
 

@@ -4,8 +4,8 @@
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import { chargeCost } from '../engine.js';
 import { celEquals } from '../list-semantics.js';
+import { chargeCost } from '../patches/cost-hook.js';
 import { compareValues, evalError, typeName } from './values.js';
 
 function extreme(list: unknown[], sign: 1 | -1, name: string): unknown {

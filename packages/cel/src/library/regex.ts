@@ -6,8 +6,8 @@
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { RE2JS } from 're2js';
-import { chargeCost } from '../engine.js';
 import { RegexStringLengthCostFactor, StringTraversalCostFactor } from '../limits.js';
+import { chargeCost } from '../patches/cost-hook.js';
 import { evalError } from './values.js';
 
 const cache = new Map<string, RE2JS>();

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compile, createEnv } from './environment.js';
-import { isCelError } from './errors.js';
-import { decodeBytesLiteral, preprocess } from './source.js';
+import { compile, createEnv } from '../environment.js';
+import { isCelError } from '../errors.js';
+import { decodeBytesLiteral } from './bytes-literals.js';
+import { expectShape, expectUpstream, findNode, rawAst, rawOutcome } from './raw-engine.js';
+import { preprocess } from './source-rewrite.js';
 
 const env = createEnv({ variables: { m: 'map<string, dyn>', xs: 'list<int>', x: 'int' } });
 const run = (expr: string, activation: Record<string, unknown> = {}) =>
@@ -116,5 +118,22 @@ describe('optional entries in list and map literals', () => {
   it('requires an optional value in an optional entry', () => {
     expect(() => compile('[?1]', env)).toThrow(/optional entry must be an optional value/);
     expect(() => compile("{?'a': 1}", env)).toThrow(/optional entry must be an optional value/);
+  });
+});
+
+describe('patch source-rewrite', () => {
+  const P = 'source-rewrite';
+  it('relies on: selections are . nodes with [operand, fieldName] args; positions on every node', () => {
+    const { root } = rawAst('m.abc', { m: 'map<string, int>' });
+    const sel = findNode(P, root, (n) => n.op === '.');
+    expectShape(P, (sel.args as unknown[])[1] === 'abc', 'args[1] is the field name');
+    expectShape(P, sel.start === 0 && sel.end === 5, 'node.start/end are source offsets');
+  });
+
+  it('fixes: the engine lexes no raw bytes, backtick-quoted fields or leading-dot doubles', () => {
+    for (const expr of ["br'x'", "{'a-b': 1}.`a-b`", '.5'])
+      expectUpstream(P, /ParseError/.test(rawOutcome(expr).error ?? ''), `fails to parse ${expr}`);
+    expect(run("{'a-b': 1}.`a-b`")).toBe(1n);
+    expect(run('.5')).toBe(0.5);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * Source pre-processing: CEL syntax the engine's lexer/parser (`@marcbachmann/cel-js` 8.0.0) does
- * not accept or decodes wrongly, rewritten before it parses and restored in the parsed AST (each
- * item is an upstream-fix candidate listed in the README):
+ * Patch `source-rewrite`: CEL syntax the engine's lexer/parser (`@marcbachmann/cel-js` 8.0.0)
+ * does not accept or decodes wrongly, rewritten before it parses and restored in the parsed AST (each
+ * item is a row of the README's patch table):
  *
  * - bytes literals: the engine stores a non-ASCII character as one byte (its code unit & 0xff)
  *   instead of its UTF-8 encoding; every bytes literal is decoded here and its AST value replaced;
@@ -18,10 +18,9 @@
  * The scanner follows CEL's lexical grammar (strings with prefixes, triple quotes, comments), so
  * nothing inside a string literal or a comment is touched.
  */
-import { Optional } from '@marcbachmann/cel-js';
-import type { EngineNode } from './engine.js';
-import { walkAst } from './engine.js';
-import { evalError } from './library/values.js';
+import { decodeBytesLiteral } from './bytes-literals.js';
+import { type EngineNode, walkAst } from './engine-ast.js';
+import { optionalList, optionalMap } from './optional-entries.js';
 
 export interface Preprocessed {
   /** What the engine parses. */
@@ -44,56 +43,7 @@ const IDENT_START = /[A-Za-z_]/;
 const IDENT_PART = /[A-Za-z0-9_]/;
 const DIGIT = /[0-9]/;
 const QUOTED_IDENT = /^[A-Za-z0-9_.\-/ ]+$/;
-const SIMPLE_ESCAPES: Record<string, number> = {
-  '\\': 0x5c,
-  '?': 0x3f,
-  '"': 0x22,
-  "'": 0x27,
-  '`': 0x60,
-  a: 0x07,
-  b: 0x08,
-  f: 0x0c,
-  n: 0x0a,
-  r: 0x0d,
-  t: 0x09,
-  v: 0x0b,
-};
 const utf8 = new TextEncoder();
-
-/**
- * Decodes the content of a (non-raw) CEL bytes literal: characters as UTF-8, `\xHH` and `\ooo` as
- * one byte, the simple escapes; `undefined` when an escape is invalid (the engine reports it).
- */
-export function decodeBytesLiteral(content: string): Uint8Array | undefined {
-  const out: number[] = [];
-  let i = 0;
-  while (i < content.length) {
-    const ch = content[i] as string;
-    if (ch !== '\\') {
-      const cp = content.codePointAt(i) as number;
-      for (const b of utf8.encode(String.fromCodePoint(cp))) out.push(b);
-      i += cp > 0xffff ? 2 : 1;
-      continue;
-    }
-    const next = content[i + 1];
-    if (next === undefined) return undefined;
-    if (next in SIMPLE_ESCAPES) {
-      out.push(SIMPLE_ESCAPES[next] as number);
-      i += 2;
-    } else if (next === 'x' || next === 'X') {
-      const h = content.slice(i + 2, i + 4);
-      if (!/^[0-9a-fA-F]{2}$/.test(h)) return undefined;
-      out.push(Number.parseInt(h, 16));
-      i += 4;
-    } else if (next >= '0' && next <= '3') {
-      const o = content.slice(i + 1, i + 4);
-      if (!/^[0-7]{3}$/.test(o)) return undefined;
-      out.push(Number.parseInt(o, 8));
-      i += 4;
-    } else return undefined;
-  }
-  return Uint8Array.from(out);
-}
 
 /** Nothing to rewrite without a backtick, `?`, bytes prefix or a `.` before a digit. */
 const NEEDS_SCAN = /[`?]|[bB][rR]?['"]|[rR][bB]['"]|\.\d/;
@@ -300,9 +250,6 @@ export function preprocess(original: string): Preprocessed {
   };
 }
 
-// The engine's checker and type objects, as far as the optional literals use them.
-type Any = any;
-
 /** Restores what `preprocess` rewrote, in the AST of `pre.source` (before type-checking). */
 export function applyParsed(root: EngineNode, pre: Preprocessed): void {
   const nodes: EngineNode[] = [];
@@ -329,86 +276,4 @@ export function applyParsed(root: EngineNode, pre: Preprocessed): void {
       m.start = pre.toOriginal(m.start);
       m.end = pre.toOriginal(m.end);
     }
-}
-
-interface MetaNode extends EngineNode {
-  setMeta(key: string, value: unknown): MetaNode;
-}
-
-/** The element type of an optional entry (`optional<T>` → `T`); anything else is rejected. */
-function optionalValueType(chk: Any, t: Any, node: EngineNode): Any {
-  if (t.kind === 'optional') return t.valueType;
-  if (t.kind === 'dyn') return t;
-  throw chk.createError(
-    'no_matching_overload',
-    `optional entry must be an optional value, got '${t.name}'`,
-    node,
-  );
-}
-
-function unify(chk: Any, a: Any, b: Any): Any {
-  if (a === undefined) return b;
-  return a.unify(chk.registry, b) || chk.getType('dyn');
-}
-
-function present(v: unknown, node: EngineNode): { has: boolean; value?: unknown } {
-  if (!(v instanceof Optional))
-    throw evalError('optional entry must be an optional value', 'no_matching_overload');
-  void node;
-  return v.hasValue() ? { has: true, value: v.value() } : { has: false };
-}
-
-/** `[a, ?b]`: `b` is `optional<T>`; the element is included when it has a value. */
-function optionalList(node: EngineNode, flags: boolean[]): void {
-  const elems = node.args as EngineNode[];
-  const m = node as MetaNode;
-  m.setMeta('check', (chk: Any, _ast: unknown, ctx: unknown) => {
-    let t: Any;
-    elems.forEach((e, i) => {
-      const et = chk.check(e, ctx);
-      t = unify(chk, t, flags[i] ? optionalValueType(chk, et, e) : et);
-    });
-    return chk.registry.getListType(t);
-  });
-  m.evaluate = (ev: Any, _ast: unknown, ctx: unknown) => {
-    const out: unknown[] = [];
-    elems.forEach((e, i) => {
-      const v = ev.run(e, ctx);
-      if (!flags[i]) out.push(v);
-      else {
-        const p = present(v, e);
-        if (p.has) out.push(p.value);
-      }
-    });
-    return out;
-  };
-}
-
-/** `{?k: v}`: `v` is `optional<V>`; the entry is included when it has a value. */
-function optionalMap(node: EngineNode, flags: boolean[]): void {
-  const entries = node.args as [EngineNode, EngineNode][];
-  const m = node as MetaNode;
-  m.setMeta('check', (chk: Any, _ast: unknown, ctx: unknown) => {
-    let kt: Any;
-    let vt: Any;
-    entries.forEach(([k, v], i) => {
-      kt = unify(chk, kt, chk.check(k, ctx));
-      const t = chk.check(v, ctx);
-      vt = unify(chk, vt, flags[i] ? optionalValueType(chk, t, v) : t);
-    });
-    return chk.registry.getMapType(kt, vt);
-  });
-  m.evaluate = (ev: Any, _ast: unknown, ctx: unknown) => {
-    const out = new Map<unknown, unknown>();
-    entries.forEach(([k, v], i) => {
-      const key = ev.run(k, ctx);
-      const value = ev.run(v, ctx);
-      if (!flags[i]) out.set(key, value);
-      else {
-        const p = present(value, v);
-        if (p.has) out.set(key, p.value);
-      }
-    });
-    return [...out.keys()].every((x) => typeof x === 'string') ? Object.fromEntries(out) : out;
-  };
 }

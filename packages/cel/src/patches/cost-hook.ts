@@ -1,0 +1,102 @@
+/**
+ * Patch `cost-hook`: the engine has no cost accounting, so an expression runs to completion
+ * however much it costs. cel-go charges every evaluated node and halts at the budget; we capture
+ * each environment's evaluator (a probe function registered on the base environment runs with
+ * the evaluator as `this`) and wrap its `run(node, ctx)`, which every child evaluation passes
+ * through. Relies on: a registered function's `this` is the evaluator; `evaluator.run(ast, ctx)`
+ * evaluates one node by calling `ast.evaluate(evaluator, ast, ctx)`.
+ */
+import type { Environment } from '@marcbachmann/cel-js';
+import type { CostTracker } from '../cost-tracker.js';
+import { budgetExceeded } from '../cost-tracker.js';
+import { ListCreateBaseCost, ListTraversalCostFactor, StringTraversalCostFactor } from '../limits.js';
+import type { EngineNode } from './engine-ast.js';
+
+/** Per-call cost state kept on the evaluator while a program runs (evaluation is synchronous). */
+export interface CallCost {
+  used: number;
+  limit: number;
+  halted: boolean;
+  shared: CostTracker | undefined;
+}
+
+export const COST = Symbol('orchard.cel.cost');
+
+/** The engine's evaluator, as far as the cost hook uses it. */
+export interface Evaluator {
+  run(ast: EngineNode, ctx: unknown): unknown;
+  [COST]?: CallCost | undefined;
+}
+
+const MapCreateBaseCost = 30;
+
+/** Charge `units` to the running evaluation (from a library function, `this` is the evaluator). */
+export function chargeCost(ev: unknown, units: number): void {
+  const c = (ev as Evaluator | undefined)?.[COST];
+  if (c === undefined) return;
+  c.used += units;
+  if (c.used > c.limit) {
+    c.halted = true;
+    throw budgetExceeded(c.limit);
+  }
+}
+
+/** Size-proportional cost of a value produced by a call (strings, lists, bytes, maps). */
+function sizeCost(v: unknown): number {
+  if (typeof v === 'string') return Math.ceil(v.length * StringTraversalCostFactor);
+  if (Array.isArray(v)) return Math.ceil(v.length * ListTraversalCostFactor);
+  if (v instanceof Uint8Array) return Math.ceil(v.length * StringTraversalCostFactor);
+  return 0;
+}
+
+function installCostHook(ev: Evaluator): void {
+  ev.run = function run(this: Evaluator, ast: EngineNode, ctx: unknown): unknown {
+    const c = this[COST];
+    if (c === undefined) return ast.evaluate(this, ast, ctx);
+    const op = ast.op;
+    if (op !== 'value') {
+      c.used += op === 'list' ? ListCreateBaseCost : op === 'map' ? MapCreateBaseCost : 1;
+      if (c.used > c.limit) {
+        c.halted = true;
+        throw budgetExceeded(c.limit);
+      }
+    }
+    const r = ast.evaluate(this, ast, ctx);
+    if (op === 'call' || op === 'rcall' || op === '+') {
+      const extra = sizeCost(r);
+      if (extra > 0) {
+        c.used += extra;
+        if (c.used > c.limit) {
+          c.halted = true;
+          throw budgetExceeded(c.limit);
+        }
+      }
+    }
+    return r;
+  };
+}
+
+export const EVALUATOR_PROBE = '__orchard_probe';
+let probed: Evaluator | undefined;
+
+/** Registers the probe on a base environment (before it is cloned). */
+export function registerProbe(env: Environment): void {
+  env.registerFunction(`${EVALUATOR_PROBE}(): bool`, function (this: Evaluator) {
+    probed = this;
+    return true;
+  });
+}
+
+/** Captures the evaluator of `env` (whose base registered the probe) and installs the cost hook. */
+export function captureEvaluator(env: Environment): Evaluator {
+  probed = undefined;
+  env.evaluate(`${EVALUATOR_PROBE}()`);
+  const ev = probed as Evaluator | undefined;
+  probed = undefined;
+  if (ev === undefined || typeof ev.run !== 'function')
+    throw new Error(
+      'cel engine patch cost-hook: the evaluator probe did not capture an evaluator with run()',
+    );
+  installCostHook(ev);
+  return ev;
+}

@@ -1,0 +1,54 @@
+/**
+ * The patches over `@marcbachmann/cel-js` 8.0.0 (pinned exactly in package.json): one file per
+ * upstream behaviour, each with a test that names the patch when an engine upgrade changes the
+ * internals it reaches into. The README's "Patches" table says what each fixes. Internal to the
+ * package: nothing here is exported from `@orchard/cel`.
+ */
+import { aggregateEqualityPatch } from './aggregate-equality.js';
+import { type AstPatch, type EngineNode, walkAst } from './engine-ast.js';
+import { integerOverflowPatch } from './integer-overflow.js';
+import { mapLiteralsPatch } from './map-literals.js';
+import { numericComparisonPatch } from './numeric-comparison.js';
+import { optionalSelectPatch } from './optional-select.js';
+import { regexMatchesPatch } from './regex-matches.js';
+import { stringFromBytesPatch } from './string-from-bytes.js';
+import { timeZonesPatch } from './time-zones.js';
+import { timestampsPatch } from './timestamps.js';
+
+export { type Checker, captureChecker, LENIENT, registerCheckProbe } from './checker-hook.js';
+export {
+  type CallCost,
+  COST,
+  captureEvaluator,
+  chargeCost,
+  type Evaluator,
+  registerProbe,
+} from './cost-hook.js';
+export { type EngineNode, walkAst } from './engine-ast.js';
+export { patchHasMacro as patchParsed } from './has-macro.js';
+export { applyParsed, type Preprocessed, preprocess } from './source-rewrite.js';
+export { paramsAsDyn } from './type-parameters.js';
+
+/**
+ * The patches of checked nodes, in application order: each wraps what the ones before it left on
+ * the node (their conditions are disjoint, so the order only matters for readability).
+ */
+export const checkedAstPatches: readonly AstPatch[] = Object.freeze([
+  regexMatchesPatch,
+  integerOverflowPatch,
+  stringFromBytesPatch,
+  timestampsPatch,
+  timeZonesPatch,
+  numericComparisonPatch,
+  aggregateEqualityPatch,
+  mapLiteralsPatch,
+  optionalSelectPatch,
+]);
+
+/** Applies every patch to a checked AST (before the first evaluation). */
+export function patchAst(root: EngineNode, source: string, options: { unchecked?: boolean } = {}): void {
+  const context = { source, unchecked: options.unchecked === true };
+  walkAst(root, (n) => {
+    for (const patch of checkedAstPatches) patch.apply(n, context);
+  });
+}
