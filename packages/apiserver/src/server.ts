@@ -16,7 +16,7 @@ import { auditFilter } from './filters/audit.js';
 import { authenticationFilter, createFixedAuthenticator } from './filters/authentication.js';
 import { alwaysAllowAuthorizer, authorizationFilter } from './filters/authorization.js';
 import { composeFilters, type FilterContext } from './filters/filter.js';
-import { impersonationFilter } from './filters/impersonation.js';
+import { impersonationFilter, mastersOnlyImpersonationAuthorizer } from './filters/impersonation.js';
 import { requestLimitsFilter } from './filters/request-limits.js';
 import { requestTimeoutFilter } from './filters/request-timeout.js';
 import { WritePipeline } from './handlers/write-pipeline.js';
@@ -160,7 +160,10 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       }),
       requestLimitsFilter(options),
       requestTimeoutFilter(options.requestTimeoutMs),
-      impersonationFilter(),
+      impersonationFilter(
+        authorizer === alwaysAllowAuthorizer ? mastersOnlyImpersonationAuthorizer : authorizer,
+        flavor,
+      ),
       auditFilter(),
       authorizationFilter(authorizer),
       admissionFilter(),
