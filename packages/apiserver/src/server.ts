@@ -96,6 +96,11 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     options.watchCache,
     options.continueTtlMs,
     options.continueTokenKey,
+    (prefix, e) =>
+      options.logger.error(
+        `watch cache ${prefix}: the store watch failed; watches end with 410, re-listing`,
+        e,
+      ),
   );
   const registry = createResourceRegistry([
     ...(options.builtinResources ? builtinResources(flavor) : []),

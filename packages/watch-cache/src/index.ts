@@ -12,9 +12,9 @@ export type {
   CacheListResult,
   CacheWatchOptions,
   ReadRevision,
-  WatchCache,
-  WatchCacheOptions,
-  WatchCacheStats,
-} from './watch-cache.js';
-export { createWatchCache, defaultWatchCacheOptions } from './watch-cache.js';
+} from './read-options.js';
+export type { WatchCache, WatchCacheStats } from './watch-cache.js';
+export { createWatchCache } from './watch-cache.js';
+export type { WatchCacheOptions } from './watch-cache-options.js';
+export { defaultWatchCacheOptions } from './watch-cache-options.js';
 export type { CachedChange, CacheWatcher, WatchCacheEvent } from './watcher.js';

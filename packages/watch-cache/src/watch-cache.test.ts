@@ -119,7 +119,7 @@ describe('createWatchCache: reads', () => {
   });
 
   it('answers Exact below the window with TooOldResourceVersion, or from the store with storeFallback', async () => {
-    await setup({ window: { maxEvents: 2 } });
+    await setup({ maxEvents: 2 });
     for (const n of ['a', 'b', 'c', 'd']) await store.create(`${P}${n}`, value(n));
     await settle();
     expect(cache.oldestRevision).toBe(2);
@@ -131,7 +131,7 @@ describe('createWatchCache: reads', () => {
   });
 
   it('evicts by time with the injected clock', async () => {
-    await setup({ window: { ms: 1000 } });
+    await setup({ windowMs: 1000 });
     await store.create(`${P}a`, value('a'));
     await settle();
     clock += 500;

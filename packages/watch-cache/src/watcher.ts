@@ -45,26 +45,9 @@ export interface CacheWatcher<T extends ApiObject = ApiObject> extends AsyncIter
   close(): void;
 }
 
-let fanningOut = false;
-
-/**
- * Offers a batch of changes to every watcher: queues for iterating/batch consumers are woken once (a
- * microtask later), push-mode listeners are called synchronously right after their offers.
- */
-export function fanOut<T extends ApiObject>(
-  watchers: Iterable<WatcherQueue<T>>,
-  batch: CachedChange<T>[],
-  plain: WatchCacheEvent<T>[],
-): void {
-  fanningOut = true;
-  try {
-    for (const w of watchers) {
-      for (let i = 0; i < batch.length; i++) w.offer(batch[i] as CachedChange<T>, plain[i]);
-      w.drainListener();
-    }
-  } finally {
-    fanningOut = false;
-  }
+/** Whether a fan-out is offering changes right now (the cache's watcher set owns it). */
+export interface FanOutState {
+  readonly running: boolean;
 }
 
 type Waiter<T extends ApiObject> =
@@ -96,6 +79,7 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
   private allowance = 0;
   private readonly limit: number;
   private readonly onClose: (w: WatcherQueue<T>) => void;
+  private readonly fanOut: FanOutState;
 
   constructor(opts: {
     position: number;
@@ -105,6 +89,8 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
     limit: number;
     holding: boolean;
     onClose: (w: WatcherQueue<T>) => void;
+    /** The owner's fan-out flag: while it runs, push-mode listeners are drained by the owner. */
+    fanOut: FanOutState;
   }) {
     this.position = opts.position;
     this.predicate = opts.predicate;
@@ -113,6 +99,7 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
     this.limit = opts.limit;
     this.holding = opts.holding;
     this.onClose = opts.onClose;
+    this.fanOut = opts.fanOut;
   }
 
   get buffered(): number {
@@ -226,7 +213,7 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
   private scheduleWake(): void {
     if (this.wakeScheduled || (!this.waiter && !this.listener)) return;
     // During a fan-out the cache drains listeners itself right after offering (no microtask).
-    if (this.listener && fanningOut) return;
+    if (this.listener && this.fanOut.running) return;
     this.wakeScheduled = true;
     queueMicrotask(this.wake);
   }

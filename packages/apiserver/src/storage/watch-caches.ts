@@ -44,6 +44,8 @@ export class WatchCaches {
     settings: Partial<WatchCacheSettings>,
     continueTtlMs: number,
     continueTokenKey?: Uint8Array,
+    /** Told when a cache's store watch (or the re-list after it) fails; the cache recovers by itself. */
+    private readonly onStoreError?: (prefix: string, error: unknown) => void,
   ) {
     this.settings = { ...defaultWatchCacheSettings, ...settings };
     this.continueCodec = createContinueCodec({
@@ -62,12 +64,14 @@ export class WatchCaches {
         prefix,
         progressPrefix: '/',
         decode: (kv) => this.objects.decode(kv),
-        window: { ms: s.windowMs, maxEvents: s.maxEvents },
+        windowMs: s.windowMs,
+        maxEvents: s.maxEvents,
         tooLargeWaitMs: s.tooLargeWaitMs,
         bookmarkIntervalMs: s.bookmarkIntervalMs,
         watcherBufferSize: s.watcherBufferSize,
         domain: this.flavor.domain,
         replayHistory: true,
+        onStoreError: (e) => this.onStoreError?.(prefix, e),
       });
       this.caches.set(prefix, cache);
     }

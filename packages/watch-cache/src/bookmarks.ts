@@ -1,0 +1,68 @@
+import { type ApiObject, initialEventsEndAnnotation } from '@orchard/meta';
+import type { Entry } from './object-state.js';
+import type { CacheWatchOptions } from './read-options.js';
+import type { WatchCacheEvent, WatcherQueue } from './watcher.js';
+
+/** Builds the object of a BOOKMARK event at `resourceVersion`. */
+export type BookmarkObject<T extends ApiObject> = (resourceVersion: string, initialEventsEnd: boolean) => T;
+
+/**
+ * The default BOOKMARK object: only `metadata.resourceVersion`, plus the
+ * `<domain>/initial-events-end: "true"` annotation on the bookmark that ends a watch's initial events.
+ */
+export function defaultBookmarkObject<T extends ApiObject>(domain: string): BookmarkObject<T> {
+  const annotation = initialEventsEndAnnotation(domain);
+  return (rv, end) =>
+    ({
+      metadata: end
+        ? { resourceVersion: rv, annotations: { [annotation]: 'true' } }
+        : { resourceVersion: rv },
+    }) as unknown as T;
+}
+
+/**
+ * Queues a progress BOOKMARK at `max(position, synced)` for a watcher that allows them and is live
+ * (not gathering its initial state, not closed); the caller flushes pending changes first, so every
+ * change up to the bookmark's version precedes it.
+ */
+export function sendBookmark<T extends ApiObject>(
+  w: WatcherQueue<T>,
+  synced: number,
+  bookmarkObject: BookmarkObject<T>,
+): void {
+  if (!w.allowBookmarks || w.isHolding || w.isClosed) return;
+  const rev = Math.max(w.position, synced);
+  w.position = rev;
+  w.push({ type: 'BOOKMARK', object: bookmarkObject(String(rev), false), revision: rev });
+}
+
+/**
+ * The events that open a watch started from a state (`sendInitialEvents` / a non-Exact start): an
+ * ADDED per object the watch selects, then, when asked, the BOOKMARK that ends the initial events.
+ */
+export function initialEvents<T extends ApiObject>(
+  entries: Iterable<[string, Entry<T>]>,
+  rev: number,
+  o: CacheWatchOptions<T>,
+  bookmarkObject: BookmarkObject<T>,
+): WatchCacheEvent<T>[] {
+  const out: WatchCacheEvent<T>[] = [];
+  const p = o.predicate;
+  const kp = o.keyPrefix;
+  for (const [k, e] of entries) {
+    if (kp && !k.startsWith(kp)) continue;
+    if (!p || p(e.object)) out.push({ type: 'ADDED', object: e.object, revision: e.revision });
+  }
+  if (o.initialEventsEndBookmark) {
+    out.push({ type: 'BOOKMARK', object: bookmarkObject(String(rev), true), revision: rev });
+  }
+  return out;
+}
+
+/** Calls `tick` every `intervalMs` without keeping the process alive; none when `intervalMs` is 0. */
+export function startBookmarkTimer(intervalMs: number, tick: () => void): { stop(): void } {
+  if (intervalMs <= 0) return { stop() {} };
+  const timer = setInterval(tick, intervalMs);
+  timer.unref?.();
+  return { stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,116 @@
+import type { ApiObject } from '@orchard/meta';
+import type { KeyValue, StoreEvent } from '@orchard/store';
+import { WatchCacheError } from './errors.js';
+import { KeyIndex } from './key-index.js';
+import type { CachedChange } from './watcher.js';
+
+/** One cached object and the revision it was last modified at. */
+export interface Entry<T> {
+  object: T;
+  revision: number;
+}
+
+/** A set of objects by key with its sorted key index: the current state, or one rebuilt for a past revision. */
+export interface StateView<T> {
+  entries: Map<string, Entry<T>>;
+  keys: KeyIndex;
+}
+
+/**
+ * The current decoded objects of one resource, with the sorted key index that paged lists walk and
+ * the keys whose stored value failed to decode (kept so reads report them as `Corrupt` instead of
+ * silently missing an object).
+ */
+export class ObjectState<T extends ApiObject> implements StateView<T> {
+  entries = new Map<string, Entry<T>>();
+  keys = new KeyIndex();
+  private readonly corrupt = new Map<string, unknown>();
+
+  constructor(
+    private readonly prefix: string,
+    private readonly decode: (kv: KeyValue) => T,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string): T | undefined {
+    return this.entries.get(key)?.object;
+  }
+
+  /** Replaces the whole state with a fresh list's values. */
+  load(kvs: readonly KeyValue[]): void {
+    const next = new Map<string, Entry<T>>();
+    this.corrupt.clear();
+    for (const kv of kvs) {
+      try {
+        next.set(kv.key, { object: this.decode(kv), revision: kv.modRevision });
+      } catch (cause) {
+        this.corrupt.set(kv.key, cause);
+      }
+    }
+    this.entries = next;
+    this.keys = KeyIndex.fromSorted([...next.keys()].sort());
+  }
+
+  /**
+   * Applies a store event under the prefix; returns the change it makes (undefined when it makes none:
+   * a delete of an unknown key, or a value that does not decode, which is remembered as corrupt).
+   * `time` is stamped on the change for the window's time limit.
+   */
+  apply(ev: StoreEvent, time: number): CachedChange<T> | undefined {
+    const key = ev.kv.key;
+    const prev = this.entries.get(key);
+    let obj: T;
+    try {
+      obj = this.decode(ev.kv);
+    } catch (cause) {
+      if (ev.type === 'put') this.corrupt.set(key, cause);
+      else this.corrupt.delete(key);
+      if (prev) {
+        this.entries.delete(key);
+        this.keys.delete(key);
+      }
+      return undefined;
+    }
+    this.corrupt.delete(key);
+    if (ev.type === 'put') {
+      this.entries.set(key, { object: obj, revision: ev.revision });
+      if (!prev) this.keys.add(key);
+      return {
+        type: prev ? 'MODIFIED' : 'ADDED',
+        key,
+        object: obj,
+        prevObject: prev?.object,
+        revision: ev.revision,
+        time,
+      };
+    }
+    if (!prev) return undefined;
+    this.entries.delete(key);
+    this.keys.delete(key);
+    return { type: 'DELETED', key, object: obj, prevObject: prev.object, revision: ev.revision, time };
+  }
+
+  /** Whether `key` belongs to this resource. */
+  owns(key: string): boolean {
+    return key.startsWith(this.prefix);
+  }
+
+  /** Throws `Corrupt` when `key` (or, without a key, any key) holds a value that did not decode. */
+  checkCorrupt(key?: string): void {
+    if (this.corrupt.size === 0) return;
+    if (key !== undefined && !this.corrupt.has(key)) return;
+    const [k, cause] =
+      key !== undefined
+        ? [key, this.corrupt.get(key)]
+        : (this.corrupt.entries().next().value as [string, unknown]);
+    throw corruptValue(k, cause);
+  }
+}
+
+/** The `Corrupt` error for a stored value of `key` that failed to decode. */
+export function corruptValue(key: string, cause: unknown): WatchCacheError {
+  return new WatchCacheError('Corrupt', `unable to decode the stored value of ${key}`, { key, cause });
+}
