@@ -6,6 +6,21 @@
 
 export type { ClientErrorCode } from './errors.js';
 export { ClientError, isClientError, isGone } from './errors.js';
+export type {
+  ExecClusterInfo,
+  ExecConfig,
+  ExecCredentialProvider,
+  ExecCredentialProviderOptions,
+  ExecCredentials,
+  ExecInteractiveMode,
+} from './exec-credential.js';
+export {
+  createExecCredentialProvider,
+  defaultExecCredentialProviderOptions,
+  execApiGroups,
+  parseExecConfig,
+  parseExecCredential,
+} from './exec-credential.js';
 export type { Informer, InformerHandlers, InformerOptions, InformerStats } from './informer.js';
 export { createInformer } from './informer.js';
 export type { Connection, Kubeconfig } from './kubeconfig.js';

@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import { parse } from 'yaml';
 import { ClientError } from './errors.js';
+import { type ExecClusterInfo, type ExecConfig, execApiGroups, parseExecConfig } from './exec-credential.js';
 
 /** The parts of a kubeconfig file the client uses (clusters, users, contexts, current-context). */
 export interface Kubeconfig {
@@ -27,6 +28,10 @@ export interface Connection {
   password?: string;
   insecureSkipTlsVerify?: boolean;
   tlsServerName?: string;
+  /** The user's credential plugin (doc 2 §2.7): run for a token or client certificate before requests. */
+  exec?: ExecConfig;
+  /** The cluster as the plugin sees it in `KUBERNETES_EXEC_INFO` (with `provideClusterInfo`). */
+  execCluster?: ExecClusterInfo;
   /** The context's namespace (default `default`). */
   namespace: string;
 }
@@ -93,5 +98,23 @@ export function resolveConnection(cfg: Kubeconfig, contextName?: string): Connec
   if (token) conn.token = token;
   if (typeof user.username === 'string') conn.username = user.username;
   if (typeof user.password === 'string') conn.password = user.password;
+  if (Object.hasOwn(user, 'exec') && user.exec !== null && user.exec !== undefined) {
+    conn.exec = parseExecConfig(user.exec, ctx.user ?? '', cfg.baseDir);
+    const extensions = Array.isArray(cluster.extensions) ? (cluster.extensions as unknown[]) : [];
+    const ext = extensions.find(
+      (e): e is { extension?: unknown } =>
+        typeof e === 'object' &&
+        e !== null &&
+        execApiGroups.some((g) => (e as { name?: unknown }).name === `${g}/exec`),
+    );
+    conn.execCluster = {
+      server: cluster.server,
+      ...(ca ? { 'certificate-authority-data': Buffer.from(ca).toString('base64') } : {}),
+      ...(conn.insecureSkipTlsVerify ? { 'insecure-skip-tls-verify': true } : {}),
+      ...(conn.tlsServerName ? { 'tls-server-name': conn.tlsServerName } : {}),
+      ...(typeof cluster['proxy-url'] === 'string' ? { 'proxy-url': cluster['proxy-url'] } : {}),
+      ...(ext?.extension !== undefined ? { config: ext.extension } : {}),
+    };
+  }
   return conn;
 }

@@ -2,6 +2,12 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import type { Status } from '@orchard/meta';
 import { ClientError } from './errors.js';
+import {
+  createExecCredentialProvider,
+  type ExecCredentialProvider,
+  type ExecCredentialProviderOptions,
+  type ExecCredentials,
+} from './exec-credential.js';
 import type { Connection } from './kubeconfig.js';
 
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -34,11 +40,15 @@ export interface StreamResponse {
 export interface RestClientOptions extends Partial<Connection> {
   server: string;
   userAgent?: string;
+  /** How the `exec` credential plugin runs (terminal, timeout, stderr). */
+  execOptions?: Omit<ExecCredentialProviderOptions, 'cluster'>;
 }
 
 /**
  * A minimal REST client over node:http(s): TLS CA and client certificates from a kubeconfig
- * Connection, bearer or basic credentials, JSON bodies, Status errors as `ClientError`.
+ * Connection, bearer or basic credentials, JSON bodies, Status errors as `ClientError`. With an `exec`
+ * credential plugin, its token or client certificate is used (a new certificate means a new TLS
+ * connection) and kept until it expires; a 401 runs the plugin again and retries the request once.
  */
 export interface RestClient {
   readonly connection: RestClientOptions;
@@ -86,20 +96,36 @@ function statusError(status: number, headers: http.IncomingHttpHeaders, body: Ui
 export function createRestClient(options: RestClientOptions): RestClient {
   const url = new URL(options.server);
   const isHttps = url.protocol === 'https:';
-  const agent = isHttps
-    ? new https.Agent({
-        keepAlive: true,
-        ...(options.ca ? { ca: options.ca } : {}),
-        ...(options.cert ? { cert: options.cert } : {}),
-        ...(options.key ? { key: options.key } : {}),
-        ...(options.tlsServerName ? { servername: options.tlsServerName } : {}),
-        rejectUnauthorized: !options.insecureSkipTlsVerify,
+  const tlsAgent = (cert?: string, key?: string) =>
+    new https.Agent({
+      keepAlive: true,
+      ...(options.ca ? { ca: options.ca } : {}),
+      ...(cert ? { cert } : {}),
+      ...(key ? { key } : {}),
+      ...(options.tlsServerName ? { servername: options.tlsServerName } : {}),
+      rejectUnauthorized: !options.insecureSkipTlsVerify,
+    });
+  const agent = isHttps ? tlsAgent(options.cert, options.key) : new http.Agent({ keepAlive: true });
+  const plugin: ExecCredentialProvider | undefined = options.exec
+    ? createExecCredentialProvider(options.exec, {
+        ...options.execOptions,
+        ...(options.execCluster ? { cluster: options.execCluster } : {}),
       })
-    : new http.Agent({ keepAlive: true });
+    : undefined;
+  // The agent of the plugin's current client certificate; replaced (old sockets closed) when it changes.
+  let pluginAgent: { cert: string; agent: https.Agent } | undefined;
+  const agentFor = (creds: ExecCredentials | undefined): http.Agent => {
+    if (!isHttps || !creds?.cert) return agent;
+    if (pluginAgent?.cert !== creds.cert) {
+      pluginAgent?.agent.destroy();
+      pluginAgent = { cert: creds.cert, agent: tlsAgent(creds.cert, creds.key) };
+    }
+    return pluginAgent.agent;
+  };
   const basePath = url.pathname.replace(/\/+$/, '');
   const userAgent = options.userAgent ?? 'orchard-client/0.1';
 
-  function open(o: RequestOptions): Promise<http.IncomingMessage> {
+  function send(o: RequestOptions, creds: ExecCredentials | undefined): Promise<http.IncomingMessage> {
     let payload: Uint8Array | undefined;
     let contentType = o.contentType;
     if (o.body !== undefined) {
@@ -117,7 +143,8 @@ export function createRestClient(options: RestClientOptions): RestClient {
     };
     if (contentType) headers['Content-Type'] = contentType;
     if (payload) headers['Content-Length'] = String(payload.length);
-    if (options.token) headers.Authorization = `Bearer ${options.token}`;
+    if (creds?.token) headers.Authorization = `Bearer ${creds.token}`;
+    else if (options.token) headers.Authorization = `Bearer ${options.token}`;
     else if (options.username !== undefined) {
       headers.Authorization = `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
     }
@@ -131,7 +158,7 @@ export function createRestClient(options: RestClientOptions): RestClient {
           method: o.method ?? 'GET',
           path: basePath + o.path + formatQuery(o.query),
           headers,
-          agent,
+          agent: agentFor(creds),
           ...(o.signal ? { signal: o.signal } : {}),
         },
         resolve,
@@ -140,6 +167,15 @@ export function createRestClient(options: RestClientOptions): RestClient {
       if (payload) req.end(payload);
       else req.end();
     });
+  }
+
+  async function open(o: RequestOptions): Promise<http.IncomingMessage> {
+    if (!plugin) return send(o, undefined);
+    const creds = await plugin.get();
+    const res = await send(o, creds);
+    if (res.statusCode !== 401) return res;
+    res.resume();
+    return send(o, await plugin.refresh(creds));
   }
 
   return {
