@@ -13,9 +13,11 @@ import { type FeatureGateOverrides, parseFeatureGates } from './feature-gates.js
 import { isLoopback, type LaunchedServer, launchApiServer } from './launch.js';
 import { loadOrCreateContinueTokenKey } from './storage/continue-token-key.js';
 import {
+  type EtcdStorageOptions,
   isStorageBackend,
   type OpenedStorage,
   openStorage,
+  parseEtcdServers,
   storageBackends,
 } from './storage/open-storage.js';
 
@@ -26,8 +28,13 @@ const usage = `Usage: orchard-apiserver [options]
   --tls-san NAME         extra DNS name or IP address for the serving certificate (repeatable or
                          comma-separated, e.g. --tls-san api.example.com,10.0.0.5)
   --flavor orch|kubernetes   identifiers of the API (default orch)
-  --storage sqlite|memory  storage backend (default sqlite: durable, in --data-dir; memory: nothing
-                         survives a restart)
+  --storage sqlite|memory|etcd  storage backend (default sqlite: durable, in --data-dir; memory: nothing
+                         survives a restart; etcd: the cluster of --etcd-servers)
+  --etcd-servers URLS    etcd client URLs for --storage etcd, comma-separated (http://127.0.0.1:2379)
+  --etcd-prefix P        key prefix in etcd (default /registry)
+  --etcd-cafile F        CA bundle (PEM) that etcd's serving certificate chains to (https URLs)
+  --etcd-certfile F      client certificate (PEM) presented to etcd
+  --etcd-keyfile F       its private key (PEM)
   --data-dir DIR         where the database, the generated certificates (reused on restart, so old
                          kubeconfigs stay valid) and the kubeconfig live (default .orchard)
   --insecure-http        plain HTTP on loopback; every request is the admin (refused with a
@@ -60,6 +67,11 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         flavor: { type: 'string', default: 'orch' },
         storage: { type: 'string', default: 'sqlite' },
         'data-dir': { type: 'string', default: '.orchard' },
+        'etcd-servers': { type: 'string' },
+        'etcd-prefix': { type: 'string' },
+        'etcd-cafile': { type: 'string' },
+        'etcd-certfile': { type: 'string' },
+        'etcd-keyfile': { type: 'string' },
         'insecure-http': { type: 'boolean', default: false },
         'kubeconfig-out': { type: 'string' },
         'max-body-bytes': { type: 'string' },
@@ -101,6 +113,31 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   if (!isStorageBackend(backend))
     return fail(`unsupported --storage ${backend} (available: ${storageBackends.join(', ')})`);
   const dataDir = resolve(String(values['data-dir']));
+  let etcd: EtcdStorageOptions | undefined;
+  if (backend === 'etcd') {
+    if (typeof values['etcd-servers'] !== 'string') return fail('--storage etcd needs --etcd-servers');
+    try {
+      etcd = { servers: parseEtcdServers(values['etcd-servers']) };
+    } catch (e) {
+      return fail(`invalid --etcd-servers: ${(e as Error).message}`);
+    }
+    const prefix = values['etcd-prefix'];
+    if (typeof prefix === 'string' && !prefix.startsWith('/'))
+      return fail(`invalid --etcd-prefix ${prefix}: must start with /`);
+    const file = (flag: string) => (typeof values[flag] === 'string' ? resolve(values[flag]) : undefined);
+    etcd = {
+      ...etcd,
+      ...(typeof prefix === 'string' ? { prefix: prefix.replace(/\/+$/, '') || '/' } : {}),
+      ...(file('etcd-cafile') ? { caFile: file('etcd-cafile') } : {}),
+      ...(file('etcd-certfile') ? { certFile: file('etcd-certfile') } : {}),
+      ...(file('etcd-keyfile') ? { keyFile: file('etcd-keyfile') } : {}),
+    };
+  } else {
+    const stray = ['etcd-servers', 'etcd-prefix', 'etcd-cafile', 'etcd-certfile', 'etcd-keyfile'].find(
+      (f) => values[f] !== undefined,
+    );
+    if (stray) return fail(`--${stray} applies to --storage etcd only`);
+  }
   const maxBody = values['max-body-bytes'] === undefined ? undefined : Number(values['max-body-bytes']);
   if (maxBody !== undefined && (!Number.isInteger(maxBody) || maxBody <= 0))
     fail(`invalid --max-body-bytes ${String(values['max-body-bytes'])}`);
@@ -181,7 +218,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   // before anything in the directory (certificates, kubeconfig) is touched.
   let storage: OpenedStorage;
   try {
-    storage = await openStorage({ backend, dataDir });
+    storage = await openStorage({ backend, dataDir, ...(etcd ? { etcd } : {}) });
   } catch (e) {
     return startFailed(e);
   }

@@ -1,9 +1,10 @@
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { rootCertificates } from 'node:tls';
 import { createMemoryStore, isStoreError, type Store } from '@orchard/store';
 
 /** The storage backends `openStorage` knows (CLI `--storage`). */
-export const storageBackends = Object.freeze(['sqlite', 'memory'] as const);
+export const storageBackends = Object.freeze(['sqlite', 'memory', 'etcd'] as const);
 export type StorageBackend = (typeof storageBackends)[number];
 
 export function isStorageBackend(name: string): name is StorageBackend {
@@ -15,6 +16,42 @@ export interface StorageOptions {
   readonly backend: StorageBackend;
   /** Directory of the durable state (CLI `--data-dir`, default `.orchard`); the SQLite file lives in it. */
   readonly dataDir: string;
+  /** For `etcd`: the cluster (CLI `--etcd-servers`, `--etcd-prefix`, `--etcd-cafile/certfile/keyfile`). */
+  readonly etcd?: EtcdStorageOptions;
+}
+
+/** Where the etcd backend keeps its data; the files are PEM paths, read at start. */
+export interface EtcdStorageOptions {
+  /** Client URLs of the members, e.g. `http://127.0.0.1:2379`. */
+  readonly servers: readonly string[];
+  /** Key prefix. Default `/registry`, as upstream's `--etcd-prefix`. */
+  readonly prefix?: string;
+  readonly caFile?: string;
+  readonly certFile?: string;
+  readonly keyFile?: string;
+  /** How long start-up waits for the cluster to answer before giving up. Default 5_000 ms. */
+  readonly startTimeoutMs?: number;
+}
+
+/** `--etcd-servers` entries: `http(s)://host:port`, as upstream's flag takes them. */
+export function parseEtcdServers(value: string): string[] {
+  const servers = value
+    .split(',')
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+  if (servers.length === 0) throw new Error('no server given');
+  for (const s of servers) {
+    let url: URL;
+    try {
+      url = new URL(s);
+    } catch {
+      throw new Error(`${s} is not a URL (want http://host:port or https://host:port)`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new Error(`${s}: the scheme must be http or https`);
+    if (url.port === '') throw new Error(`${s}: a port is required`);
+  }
+  return servers;
 }
 
 export const defaultStorageOptions: Readonly<StorageOptions> = Object.freeze({
@@ -58,6 +95,8 @@ export async function openStorage(input: Partial<StorageOptions> = {}): Promise<
         description: 'memory (nothing survives a restart)',
         durable: false,
       };
+    case 'etcd':
+      return openEtcdStorage(options.etcd, options.dataDir);
     case 'sqlite': {
       const path = sqliteDatabasePath(options.dataDir);
       try {
@@ -96,6 +135,66 @@ export async function openStorage(input: Partial<StorageOptions> = {}): Promise<
       }
     }
   }
+}
+
+async function openEtcdStorage(o: EtcdStorageOptions | undefined, dataDir: string): Promise<OpenedStorage> {
+  if (!o || o.servers.length === 0) throw new StorageOpenError('--storage etcd needs --etcd-servers');
+  // The objects live in etcd; the data directory still keeps this server's certificates and token key.
+  try {
+    mkdirSync(resolve(dataDir), { recursive: true, mode: 0o700 });
+  } catch (e) {
+    throw new StorageOpenError(`cannot create the data directory ${resolve(dataDir)}: ${message(e)}`);
+  }
+  const read = (flag: string, path: string | undefined): Buffer | undefined => {
+    if (path === undefined) return undefined;
+    try {
+      return readFileSync(path);
+    } catch (e) {
+      throw new StorageOpenError(`cannot read ${flag} ${path}: ${message(e)}`);
+    }
+  };
+  const ca = read('--etcd-cafile', o.caFile);
+  const cert = read('--etcd-certfile', o.certFile);
+  const key = read('--etcd-keyfile', o.keyFile);
+  if ((cert === undefined) !== (key === undefined))
+    throw new StorageOpenError('--etcd-certfile and --etcd-keyfile go together');
+  const mod = await import('@orchard/store-etcd');
+  const prefix = o.prefix ?? mod.defaultEtcdStoreOptions.prefix;
+  const tlsOptions =
+    ca !== undefined || cert !== undefined
+      ? {
+          tls: {
+            // Without --etcd-cafile the system's roots verify etcd's certificate.
+            ca: ca ?? Buffer.from(tlsRootCertificates()),
+            ...(cert !== undefined ? { cert } : {}),
+            ...(key !== undefined ? { key } : {}),
+          },
+        }
+      : {};
+  const store = mod.createEtcdStore({ endpoints: o.servers, prefix, ...tlsOptions });
+  // Unreachable at start is an error, not a server that answers 503 forever.
+  const deadline = Date.now() + (o.startTimeoutMs ?? 5_000);
+  for (;;) {
+    try {
+      await store.health();
+      break;
+    } catch (e) {
+      if (Date.now() >= deadline) {
+        await store.close().catch(() => undefined);
+        throw new StorageOpenError(`cannot reach etcd at ${o.servers.join(',')}: ${message(e)}`);
+      }
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  return {
+    store,
+    description: `etcd ${o.servers.join(',')} prefix ${prefix}`,
+    durable: true,
+  };
+}
+
+function tlsRootCertificates(): string {
+  return rootCertificates.join('\n');
 }
 
 /** SQLite's own words, after the store's "<path> is …:" prefix. */
