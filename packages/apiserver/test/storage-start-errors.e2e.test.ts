@@ -69,7 +69,7 @@ describe('orchard-apiserver start-up errors of the storage', () => {
   it('an unknown --storage: exit 2 listing the backends', async () => {
     const r = await runCli(['--storage', 'floppy', '--data-dir', join(root, 'unused')]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('unsupported --storage floppy (available: sqlite, memory)');
+    expect(r.stderr).toContain('unsupported --storage floppy (available: sqlite, memory, etcd)');
     expect(existsSync(join(root, 'unused'))).toBe(false);
   });
 
