@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createMemoryStore, type Store } from '@orchard/store';
+import { createSqliteStore } from '@orchard/store-sqlite';
 import { startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -9,17 +13,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * load sees every write exactly once, in resourceVersion order. Durable backends join the table as
  * they land.
  */
-const backends: [name: string, makeStore: () => Store][] = [['memory', () => createMemoryStore()]];
+const dir = mkdtempSync(join(tmpdir(), 'orchard-concurrency-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const backends: [name: string, makeStore: () => Store][] = [
+  ['memory', () => createMemoryStore()],
+  ['sqlite', () => createSqliteStore({ path: join(dir, 'concurrency.sqlite') })],
+];
 
 describe.each(backends)('concurrency (%s backend)', (_backend, makeStore) => {
   let api: TestServer;
+  let store: Store;
   const cms = '/api/v1/namespaces/default/configmaps';
 
   beforeAll(async () => {
-    api = await startTestServer({ flavor: 'kubernetes', server: { store: makeStore() } });
+    store = makeStore();
+    api = await startTestServer({ flavor: 'kubernetes', server: { store } });
   });
   afterAll(async () => {
     await api.stop();
+    await store.close();
   });
 
   it('8 clients × 25 read-modify-write increments end at exactly 200', async () => {

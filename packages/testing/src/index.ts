@@ -9,5 +9,5 @@
 export type { KubectlOptions, KubectlResult } from './kubectl.js';
 export { kubectl, kubectlAvailable, kubectlBinary } from './kubectl.js';
 export type { RequestOptions, TestResponse, TestServer, TestServerOptions } from './test-server.js';
-export { startTestServer } from './test-server.js';
+export { startTestServer, testStorageBackend } from './test-server.js';
 export { waitFor } from './wait-for.js';

@@ -3,7 +3,15 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ApiServer, type ApiServerOptions, launchApiServer } from '@orchard/apiserver';
+import {
+  type ApiServer,
+  type ApiServerOptions,
+  isStorageBackend,
+  launchApiServer,
+  openStorage,
+  type StorageBackend,
+  storageBackends,
+} from '@orchard/apiserver';
 import { type GeneratedTls, generateServerTls } from '@orchard/apiserver/tls';
 import { createRestClient, type RestClient } from '@orchard/client';
 import { type Flavor, type FlavorName, flavorByName } from '@orchard/meta';
@@ -15,6 +23,22 @@ export interface TestServerOptions {
   readonly insecureHttp?: boolean;
   /** Passed through to `createApiServer` (store, resources, maxRequestBodyBytes …). */
   readonly server?: Partial<ApiServerOptions>;
+  /**
+   * The storage backend when `server.store` is not given: `memory`, or `sqlite` in a temporary data
+   * directory removed by `stop()` (through `openStorage`, as the CLI). Default: the
+   * `ORCHARD_TEST_STORAGE` environment variable, else `memory`; CI runs a set of the server's suites
+   * with `ORCHARD_TEST_STORAGE=sqlite`.
+   */
+  readonly storage?: StorageBackend;
+}
+
+/** The backend `startTestServer` uses without `storage`: `ORCHARD_TEST_STORAGE`, else `memory`. */
+export function testStorageBackend(): StorageBackend {
+  const env = process.env.ORCHARD_TEST_STORAGE;
+  if (env === undefined || env === '') return 'memory';
+  if (!isStorageBackend(env))
+    throw new Error(`ORCHARD_TEST_STORAGE=${env} is not a storage backend (${storageBackends.join(', ')})`);
+  return env;
 }
 
 export interface RequestOptions {
@@ -41,6 +65,8 @@ export interface TestServer {
   /** The kubeconfig YAML. */
   readonly kubeconfig: string;
   readonly server: ApiServer;
+  /** The backend the server stores into (`memory`, or `sqlite` in a temporary directory); `custom` for a passed `server.store`. */
+  readonly storage: StorageBackend | 'custom';
   /** The TLS material (CA, admin client certificate), undefined with `insecureHttp`. */
   readonly tls: GeneratedTls | undefined;
   /** A REST client (`@orchard/client`) connected as the admin. */
@@ -66,13 +92,27 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       : (options.flavor ?? flavorByName('orch'));
   const insecure = options.insecureHttp === true;
   const tls = insecure ? undefined : await sharedTls();
-  const launched = await launchApiServer({
-    port: 0,
-    insecureHttp: insecure,
-    ...(tls ? { tls } : {}),
-    server: { ...options.server, flavor },
-  });
   const dir = await mkdtemp(join(tmpdir(), 'orchard-test-'));
+  // A store the caller passes is theirs to close; a durable one opened here is closed by stop().
+  // Memory is the server's own default store, as before.
+  const backend = options.storage ?? testStorageBackend();
+  const opened =
+    options.server?.store === undefined && backend !== 'memory'
+      ? await openStorage({ backend, dataDir: join(dir, 'data') })
+      : undefined;
+  let launched: Awaited<ReturnType<typeof launchApiServer>>;
+  try {
+    launched = await launchApiServer({
+      port: 0,
+      insecureHttp: insecure,
+      ...(tls ? { tls } : {}),
+      server: { ...options.server, ...(opened ? { store: opened.store } : {}), flavor },
+    });
+  } catch (e) {
+    await opened?.store.close();
+    await rm(dir, { recursive: true, force: true });
+    throw e;
+  }
   const kubeconfigPath = join(dir, 'kubeconfig');
   await writeFile(kubeconfigPath, launched.kubeconfig, { mode: 0o600 });
   const agent = tls
@@ -123,6 +163,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     kubeconfigPath,
     kubeconfig: launched.kubeconfig,
     server: launched.server,
+    storage: options.server?.store === undefined ? backend : 'custom',
     tls,
     client: createRestClient(
       tls
@@ -140,6 +181,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       agent?.destroy();
       anonAgent?.destroy();
       await launched.stop();
+      await opened?.store.close();
       await rm(dir, { recursive: true, force: true });
     },
   };
