@@ -209,7 +209,8 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   let authn: LoadedAuthentication | undefined;
   if (values['insecure-http'] !== true) {
     try {
-      authn = await loadAuthenticationFlags(values, { flavor, stateDir: dataDir });
+      authn = await loadAuthenticationFlags(values, { flavor, stateDir: dataDir, featureGates });
+      authn.authenticationConfig?.start();
     } catch (e) {
       return fail((e as Error).message);
     }

@@ -20,6 +20,10 @@ export const knownFeatureGates = Object.freeze({
   CBORServingAndStorage: { default: false, stage: 'alpha' },
   /** gzip response compression (spec doc 1 §4.3). Beta, on by default. */
   APIResponseCompression: { default: true, stage: 'beta' },
+  /** `--authentication-config` (structured JWT authenticators, doc 2 §2.5). Beta in 1.32, on by default. */
+  StructuredAuthenticationConfiguration: { default: true, stage: 'beta' },
+  /** The `anonymous` section of the authentication configuration file. Beta in 1.32, on by default. */
+  AnonymousAuthConfigurableEndpoints: { default: true, stage: 'beta' },
   /** Label and field selectors passed to authorizers. Beta in 1.32, on by default. */
   AuthorizeWithSelectors: { default: true, stage: 'beta' },
   /**

@@ -24,22 +24,26 @@ const fileSchema = z.strictObject({
   jwt: z
     .array(
       z.strictObject({
-        issuer: z.strictObject({
-          url: str,
-          discoveryURL: str,
-          certificateAuthority: str,
-          audiences: z.array(z.string()).nullish(),
-          audienceMatchPolicy: str,
-        }),
+        issuer: z
+          .strictObject({
+            url: str,
+            discoveryURL: str,
+            certificateAuthority: str,
+            audiences: z.array(z.string()).nullish(),
+            audienceMatchPolicy: str,
+          })
+          .nullish(),
         claimValidationRules: z
           .array(z.strictObject({ claim: str, requiredValue: str, expression: str, message: str }))
           .nullish(),
-        claimMappings: z.strictObject({
-          username: prefixedClaimOrExpression.nullish(),
-          groups: prefixedClaimOrExpression.nullish(),
-          uid: claimOrExpression.nullish(),
-          extra: z.array(z.strictObject({ key: str, valueExpression: str })).nullish(),
-        }),
+        claimMappings: z
+          .strictObject({
+            username: prefixedClaimOrExpression.nullish(),
+            groups: prefixedClaimOrExpression.nullish(),
+            uid: claimOrExpression.nullish(),
+            extra: z.array(z.strictObject({ key: str, valueExpression: str })).nullish(),
+          })
+          .nullish(),
         userValidationRules: z.array(z.strictObject({ expression: str, message: str })).nullish(),
       }),
     )
@@ -305,8 +309,10 @@ export function parseAuthenticationConfiguration(
   const seenIssuers = new Set<string>();
   const seenDiscovery = new Set<string>();
   const out: JwtAuthenticatorConfig[] = [];
-  for (const [i, j] of jwts.entries()) {
+  for (const [i, entry] of jwts.entries()) {
     const at = `jwt[${i}]`;
+    // Absent sections are empty, so the rules below name what is missing inside them.
+    const j = { ...entry, issuer: entry.issuer ?? {}, claimMappings: entry.claimMappings ?? {} };
     const before = causes.length;
     // issuer
     const url = j.issuer.url ?? '';

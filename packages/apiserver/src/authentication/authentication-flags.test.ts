@@ -137,3 +137,127 @@ describe('authentication flags', () => {
     ).toEqual(['--anonymous-auth=true', '--enable-bootstrap-token-auth=true', '--port', '1']);
   });
 });
+
+describe('--authentication-config and the token webhook flags', () => {
+  const config = (extra = '') =>
+    file(
+      `authn-${Math.random().toString(36).slice(2)}.yaml`,
+      `apiVersion: apiserver.config.k8s.io/v1beta1
+kind: AuthenticationConfiguration
+jwt:
+- issuer:
+    url: https://issuer.test
+    audiences: [orchard]
+  claimMappings:
+    username:
+      claim: sub
+      prefix: "issuer:"
+${extra}`,
+    );
+
+  it('loads the file as a token plugin and reports it', async () => {
+    const r = await load({ 'authentication-config': config() });
+    expect(r.authenticationConfig?.configuration.jwt).toHaveLength(1);
+    expect(r.authentication.tokenAuthenticators).toEqual([r.authenticationConfig]);
+    expect(r.notes.join('\n')).toContain('1 JWT authenticators, reloaded on change');
+    expect(r.authentication.anonymous).toEqual({ enabled: true });
+  });
+
+  it('any --oidc-* flag with it is an error', async () => {
+    await expect(
+      load({ 'authentication-config': config(), 'oidc-issuer-url': 'https://x', 'oidc-client-id': 'a' }),
+    ).rejects.toThrow(
+      '--authentication-config and --oidc-issuer-url, --oidc-client-id are mutually exclusive',
+    );
+  });
+
+  it('a bad file names the file and the field', async () => {
+    const p = file(
+      'bad-authn.yaml',
+      'apiVersion: apiserver.config.k8s.io/v1beta1\nkind: AuthenticationConfiguration\njwt:\n- issuer: {url: "https://x"}\n',
+    );
+    await expect(load({ 'authentication-config': p })).rejects.toThrow(
+      `${p}: [jwt[0].issuer.audiences: Required value: at least one jwt[0].issuer.audiences is required, jwt[0].claimMappings.username: Required value: claim or expression is required]`,
+    );
+    await expect(load({ 'authentication-config': join(dir, 'nope.yaml') })).rejects.toThrow(
+      'nope.yaml: cannot read',
+    );
+  });
+
+  it('the service-account issuer may not be a JWT issuer', async () => {
+    await expect(
+      load({ 'authentication-config': config(), 'service-account-issuer': 'https://issuer.test' }),
+    ).rejects.toThrow(
+      'jwt[0].issuer.url: Invalid value: "https://issuer.test": URL must not overlap with disallowed issuers',
+    );
+  });
+
+  it('anonymous in the file: its paths; with --anonymous-auth: an error', async () => {
+    const p = config('anonymous:\n  enabled: true\n  conditions:\n  - path: /livez\n');
+    expect((await load({ 'authentication-config': p })).authentication.anonymous).toEqual({
+      enabled: true,
+      paths: ['/livez'],
+    });
+    await expect(load({ 'authentication-config': p, 'anonymous-auth': 'true' })).rejects.toThrow(
+      '--anonymous-auth flag cannot be set when anonymous field is configured in the authentication configuration file',
+    );
+    // without the section, the flag still decides
+    expect(
+      (await load({ 'authentication-config': config(), 'anonymous-auth': 'false' })).authentication.anonymous,
+    ).toEqual({ enabled: false });
+  });
+
+  it('feature gates off refuse the file or its anonymous section', async () => {
+    await expect(
+      loadAuthenticationFlags(
+        { 'authentication-config': config() },
+        {
+          flavor: kubernetesFlavor,
+          stateDir: join(dir, 'state'),
+          featureGates: { StructuredAuthenticationConfiguration: false },
+        },
+      ),
+    ).rejects.toThrow('StructuredAuthenticationConfiguration feature gate is disabled');
+    await expect(
+      loadAuthenticationFlags(
+        { 'authentication-config': config('anonymous:\n  enabled: true\n') },
+        {
+          flavor: kubernetesFlavor,
+          stateDir: join(dir, 'state'),
+          featureGates: { AnonymousAuthConfigurableEndpoints: false },
+        },
+      ),
+    ).rejects.toThrow('anonymous: Forbidden');
+  });
+
+  it('webhook flags', async () => {
+    const kc = file(
+      'webhook.kubeconfig',
+      'clusters:\n- name: w\n  cluster: {server: "https://127.0.0.1:1/authn"}\nusers:\n- name: u\n  user: {token: t}\n',
+    );
+    const r = await load({
+      'authentication-token-webhook-config-file': kc,
+      'authentication-token-webhook-cache-ttl': '30s',
+    });
+    expect(r.authentication.tokenAuthenticators).toHaveLength(1);
+    expect(r.notes.join('\n')).toContain(
+      'token webhook https://127.0.0.1:1/authn (TokenReview v1, cache 30s)',
+    );
+    await expect(load({ 'authentication-token-webhook-cache-ttl': '30s' })).rejects.toThrow(
+      '--authentication-token-webhook-config-file is required with --authentication-token-webhook-cache-ttl',
+    );
+    await expect(
+      load({ 'authentication-token-webhook-config-file': kc, 'authentication-token-webhook-version': 'v2' }),
+    ).rejects.toThrow('--authentication-token-webhook-version: Unsupported value: "v2"');
+    await expect(
+      load({
+        'authentication-token-webhook-config-file': kc,
+        'authentication-token-webhook-cache-ttl': 'soon',
+      }),
+    ).rejects.toThrow('--authentication-token-webhook-cache-ttl: Invalid value: "soon"');
+    const bad = file('bad-webhook.kubeconfig', 'clusters: []\n');
+    await expect(load({ 'authentication-token-webhook-config-file': bad })).rejects.toThrow(
+      `${bad}: clusters: Required value`,
+    );
+  });
+});

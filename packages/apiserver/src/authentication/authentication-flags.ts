@@ -1,9 +1,21 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isAuthnError, type OidcAuthenticatorOptions, type PinnedKey, parseTokenFile } from '@orchard/authn';
+import {
+  type AuthenticationConfigController,
+  createAuthenticationConfigController,
+  createWebhookTokenAuthenticator,
+  isAuthnError,
+  loadWebhookKubeconfig,
+  type OidcAuthenticatorOptions,
+  type PinnedKey,
+  parseTokenFile,
+  resolveAnonymousOptions,
+  type TokenAuthenticator,
+} from '@orchard/authn';
 import type { Flavor } from '@orchard/meta';
 import { parseDuration } from '../duration.js';
+import { type FeatureGateOverrides, featureEnabled } from '../feature-gates.js';
 import type { AuthenticationOptions } from './authentication-options.js';
 import { parseCaBundle } from './client-certificate.js';
 import { fetchWithCa } from './fetch-with-ca.js';
@@ -40,6 +52,10 @@ export const authenticationFlagOptions = {
   'requestheader-uid-headers': { type: 'string' },
   'requestheader-group-headers': { type: 'string' },
   'requestheader-extra-headers-prefix': { type: 'string' },
+  'authentication-config': { type: 'string' },
+  'authentication-token-webhook-config-file': { type: 'string' },
+  'authentication-token-webhook-cache-ttl': { type: 'string' },
+  'authentication-token-webhook-version': { type: 'string' },
 } as const;
 
 const booleanFlags = ['anonymous-auth', 'enable-bootstrap-token-auth', 'service-account-lookup'];
@@ -73,6 +89,11 @@ export const authenticationFlagsUsage = `Authentication (doc 2 §5; off unless g
   --requestheader-extra-headers-prefix LIST (default X-Remote-Extra-)
   --anonymous-auth=BOOL  requests without credentials are system:anonymous (default true; until an
                          authorizer is configured they reach only /version, /livez, /readyz, /healthz)
+  --authentication-config FILE  AuthenticationConfiguration (structured JWT authenticators, anonymous
+                         paths); reloaded when the file changes; not with --oidc-* flags
+  --authentication-token-webhook-config-file FILE  kubeconfig of a TokenReview webhook
+  --authentication-token-webhook-cache-ttl D  how long webhook answers are reused (default 2m0s)
+  --authentication-token-webhook-version v1|v1beta1  TokenReview version sent (default v1)
 `;
 
 export interface LoadedAuthentication {
@@ -80,6 +101,8 @@ export interface LoadedAuthentication {
   /** `--client-ca-file` contents, when given. */
   readonly clientCaPem?: string;
   readonly requestHeaderClientCaPem?: string;
+  /** The `--authentication-config` controller (polling the file), when given. */
+  readonly authenticationConfig?: AuthenticationConfigController;
   /** Start-up lines for the log (generated key, example file). */
   readonly notes: readonly string[];
 }
@@ -125,7 +148,14 @@ export const staticTokenExample = `# Static tokens for --token-auth-file (doc 2 
  */
 export async function loadAuthenticationFlags(
   values: FlagValues,
-  context: { readonly flavor: Flavor; readonly stateDir: string; readonly randomToken?: () => string },
+  context: {
+    readonly flavor: Flavor;
+    readonly stateDir: string;
+    readonly randomToken?: () => string;
+    readonly featureGates?: FeatureGateOverrides;
+    /** How often `--authentication-config` is checked for changes, ms (default 5 s). */
+    readonly authenticationConfigPollMs?: number;
+  },
 ): Promise<LoadedAuthentication> {
   const str = (flag: string): string | undefined => {
     const v = values[flag];
@@ -211,6 +241,11 @@ export async function loadAuthenticationFlags(
   const oidcFlags = Object.keys(authenticationFlagOptions).filter(
     (f) => f.startsWith('oidc-') && values[f] !== undefined,
   );
+  const authnConfigFile = str('authentication-config');
+  if (authnConfigFile !== undefined && oidcFlags.length > 0)
+    throw new Error(
+      `--authentication-config and ${oidcFlags.map((f) => `--${f}`).join(', ')} are mutually exclusive: configure JWT authenticators in the file`,
+    );
   if (oidcFlags.length > 0) {
     const issuerUrl = str('oidc-issuer-url');
     const clientId = str('oidc-client-id');
@@ -276,7 +311,81 @@ export async function loadAuthenticationFlags(
       ...(allowedNames ? { allowedNames } : {}),
     };
   }
-  out.anonymous = { enabled: bool('anonymous-auth', true) };
+  const anonymousFlag = str('anonymous-auth') === undefined ? undefined : bool('anonymous-auth', true);
+  out.anonymous = { enabled: anonymousFlag ?? true };
+
+  // Token plugins, tried after the built-in token methods: structured JWT authenticators, then the webhook.
+  const tokenPlugins: TokenAuthenticator[] = [];
+  let authenticationConfig: AuthenticationConfigController | undefined;
+  if (authnConfigFile !== undefined) {
+    if (!featureEnabled(context.featureGates, 'StructuredAuthenticationConfiguration'))
+      throw new Error(
+        '--authentication-config: the StructuredAuthenticationConfiguration feature gate is disabled',
+      );
+    authenticationConfig = wrapAuthn(() =>
+      createAuthenticationConfigController({
+        path: authnConfigFile,
+        parse: {
+          flavor: context.flavor,
+          disallowedIssuers: issuers,
+          anonymousConfigurable: featureEnabled(context.featureGates, 'AnonymousAuthConfigurableEndpoints'),
+        },
+        ...(context.authenticationConfigPollMs !== undefined
+          ? { pollIntervalMs: context.authenticationConfigPollMs }
+          : {}),
+      }),
+    );
+    const section = authenticationConfig.configuration.anonymous;
+    out.anonymous = wrapAuthn(() =>
+      resolveAnonymousOptions(
+        anonymousFlag,
+        section ? { enabled: section.enabled, conditions: section.conditions ?? [] } : undefined,
+      ),
+    );
+    tokenPlugins.push(authenticationConfig);
+    notes.push(
+      `authentication config ${authnConfigFile}: ${authenticationConfig.configuration.jwt.length} JWT authenticators, reloaded on change`,
+    );
+  }
+  const webhookFile = str('authentication-token-webhook-config-file');
+  const webhookOnly = [
+    'authentication-token-webhook-cache-ttl',
+    'authentication-token-webhook-version',
+  ].filter((f) => values[f] !== undefined);
+  if (webhookFile === undefined && webhookOnly.length > 0)
+    throw new Error(
+      `--authentication-token-webhook-config-file is required with ${webhookOnly.map((f) => `--${f}`).join(', ')}`,
+    );
+  if (webhookFile !== undefined) {
+    const ttl = str('authentication-token-webhook-cache-ttl');
+    let cacheTtlMs = 120_000;
+    if (ttl !== undefined) {
+      try {
+        cacheTtlMs = parseDuration(ttl);
+      } catch (e) {
+        throw new Error(
+          `--authentication-token-webhook-cache-ttl: Invalid value: "${ttl}": ${(e as Error).message}`,
+        );
+      }
+    }
+    const version = str('authentication-token-webhook-version') ?? 'v1';
+    if (version !== 'v1' && version !== 'v1beta1')
+      throw new Error(
+        `--authentication-token-webhook-version: Unsupported value: "${version}": supported values: "v1", "v1beta1"`,
+      );
+    const connection = wrapAuthn(() => loadWebhookKubeconfig(webhookFile));
+    tokenPlugins.push(
+      createWebhookTokenAuthenticator({
+        connection,
+        cacheTtlMs,
+        version,
+        flavor: context.flavor,
+        audiences: apiAudiences && apiAudiences.length > 0 ? apiAudiences : issuers,
+      }),
+    );
+    notes.push(`token webhook ${connection.server} (TokenReview ${version}, cache ${cacheTtlMs / 1000}s)`);
+  }
+  if (tokenPlugins.length > 0) out.tokenAuthenticators = tokenPlugins;
 
   const example = join(context.stateDir, 'static-tokens.example.csv');
   if (!existsSync(example)) {
@@ -291,6 +400,7 @@ export async function loadAuthenticationFlags(
     authentication: out,
     ...(clientCaPem !== undefined ? { clientCaPem } : {}),
     ...(requestHeaderClientCaPem !== undefined ? { requestHeaderClientCaPem } : {}),
+    ...(authenticationConfig ? { authenticationConfig } : {}),
     notes,
   };
 }
