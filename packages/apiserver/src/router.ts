@@ -8,6 +8,7 @@ import { handleGet } from './handlers/get.js';
 import { handleList } from './handlers/list.js';
 import { handlePatch } from './handlers/patch.js';
 import { handleScale } from './handlers/scale.js';
+import { handleTokenRequest } from './handlers/token-request.js';
 import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
 import { serveHealth } from './health/serve.js';
@@ -82,6 +83,8 @@ function dispatch(ctx: RequestContext, def: ResourceDefinition): Promise<void> {
   }
   if (!allowed.includes(verb)) throw notAllowed();
   if (info.subresource === 'scale') return handleScale(ctx, def);
+  if (info.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts')
+    return handleTokenRequest(ctx, def);
   switch (verb) {
     case 'get':
       return handleGet(ctx, def);

@@ -92,6 +92,7 @@ export async function handleCreate(ctx: RequestContext, def: ResourceDefinition)
       flavor: ctx.server.flavor,
       user: ctx.user,
       namespace: ctx.info.namespace,
+      server: ctx.server,
     });
     writeObject(ctx, 201, out);
     return;

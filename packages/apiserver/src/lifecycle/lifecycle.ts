@@ -1,5 +1,7 @@
 import type { StoredObject } from '@orchard/meta';
 import { isStoreError, type KeyValue } from '@orchard/store';
+import { createObservingControllers } from '../controllers/controllers.js';
+import type { ObservingController } from '../controllers/service-account-controller.js';
 import type { ServerState } from '../state.js';
 import { deletionLifecycleStep } from './finalizers.js';
 import { createGarbageCollector, type GarbageCollector } from './garbage-collector.js';
@@ -40,6 +42,8 @@ export function installLifecycle(state: ServerState): Lifecycle {
   const abort = new AbortController();
   const gc: GarbageCollector = createGarbageCollector(state);
   const namespaces: NamespaceController = createNamespaceController(state);
+  // Controllers that only follow events (default service accounts, bootstrap tokens).
+  const followers: ObservingController[] = createObservingControllers(state);
   let markStarted: () => void = () => {};
   const started = new Promise<void>((r) => {
     markStarted = r;
@@ -78,6 +82,7 @@ export function installLifecycle(state: ServerState): Lifecycle {
   const dispatch = (ev: ObservedObject) => {
     gc.observe(ev);
     namespaces.observe(ev);
+    for (const f of followers) f.observe(ev);
   };
 
   const run = async (): Promise<void> => {
@@ -123,12 +128,12 @@ export function installLifecycle(state: ServerState): Lifecycle {
       // Settle: an event may queue work on the other controller.
       for (let i = 0; i < 3; i++) {
         await new Promise<void>((r) => setImmediate(r));
-        await Promise.all([gc.idle(), namespaces.idle()]);
+        await Promise.all([gc.idle(), namespaces.idle(), ...followers.map((f) => f.idle())]);
       }
     },
     async stop() {
       abort.abort();
-      await Promise.all([gc.stop(), namespaces.stop()]);
+      await Promise.all([gc.stop(), namespaces.stop(), ...followers.map((f) => f.stop())]);
       await loop.catch(() => {});
     },
   };

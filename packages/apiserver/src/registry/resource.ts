@@ -1,5 +1,6 @@
 import type { ApiObject, Flavor, StatusCause, StoredObject, UserInfo } from '@orchard/meta';
 import type { StructuralSchema } from '@orchard/schema';
+import type { ServerState } from '../state.js';
 
 /** The verbs of spec doc 1 §4.2, verbatim. */
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
@@ -63,7 +64,13 @@ export interface SubresourceDefinition {
  */
 export type VirtualCreate = (
   obj: ApiObject,
-  ctx: { readonly flavor: Flavor; readonly user: UserInfo; readonly namespace: string },
+  ctx: {
+    readonly flavor: Flavor;
+    readonly user: UserInfo;
+    readonly namespace: string;
+    /** The server's shared state (TokenReview reads its authenticators). */
+    readonly server: ServerState;
+  },
 ) => ApiObject | Promise<ApiObject>;
 
 /** The caller's identity (spec doc 2 §2.1); defined in `@orchard/meta`, re-exported for the server's users. */

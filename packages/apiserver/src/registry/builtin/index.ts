@@ -7,7 +7,8 @@ import { leases } from './leases.js';
 import { namespaces } from './namespaces.js';
 import { selfSubjectAccessReviews, selfSubjectReviews } from './reviews.js';
 import { secrets } from './secrets.js';
-import { serviceaccounts } from './serviceaccounts.js';
+import { serviceAccounts } from './serviceaccounts.js';
+import { tokenReviews } from './token-reviews.js';
 import { deployments, pods, services } from './workloads.js';
 
 /** The built-in resource types of the reference server, for a flavor. */
@@ -16,10 +17,11 @@ export function builtinResources(flavor: Flavor): ResourceDefinition[] {
     namespaces,
     configmaps,
     secrets,
-    serviceaccounts,
+    serviceAccounts(flavor),
     events,
     leases(flavor),
     selfSubjectReviews(flavor),
+    tokenReviews(flavor),
     selfSubjectAccessReviews(flavor),
     pods,
     services,
