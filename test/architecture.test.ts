@@ -135,3 +135,47 @@ describe('architecture', () => {
     });
   }
 });
+
+/**
+ * STYLE.md §3: `index.ts` is the public API. What Orchard packages share but users should not lean on
+ * lives behind a package's `./internal` subpath; examples and package READMEs (what users copy) never
+ * import it, and no public entry point re-exports it.
+ */
+describe('internal subpaths', () => {
+  const repo = join(import.meta.dirname, '..');
+  const internalSpec = /^@orchard\/[^/]+\/internal$/;
+
+  it('examples import no @orchard/*/internal', () => {
+    const problems: string[] = [];
+    for (const file of sourceFiles(join(repo, 'examples'), true))
+      for (const spec of importsOf(file)) if (internalSpec.test(spec)) problems.push(`${file}: ${spec}`);
+    expect(problems).toEqual([]);
+  });
+
+  it('package READMEs import no @orchard/*/internal', () => {
+    const problems: string[] = [];
+    for (const pkg of packages) {
+      const readme = join(root, pkg, 'README.md');
+      if (!statSync(readme, { throwIfNoEntry: false })?.isFile()) continue;
+      for (const m of readFileSync(readme, 'utf8').matchAll(/from '(@orchard\/[^']+)'/g))
+        if (internalSpec.test(m[1]!)) problems.push(`${pkg}/README.md: ${m[1]}`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('no public entry point re-exports an internal subpath', () => {
+    const problems: string[] = [];
+    for (const pkg of packages) {
+      const json = JSON.parse(readFileSync(join(root, pkg, 'package.json'), 'utf8')) as {
+        exports?: Record<string, string>;
+      };
+      for (const [subpath, target] of Object.entries(json.exports ?? {})) {
+        if (subpath === './internal' || typeof target !== 'string') continue;
+        const text = readFileSync(join(root, pkg, target), 'utf8');
+        for (const m of text.matchAll(/export\b[^;]*?from\s*'([^']+)'/g))
+          if (internalSpec.test(m[1]!)) problems.push(`${pkg} ${subpath}: re-exports ${m[1]}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});

@@ -7,7 +7,8 @@
  * returns every failure as a field cause, for one 422.
  */
 import { Optional } from '@marcbachmann/cel-js';
-import { type FieldCause, type Flavor, fieldErrors, isJsonObject, orchFlavor } from '@orchard/meta';
+import { type FieldCause, type Flavor, fieldErrors, orchFlavor } from '@orchard/meta';
+import { isJsonObject } from '@orchard/meta/internal';
 import { fieldSchema, type StructuralSchema, type ValidationRule } from '@orchard/schema';
 import { maxSizeOf } from './cost-estimator.js';
 import { createCostTracker } from './cost-tracker.js';

@@ -5,7 +5,7 @@
  * cheaply. The lexer is a generator: a body over a limit is abandoned as soon as the limit is
  * crossed, so refusing costs at most the limit's worth of tokens.
  */
-import { maxNestingDepth } from '@orchard/meta';
+import { maxNestingDepth } from '@orchard/meta/internal';
 import { CST, Lexer } from 'yaml';
 import { CodecError } from './codec.js';
 

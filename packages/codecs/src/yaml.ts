@@ -1,4 +1,4 @@
-import { exceedsDepth, mayHoldDuplicateKeys } from '@orchard/meta';
+import { exceedsDepth, mayHoldDuplicateKeys } from '@orchard/meta/internal';
 import { isMap, isScalar, isSeq, parseAllDocuments, stringify, type Node as YamlNode } from 'yaml';
 import { type Codec, CodecError } from './codec.js';
 import { decodeUtf8 } from './json.js';

@@ -3,10 +3,8 @@
  * Pure: no Node built-ins, runs in browsers and edge runtimes.
  */
 
-export { fromBase64, fromBase64Url, toBase64, toBase64Url } from './base64.js';
-export { exceedsDepth, maxNestingDepth } from './depth.js';
 export type { FieldCause } from './field-errors.js';
-export { aggregateMessage, fieldErrors, formatBadValue, formatFieldCause } from './field-errors.js';
+export { fieldErrors } from './field-errors.js';
 export type {
   FieldRequirement,
   FieldSelectorOperator,
@@ -28,8 +26,6 @@ export type { Flavor, FlavorName } from './flavor.js';
 export { flavorByName, kubernetesFlavor, orchFlavor } from './flavor.js';
 export type { GroupVersion, GroupVersionKind, GroupVersionResource } from './gvk.js';
 export { formatApiVersion, formatGroupResource, formatGvk, parseApiVersion } from './gvk.js';
-export { countJsonKeys, mayHoldDuplicateKeys } from './json-keys.js';
-export { cloneJson, isJsonObject, jsonEqual } from './json-value.js';
 export type {
   LabelRequirement,
   LabelSelector,
@@ -56,11 +52,8 @@ export type { NameValidator } from './names.js';
 export {
   dns1123LabelMaxLength,
   dns1123SubdomainMaxLength,
-  emptyError,
   generateName,
-  generateNameAlphabet,
   generateNameMaxLength,
-  generateNameRandomLength,
   isCIdentifier,
   isConfigMapKey,
   isDns1035Label,
@@ -74,15 +67,12 @@ export {
   isValidPortName,
   isValidPortNum,
   labelValueMaxLength,
-  maxLenError,
   nameIsDns1035Label,
   nameIsDnsLabel,
   nameIsDnsSubdomain,
   nameIsPathSegment,
   newUid,
   qualifiedNameMaxLength,
-  randomString,
-  regexError,
   validateNamespaceName,
 } from './names.js';
 export type {
@@ -110,7 +100,6 @@ export {
   OwnerReferenceSchema,
   TypeMetaSchema,
 } from './object.js';
-export { getOwn, setOwn } from './own-property.js';
 export { patchMediaTypes } from './patch-types.js';
 export type { QuantityErrorCode, QuantityFormat } from './quantity.js';
 export {
@@ -121,7 +110,6 @@ export {
   QuantityError,
   quantityFromJson,
   quantityMaxDigits,
-  quantitySplitRegexp,
   tryParseQuantity,
 } from './quantity.js';
 export type {
@@ -133,7 +121,6 @@ export type {
   StatusReason,
 } from './status.js';
 export { ApiError, errors, isApiError, successStatus } from './status.js';
-export type { Rfc3339Parts } from './time.js';
 export {
   formatMicroTime,
   formatRfc3339,
@@ -142,18 +129,14 @@ export {
   nowMicroTime,
   nowRfc3339,
   parseRfc3339,
-  parseRfc3339Parts,
-  rfc3339Layout,
   TimeParseError,
 } from './time.js';
 export type { UserInfo } from './user-info.js';
 export type { ValidateObjectMetaOptions } from './validate-object-meta.js';
 export {
-  fieldImmutableErrorMsg,
   fieldManagerMaxLength,
   finalizerDeleteDependents,
   finalizerOrphanDependents,
-  isNegativeErrorMsg,
   maxSubresourceNameLength,
   totalAnnotationSizeLimitBytes,
   validateAnnotations,

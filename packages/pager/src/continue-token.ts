@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { fromBase64Url, toBase64Url } from '@orchard/meta';
+import { fromBase64Url, toBase64Url } from '@orchard/meta/internal';
 import { continueExpiredMessage, inconsistentContinueMessage, PagerError } from './errors.js';
 
 /** What a continue token carries (spec doc 1 §4.7): the snapshot and where the next page starts. */

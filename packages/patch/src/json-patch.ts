@@ -2,7 +2,7 @@
  * JSON Patch (RFC 6902, `application/json-patch+json`) on fast-json-patch, with upstream's
  * wording for failures and a bound on the number of operations.
  */
-import { cloneJson } from '@orchard/meta';
+import { cloneJson } from '@orchard/meta/internal';
 import { findDuplicateFieldsJson } from '@orchard/schema';
 import fjp from 'fast-json-patch';
 import { PatchError } from './errors.js';

@@ -1,7 +1,7 @@
 /**
  * JSON Merge Patch (RFC 7386, `application/merge-patch+json`).
  */
-import { cloneJson, getOwn, isJsonObject, jsonEqual, setOwn } from '@orchard/meta';
+import { cloneJson, getOwn, isJsonObject, jsonEqual, setOwn } from '@orchard/meta/internal';
 
 /**
  * Returns `target` with `patch` merged in (RFC 7386 §2): a non-object patch replaces the target;

@@ -4,7 +4,7 @@
  * merge as sets, and the directives `$patch` (replace/delete/merge), `$retainKeys`,
  * `$deleteFromPrimitiveList/<field>` and `$setElementOrder/<field>` apply.
  */
-import { cloneJson, getOwn, isJsonObject, jsonEqual, setOwn } from '@orchard/meta';
+import { cloneJson, getOwn, isJsonObject, jsonEqual, setOwn } from '@orchard/meta/internal';
 import { fieldSchema, type StructuralSchema } from '@orchard/schema';
 import { canonical } from './canonical.js';
 import { PatchError } from './errors.js';

@@ -3,7 +3,7 @@
  * patch, and the three-way patch that takes `current` (live) to `modified` (the new manifest)
  * while deleting only what `original` (the last applied manifest) had and `modified` dropped.
  */
-import { cloneJson, getOwn, isJsonObject, jsonEqual, setOwn } from '@orchard/meta';
+import { cloneJson, getOwn, isJsonObject, jsonEqual, setOwn } from '@orchard/meta/internal';
 import type { StructuralSchema } from '@orchard/schema';
 import { canonical } from './canonical.js';
 import { directives, fieldSchema, listStrategy } from './strategic.js';

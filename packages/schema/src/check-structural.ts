@@ -4,7 +4,7 @@
  */
 
 import type { Flavor } from '@orchard/meta';
-import { isJsonObject } from '@orchard/meta';
+import { isJsonObject } from '@orchard/meta/internal';
 import { type FieldError, fieldErrors } from './field-error.js';
 import type { OpenApiSchema } from './openapi.js';
 import { isValidPattern } from './validate.js';

@@ -1,4 +1,4 @@
-import { cloneJson, getOwn, setOwn } from '@orchard/meta';
+import { cloneJson, getOwn, setOwn } from '@orchard/meta/internal';
 /**
  * Defaulting from schema `default` values, as for custom resources: a null in a field that is not
  * `nullable` is dropped first, then a missing field whose schema has a default gets a copy of it;

@@ -1,4 +1,4 @@
-import { countJsonKeys as countKeys } from '@orchard/meta';
+import { countJsonKeys as countKeys } from '@orchard/meta/internal';
 import { describe, expect, it } from 'vitest';
 import { findDuplicateFieldsJson, scanJsonDuplicates } from './duplicates.js';
 

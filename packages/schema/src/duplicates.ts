@@ -9,7 +9,7 @@
  * the parsed count smaller exactly when keys were collapsed. If the regex count equals the parsed
  * key count there is no duplicate, and the scanner never runs.
  */
-import { mayHoldDuplicateKeys } from '@orchard/meta';
+import { mayHoldDuplicateKeys } from '@orchard/meta/internal';
 import { indexPath, joinPath } from './field-error.js';
 
 /**

@@ -4,46 +4,21 @@
  * Pure: no Node built-ins.
  */
 
-export { countJsonKeys as countKeys, exceedsDepth, maxNestingDepth } from '@orchard/meta';
 export type { BuiltinType } from './builtin/index.js';
-export {
-  builtinGroup,
-  builtinSchema,
-  builtinTypes,
-  containerSchema,
-  labelSelectorSchema,
-  objectMetaSchema,
-  podSpecSchema,
-  podTemplateSpecSchema,
-  typeMetaProps,
-} from './builtin/index.js';
+export { builtinSchema } from './builtin/index.js';
 export type { CheckStructuralOptions } from './check-structural.js';
 export { checkStructural } from './check-structural.js';
 export { applyDefaults } from './defaults.js';
-export {
-  duplicateFieldMessage,
-  findDuplicateFieldsJson,
-  scanJsonDuplicates,
-  unknownFieldMessage,
-} from './duplicates.js';
+export { findDuplicateFieldsJson } from './duplicates.js';
 export type { FieldError } from './field-error.js';
-export { fieldErrors, formatFieldError, formatValue, toStatusCauses } from './field-error.js';
+export { fieldErrors, formatFieldError, toStatusCauses } from './field-error.js';
 export type { OpenApiSchema } from './openapi.js';
 export { fromOpenApi, resolveMarkers, toOpenApi } from './openapi.js';
 export type { PruneOptions } from './prune.js';
 export { prune } from './prune.js';
 export type { PublishedResource } from './publish.js';
-export {
-  acceptedPatchTypes,
-  buildOpenApiV2,
-  buildOpenApiV3,
-  buildOpenApiV3Index,
-  contentHash,
-  groupVersionPath,
-  patchMediaTypes,
-  schemaName,
-} from './publish.js';
+export { acceptedPatchTypes, buildOpenApiV2, buildOpenApiV3, buildOpenApiV3Index } from './publish.js';
 export type { StructuralSchema, ValidationRule } from './structural.js';
 export { fieldSchema, propertySchema } from './structural.js';
 export type { ValidateOptions } from './validate.js';
-export { isKnownFormat, isValidPattern, jsonTypeOf, validate } from './validate.js';
+export { validate } from './validate.js';

@@ -2,7 +2,8 @@
  * Conversions between wire OpenAPI v3 schemas (with the flavor's `x-…-*` extensions) and the
  * flavor-independent `StructuralSchema`.
  */
-import { cloneJson, type Flavor, isJsonObject, setOwn } from '@orchard/meta';
+import type { Flavor } from '@orchard/meta';
+import { cloneJson, isJsonObject, setOwn } from '@orchard/meta/internal';
 import type { StructuralSchema, ValidationRule } from './structural.js';
 
 /** A wire OpenAPI v3 schema object (JSON form). */

@@ -4,7 +4,7 @@
  * schema preserves unknown fields. The removed paths are the `unknown field "<path>"` list of
  * field validation.
  */
-import { isJsonObject } from '@orchard/meta';
+import { isJsonObject } from '@orchard/meta/internal';
 
 import { objectMetaSchema } from './builtin/object-meta.js';
 import { indexPath, joinPath } from './field-error.js';

@@ -29,7 +29,6 @@ export interface PublishedResource {
 }
 
 /** Re-exported for the server's users; defined once in `@orchard/meta`. */
-export { patchMediaTypes };
 
 /** The media types a PATCH on this resource accepts, in the order the document lists them. */
 export function acceptedPatchTypes(builtin: boolean): string[] {

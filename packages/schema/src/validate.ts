@@ -3,7 +3,8 @@
  * (`spec.replicas in body must be of type integer: "string"`) converted to field errors the way
  * the custom-resource validator does.
  */
-import { jsonEqual, tryParseQuantity } from '@orchard/meta';
+import { tryParseQuantity } from '@orchard/meta';
+import { jsonEqual } from '@orchard/meta/internal';
 import { RE2JS } from 're2js';
 import { type FieldError, fieldErrors, indexPath, joinPath } from './field-error.js';
 import { propertySchema, type StructuralSchema } from './structural.js';

@@ -7,13 +7,13 @@
  */
 import { readFileSync } from 'node:fs';
 import type { ApiObject } from '@orchard/meta';
-import { jsonEqual as deepEqual } from '@orchard/meta';
+import { jsonEqual as deepEqual } from '@orchard/meta/internal';
 import { describe, expect, it } from 'vitest';
 import type { FieldSet } from './fieldpath/field-set.js';
 import { decodeFieldsV1, encodeFieldsV1, fromFieldsV1, toFieldsV1 } from './fieldpath/fields-v1.js';
 import { ApplyConflictError } from './manager/errors.js';
 import { apply, update } from './manager/field-manager.js';
-import { SERVER_SET_FIELDS } from './manager/managed-fields.js';
+import { serverSetFields } from './manager/managed-fields.js';
 import { isMergeConflicts, type MergeConflicts } from './merge/conflicts.js';
 import { applyFields, type ManagedSets, updateFields } from './merge/updater.js';
 import { smdSchemaToStructural } from './testing/smd-schema.js';
@@ -145,7 +145,7 @@ function stripped(g: GoldenEntry[]) {
       manager: e.manager,
       operation: e.operation,
       apiVersion: e.apiVersion,
-      fieldsV1: fromFieldsV1(e.fieldsV1).difference(SERVER_SET_FIELDS),
+      fieldsV1: fromFieldsV1(e.fieldsV1).difference(serverSetFields),
     }))
     .filter((e) => !e.fieldsV1.isEmpty())
     .map((e) => ({ ...e, fieldsV1: encodeFieldsV1(e.fieldsV1) }))

@@ -6,7 +6,7 @@
  * conflict error text.
  */
 import { readFileSync } from 'node:fs';
-import { jsonEqual as deepEqual } from '@orchard/meta';
+import { jsonEqual as deepEqual } from '@orchard/meta/internal';
 import { describe, expect, it } from 'vitest';
 import { encodeFieldsV1 } from './fieldpath/fields-v1.js';
 import { isMergeConflicts } from './merge/conflicts.js';

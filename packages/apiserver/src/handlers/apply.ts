@@ -1,6 +1,7 @@
 import { parseYaml } from '@orchard/codecs';
 import { decodeCbor } from '@orchard/codecs/cbor';
-import { type ApiObject, errors, formatApiVersion, setOwn } from '@orchard/meta';
+import { type ApiObject, errors, formatApiVersion } from '@orchard/meta';
+import { setOwn } from '@orchard/meta/internal';
 import { propertySchema, type StructuralSchema } from '@orchard/schema';
 import { apply as ssaApply } from '@orchard/ssa';
 import { isStoreError } from '@orchard/store';
@@ -10,8 +11,8 @@ import { readBody } from '../request/body.js';
 import { writeObject } from '../response/write.js';
 import { errorTarget, objectKey } from './common.js';
 import {
-  APPLY_PATCH_CBOR,
-  APPLY_PATCH_YAML,
+  applyPatchCbor,
+  applyPatchYaml,
   fieldManagerSchema,
   resetFieldsOf,
   subresourceOf,
@@ -43,7 +44,7 @@ export const applyPatchApplier: PatchApplier = (current, intent, w) => {
     throw errors.badRequest('the apply body must be an object');
   return ssaApply(current, intent as ApiObject, applyOptions(w)).object;
 };
-patchAppliers.set(APPLY_PATCH_YAML, applyPatchApplier);
+patchAppliers.set(applyPatchYaml, applyPatchApplier);
 
 /**
  * PATCH with `application/apply-patch+yaml` (spec doc 1 §4.9; JSON is valid YAML): `fieldManager`
@@ -59,12 +60,12 @@ export async function handleApply(
 ): Promise<void> {
   const manager = ctx.query.fieldManager;
   if (!manager) throw errors.badRequest('fieldManager: Required value: is required for apply patch');
-  if (patchType !== APPLY_PATCH_YAML && patchType !== APPLY_PATCH_CBOR)
-    throw errors.unsupportedMediaType(patchType, [APPLY_PATCH_YAML]);
+  if (patchType !== applyPatchYaml && patchType !== applyPatchCbor)
+    throw errors.unsupportedMediaType(patchType, [applyPatchYaml]);
   const bytes = await readBody(ctx.req, ctx.server.options.maxRequestBodyBytes, ctx.res);
   const intent =
-    patchType === APPLY_PATCH_CBOR
-      ? decodeCbor(bytes, { mediaType: APPLY_PATCH_CBOR })
+    patchType === applyPatchCbor
+      ? decodeCbor(bytes, { mediaType: applyPatchCbor })
       : parseYaml(new TextDecoder().decode(bytes), patchType);
   if (typeof intent !== 'object' || intent === null || Array.isArray(intent))
     throw errors.badRequest('the apply body must be an object');
@@ -77,7 +78,7 @@ export async function handleApply(
     );
   }
   for (let tries = 0; ; tries++) {
-    const updated = await updateObject(ctx, def, 'patch', cleaned, APPLY_PATCH_YAML);
+    const updated = await updateObject(ctx, def, 'patch', cleaned, applyPatchYaml);
     if (updated) {
       writeObject(ctx, 200, updated);
       return;
@@ -89,7 +90,7 @@ export async function handleApply(
       def,
       operation: 'create',
       body: {},
-      patchType: APPLY_PATCH_YAML,
+      patchType: applyPatchYaml,
       obj: {},
       old: undefined,
       dryRun: ctx.query.dryRun,

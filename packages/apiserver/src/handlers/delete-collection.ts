@@ -1,4 +1,5 @@
-import { ApiError, aggregateMessage, fieldErrors, isApiError, type StoredObject } from '@orchard/meta';
+import { ApiError, fieldErrors, isApiError, type StoredObject } from '@orchard/meta';
+import { aggregateMessage } from '@orchard/meta/internal';
 import { isStoreError } from '@orchard/store';
 import type { RequestContext } from '../context.js';
 import { ignoreStoreReadErrorField, readDeleteOptions } from '../lifecycle/delete-options.js';

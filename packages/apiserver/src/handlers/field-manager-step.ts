@@ -7,8 +7,8 @@ import { schemaFor } from '../schema/schemas.js';
 import type { WriteRequest, WriteStep } from './write-pipeline.js';
 
 /** Server-side apply media types (spec doc 1 §4.3). CBOR is accepted once the CBOR codec serves it. */
-export const APPLY_PATCH_YAML = patchMediaTypes.apply;
-export const APPLY_PATCH_CBOR = patchMediaTypes.applyCbor;
+export const applyPatchYaml = patchMediaTypes.apply;
+export const applyPatchCbor = patchMediaTypes.applyCbor;
 
 /** The schema the field manager merges with: the one every write step uses (CRD, own, built-in). */
 export function fieldManagerSchema(
@@ -47,7 +47,7 @@ export const fieldManagerStep: WriteStep = {
   name: 'field-manager',
   operations: ['create', 'update', 'patch'],
   run(w: WriteRequest) {
-    if (w.patchType === APPLY_PATCH_YAML || w.patchType === APPLY_PATCH_CBOR) return;
+    if (w.patchType === applyPatchYaml || w.patchType === applyPatchCbor) return;
     try {
       w.obj = ssaUpdate(w.old, w.obj, {
         manager: w.fieldManager,

@@ -1,6 +1,7 @@
-import { type ApiObject, errors, formatApiVersion, isJsonObject, type StoredObject } from '@orchard/meta';
+import { type ApiObject, errors, formatApiVersion, patchMediaTypes, type StoredObject } from '@orchard/meta';
+import { isJsonObject } from '@orchard/meta/internal';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '@orchard/patch';
-import { acceptedPatchTypes, patchMediaTypes } from '@orchard/schema';
+import { acceptedPatchTypes } from '@orchard/schema';
 import { checkDepth } from '../schema/field-validation.js';
 import { isCustomResource, schemaFor } from '../schema/schemas.js';
 import type { WriteRequest, WriteStep } from './write-pipeline.js';

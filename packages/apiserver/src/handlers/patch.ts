@@ -1,7 +1,9 @@
 import { parseMediaType, parseYaml } from '@orchard/codecs';
-import { ApiError, type ApiObject, aggregateMessage, errors, fieldErrors } from '@orchard/meta';
+import { ApiError, type ApiObject, errors, fieldErrors, patchMediaTypes as types } from '@orchard/meta';
+import { aggregateMessage } from '@orchard/meta/internal';
 import { parseJsonPatchText } from '@orchard/patch';
-import { duplicateFieldMessage, findDuplicateFieldsJson, patchMediaTypes as types } from '@orchard/schema';
+import { findDuplicateFieldsJson } from '@orchard/schema';
+import { duplicateFieldMessage } from '@orchard/schema/internal';
 import type { RequestContext } from '../context.js';
 import { featureEnabled } from '../feature-gates.js';
 import type { ResourceDefinition } from '../registry/resource.js';
@@ -10,7 +12,7 @@ import { writeObject } from '../response/write.js';
 import { checkDepth, noteDuplicateFields } from '../schema/field-validation.js';
 import { handleApply } from './apply.js';
 import { errorTarget } from './common.js';
-import { APPLY_PATCH_CBOR } from './field-manager-step.js';
+import { applyPatchCbor } from './field-manager-step.js';
 import { acceptedPatchTypesFor } from './patch-step.js';
 import { updateObject } from './update.js';
 
@@ -54,8 +56,7 @@ export async function handlePatch(ctx: RequestContext, def: ResourceDefinition):
   const accepted = acceptedPatchTypesFor(def);
   // Apply in CBOR exists only with CBOR itself (gate CBORServingAndStorage); no other CBOR patch type does.
   const cborApply =
-    patchType === APPLY_PATCH_CBOR &&
-    featureEnabled(ctx.server.options.featureGates, 'CBORServingAndStorage');
+    patchType === applyPatchCbor && featureEnabled(ctx.server.options.featureGates, 'CBORServingAndStorage');
   if (!accepted.includes(patchType) && !cborApply) throw errors.unsupportedMediaType(ct, accepted);
   // Server-side apply: its own handler (fieldManager required, create when absent).
   if (patchType === types.apply || cborApply) return handleApply(ctx, def, patchType);

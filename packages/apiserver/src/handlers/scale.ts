@@ -3,13 +3,12 @@ import {
   type ApiObject,
   errors,
   formatLabelSelector,
-  getOwn,
   type LabelSelector,
   labelSelectorFromObject,
   patchMediaTypes,
   type StoredObject,
-  setOwn,
 } from '@orchard/meta';
+import { getOwn, setOwn } from '@orchard/meta/internal';
 import { applyJsonPatch, applyMergePatch, parseJsonPatchText } from '@orchard/patch';
 import type { RequestContext } from '../context.js';
 import { convertToVersion } from '../crd/conversion.js';

@@ -5,13 +5,13 @@ import {
   formatApiVersion,
   generateName,
   isApiError,
-  isJsonObject,
   nameIsDnsSubdomain,
   newUid,
   type StatusCause,
   validateAnnotations,
   validateLabels,
 } from '@orchard/meta';
+import { isJsonObject } from '@orchard/meta/internal';
 import { isStoreError } from '@orchard/store';
 import { versionInStep, versionOutStep } from '../crd/conversion.js';
 import { crdValidationRulesStep } from '../crd/validation-rules.js';

@@ -1,14 +1,13 @@
 import { codecForContentType } from '@orchard/codecs';
 import {
   ApiError,
-  aggregateMessage,
   type DeleteOptions,
   errors,
   type FieldCause,
   type Flavor,
   fieldErrors,
-  isJsonObject,
 } from '@orchard/meta';
+import { aggregateMessage, isJsonObject } from '@orchard/meta/internal';
 import type { RequestContext } from '../context.js';
 import { featureEnabled } from '../feature-gates.js';
 import { readBody } from '../request/body.js';

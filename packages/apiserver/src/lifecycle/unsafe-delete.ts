@@ -1,4 +1,5 @@
-import { ApiError, aggregateMessage, errors, fieldErrors } from '@orchard/meta';
+import { ApiError, errors, fieldErrors } from '@orchard/meta';
+import { aggregateMessage } from '@orchard/meta/internal';
 import { isStoreError } from '@orchard/store';
 import type { UserInfo } from '../registry/resource.js';
 import type { ServerState } from '../state.js';

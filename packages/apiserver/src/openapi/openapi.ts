@@ -4,13 +4,10 @@ import {
   buildOpenApiV2,
   buildOpenApiV3,
   buildOpenApiV3Index,
-  contentHash,
-  groupVersionPath,
-  objectMetaSchema,
   type PublishedResource,
   type StructuralSchema,
-  typeMetaProps,
 } from '@orchard/schema';
+import { contentHash, groupVersionPath, objectMetaSchema, typeMetaProps } from '@orchard/schema/internal';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { send } from '../response/write.js';
 import { isCustomResource, schemaFor } from '../schema/schemas.js';

@@ -1,6 +1,8 @@
 import { type Codec, decodeUtf8, parseYamlDocument, yamlDuplicateMessage } from '@orchard/codecs';
-import { errors, exceedsDepth, maxNestingDepth } from '@orchard/meta';
-import { duplicateFieldMessage, findDuplicateFieldsJson, unknownFieldMessage } from '@orchard/schema';
+import { errors } from '@orchard/meta';
+import { exceedsDepth, maxNestingDepth } from '@orchard/meta/internal';
+import { findDuplicateFieldsJson } from '@orchard/schema';
+import { duplicateFieldMessage, unknownFieldMessage } from '@orchard/schema/internal';
 import type { RequestContext } from '../context.js';
 
 /**

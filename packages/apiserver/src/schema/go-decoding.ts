@@ -1,5 +1,7 @@
-import { getOwn, parseRfc3339Parts, TimeParseError } from '@orchard/meta';
-import { fieldSchema, objectMetaSchema, type StructuralSchema } from '@orchard/schema';
+import { TimeParseError } from '@orchard/meta';
+import { getOwn, parseRfc3339Parts } from '@orchard/meta/internal';
+import { fieldSchema, type StructuralSchema } from '@orchard/schema';
+import { objectMetaSchema } from '@orchard/schema/internal';
 
 /**
  * The value errors upstream's typed JSON decoder raises before any validation runs, for built-in

@@ -5,7 +5,8 @@
  * `isGreaterThan`, `compareTo`; `==` compares by value (`quantity('1') == quantity('1000m')`).
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import { Quantity, quantitySplitRegexp, tryParseQuantity } from '@orchard/meta';
+import { Quantity, tryParseQuantity } from '@orchard/meta';
+import { quantitySplitRegexp } from '@orchard/meta/internal';
 import { evalError } from './values.js';
 
 const TYPE = 'kubernetes.Quantity';

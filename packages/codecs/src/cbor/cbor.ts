@@ -5,7 +5,8 @@
  * Values are the JSON form: text strings, numbers, booleans, null, arrays, string-keyed maps.
  * Encoding and value construction are cbor-x; `scanCborItem` checks every body first.
  */
-import { setOwn, type WatchEvent } from '@orchard/meta';
+import type { WatchEvent } from '@orchard/meta';
+import { setOwn } from '@orchard/meta/internal';
 import { Decoder, Encoder } from 'cbor-x';
 import { CodecError } from '../codec.js';
 import { WireDecodeError } from '../protobuf/errors.js';

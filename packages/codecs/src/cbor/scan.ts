@@ -10,7 +10,7 @@
  * - strings have definite lengths (arrays and maps may be indefinite).
  * It returns the offset just past the item, or throws `CborScanError`.
  */
-import { maxNestingDepth } from '@orchard/meta';
+import { maxNestingDepth } from '@orchard/meta/internal';
 
 /** How deep arrays, maps and tags may nest in one item (the JS decoder and encoder recurse): the one request-body bound. */
 export const maxCborNestingDepth = maxNestingDepth;

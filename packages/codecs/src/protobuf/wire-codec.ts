@@ -11,7 +11,7 @@
  * against the field's type; what does not fit throws `ConversionError` (`truncated` set when
  * the bytes end inside a value).
  */
-import { isJsonObject, maxNestingDepth, setOwn } from '@orchard/meta';
+import { isJsonObject, maxNestingDepth, setOwn } from '@orchard/meta/internal';
 
 import type { Reader, Type, Writer } from 'protobufjs';
 import protobuf from 'protobufjs';

@@ -44,7 +44,7 @@ export function formatRfc3339(seconds: number, nanos: number, micro: boolean): s
   return `${base}.${pad(Math.floor(nanos / 1000), 6)}Z`;
 }
 
-export { fromBase64, toBase64 } from '@orchard/meta';
+export { fromBase64, toBase64 } from '@orchard/meta/internal';
 
 /** A protobufjs int64 value (number or Long) as a JS number. */
 export function int64ToNumber(v: unknown): number {

@@ -5,7 +5,7 @@
  * `[?(@.type=="Ready")]` with `== != < > <= >=` or a bare `[?(@.x)]` existence test.
  * A `{...}` template wrapper is accepted. Missing keys yield no result (AllowMissingKeys).
  */
-import { isJsonObject } from '@orchard/meta';
+import { isJsonObject } from '@orchard/meta/internal';
 
 type Step =
   | { kind: 'field'; names: string[] }

@@ -6,7 +6,7 @@
 export type JsonMap = { [key: string]: unknown };
 
 /** Sets an own property even for `__proto__` (field names come from request bodies). */
-export { setOwn as setKey } from '@orchard/meta';
+export { setOwn as setKey } from '@orchard/meta/internal';
 
 export function isMap(v: unknown): v is JsonMap {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

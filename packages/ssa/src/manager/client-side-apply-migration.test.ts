@@ -2,7 +2,7 @@ import type { ApiObject } from '@orchard/meta';
 import type { StructuralSchema } from '@orchard/schema';
 import { describe, expect, it } from 'vitest';
 import { isApplyConflict } from './errors.js';
-import { apply, LAST_APPLIED_ANNOTATION, update } from './field-manager.js';
+import { apply, lastAppliedAnnotationKey, update } from './field-manager.js';
 
 /**
  * Spec doc 1 §4.9 item 11: `kubectl apply --server-side` (manager `kubectl`) over an object last
@@ -27,7 +27,7 @@ const lastApplied = (data: Record<string, string>) =>
 
 /** What client-side apply leaves: created by kubectl-client-side-apply with the annotation. */
 function clientSideApplied(data: Record<string, string>): ApiObject {
-  const body = cm(data, { [LAST_APPLIED_ANNOTATION]: lastApplied(data) });
+  const body = cm(data, { [lastAppliedAnnotationKey]: lastApplied(data) });
   return update(undefined, body, { manager: 'kubectl-client-side-apply', apiVersion: V, schema }).object;
 }
 
@@ -55,7 +55,7 @@ describe('client-side apply → server-side apply migration', () => {
     const live = clientSideApplied({ color: 'red' });
     const r = apply(live, cm({ color: 'green' }), { manager: 'kubectl', apiVersion: V, schema });
     const ann = (r.object.metadata?.annotations as Record<string, string> | undefined)?.[
-      LAST_APPLIED_ANNOTATION
+      lastAppliedAnnotationKey
     ];
     expect(ann).toBe(
       `${JSON.stringify({ apiVersion: 'v1', data: { color: 'green' }, kind: 'ConfigMap', metadata: { name: 'app', namespace: 'default' } })}\n`,

@@ -16,17 +16,17 @@ import {
   isResetManagedFields,
   type Managed,
   managerKey,
-  SERVER_SET_FIELDS,
+  serverSetFields,
 } from './managed-fields.js';
 
 /** Manager that owns the fields of an object first applied after it was written without managedFields. */
-export const BEFORE_FIRST_APPLY_MANAGER = 'before-first-apply';
+export const beforeFirstApplyManager = 'before-first-apply';
 /** Bucket for the oldest update managers beyond `maxUpdateManagers`. */
-export const ANCIENT_CHANGES_MANAGER = 'ancient-changes';
+export const ancientChangesManager = 'ancient-changes';
 /** The annotation client-side apply keeps (spec doc 1 §4.9 item 11), kubernetes flavor spelling. */
-export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
+export const lastAppliedAnnotationKey = 'kubectl.kubernetes.io/last-applied-configuration';
 /** The manager name whose applies migrate from, and keep up to date, the last-applied annotation. */
-export const LAST_APPLIED_MANAGER = 'kubectl';
+export const lastAppliedManager = 'kubectl';
 
 export interface FieldManagerWriteOptions {
   /** The `fieldManager` of the request. */
@@ -50,7 +50,7 @@ export interface FieldManagerWriteOptions {
    * `GetResetFields`), e.g. `status` for the main resource, `spec` for the status sub-resource.
    */
   readonly ignoredFields?: FieldSet;
-  /** Annotation synced by `kubectl` applies (flavor-specific key). Default `LAST_APPLIED_ANNOTATION`. */
+  /** Annotation synced by `kubectl` applies (flavor-specific key). Default `lastAppliedAnnotationKey`. */
   readonly lastAppliedAnnotation?: string;
 }
 
@@ -67,7 +67,7 @@ export interface FieldManagerResult {
   readonly changed: boolean;
 }
 
-export const DEFAULT_MAX_UPDATE_MANAGERS = 10;
+export const defaultMaxUpdateManagers = 10;
 
 /**
  * Server-side apply (spec doc 1 §4.9 items 2–5, 8, 11): merges `intent` into `live` (absent =
@@ -118,7 +118,7 @@ export function apply(
     if (m.fields.size === 0 && live !== undefined) {
       // Upstream skipNonAppliedManager: an object written without managedFields gets them now.
       const bfa = managerKey({
-        manager: BEFORE_FIRST_APPLY_MANAGER,
+        manager: beforeFirstApplyManager,
         operation: 'Update',
         apiVersion: opts.apiVersion,
       });
@@ -144,7 +144,7 @@ export function apply(
   } catch (e) {
     if (!isMergeConflicts(e)) throw e;
     let conflicts: readonly Conflict[] = e.conflicts;
-    if (opts.manager === LAST_APPLIED_MANAGER && live !== undefined) {
+    if (opts.manager === lastAppliedManager && live !== undefined) {
       const allowed = allowedConflictsFromLastApplied(live, liveBody, opts, atom);
       if (allowed !== undefined) conflicts = conflicts.filter((c) => !allowed.has(c.path));
     }
@@ -156,9 +156,9 @@ export function apply(
   let obj = (objectChanged ? result.object : liveBody) as ApiObject;
   if (objectChanged) result.m.times.set(key, formatTime(opts.now));
   for (const k of [...result.m.times.keys()]) if (!result.m.fields.has(k)) result.m.times.delete(k);
-  const annotation = opts.lastAppliedAnnotation ?? LAST_APPLIED_ANNOTATION;
+  const annotation = opts.lastAppliedAnnotation ?? lastAppliedAnnotationKey;
   let annotationChanged = false;
-  if (opts.manager === LAST_APPLIED_MANAGER && hasAnnotation(obj, annotation)) {
+  if (opts.manager === lastAppliedManager && hasAnnotation(obj, annotation)) {
     const value = buildLastApplied(intent, annotation);
     annotationChanged =
       (obj.metadata?.annotations as Record<string, string> | undefined)?.[annotation] !== value;
@@ -199,11 +199,11 @@ export function update(
     updateFields(liveBody, nextBody, opts.apiVersion, managed.fields, key, { atom, ...conv(opts) }),
   );
   const c = r.comparison;
-  const taken = c.modified.union(c.added).difference(c.removed).difference(SERVER_SET_FIELDS);
+  const taken = c.modified.union(c.added).difference(c.removed).difference(serverSetFields);
   strip(r.managers, key);
   const m: Managed = { fields: r.managers, times: managed.times };
   if (!taken.isEmpty()) m.times.set(key, formatTime(opts.now));
-  capUpdateManagers(m, opts.maxUpdateManagers ?? DEFAULT_MAX_UPDATE_MANAGERS);
+  capUpdateManagers(m, opts.maxUpdateManagers ?? defaultMaxUpdateManagers);
   for (const k of [...m.times.keys()]) if (!m.fields.has(k)) m.times.delete(k);
   const entries = encodeManagedFields(m);
   return { object: withManagedFields(nextBody, entries), managedFields: entries, changed: true };
@@ -212,7 +212,7 @@ export function update(
 /** The field set an object's fields form under a schema (handy for tests and tools). */
 export function objectFieldSet(object: unknown, schema?: StructuralSchema): FieldSet {
   return toFieldSet(withoutManagedFields(object as ApiObject), resourceAtomOf(schema)).difference(
-    SERVER_SET_FIELDS,
+    serverSetFields,
   );
 }
 
@@ -260,7 +260,7 @@ function guard<T>(f: () => T): T {
 function strip(managers: ManagedSets, key: string): void {
   const vs = managers.get(key);
   if (vs === undefined) return;
-  const set = vs.set.difference(SERVER_SET_FIELDS);
+  const set = vs.set.difference(serverSetFields);
   if (set.isEmpty()) managers.delete(key);
   else if (set !== vs.set) managers.set(key, { set, apiVersion: vs.apiVersion, applied: vs.applied });
 }
@@ -305,7 +305,7 @@ function capUpdateManagers(m: Managed, max: number): void {
     const vs = m.fields.get(k);
     if (vs === undefined) continue;
     const bucket = managerKey({
-      manager: ANCIENT_CHANGES_MANAGER,
+      manager: ancientChangesManager,
       operation: 'Update',
       apiVersion: vs.apiVersion,
     });
@@ -338,7 +338,7 @@ function allowedConflictsFromLastApplied(
   atom: Atom,
 ): FieldSet | undefined {
   const ann = (live.metadata?.annotations as Record<string, string> | undefined)?.[
-    opts.lastAppliedAnnotation ?? LAST_APPLIED_ANNOTATION
+    opts.lastAppliedAnnotation ?? lastAppliedAnnotationKey
   ];
   if (!ann) return undefined;
   let last: unknown;

@@ -137,7 +137,7 @@ export function encodeManagedFields(m: Managed): ManagedFieldsEntry[] {
  * writer's set after every write. deletionTimestamp and deletionGracePeriodSeconds are added
  * here because this server also records graceful deletion through the write pipeline.
  */
-export const SERVER_SET_FIELDS: FieldSet = FieldSet.of(
+export const serverSetFields: FieldSet = FieldSet.of(
   makePath('apiVersion'),
   makePath('kind'),
   makePath('metadata'),

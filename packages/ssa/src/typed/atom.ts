@@ -78,7 +78,7 @@ function mkList(type: ListAtom['type'], keys: readonly string[], elem: () => Ato
 }
 
 /** Upstream's `__untyped_atomic_`: any value, replaced as a whole. */
-export const UNTYPED_ATOMIC: Atom = (() => {
+export const untypedAtomic: Atom = (() => {
   const a: { scalar: boolean; list: ListAtom | undefined; map: MapAtom | undefined; default: unknown } = {
     scalar: true,
     list: undefined,
@@ -91,10 +91,10 @@ export const UNTYPED_ATOMIC: Atom = (() => {
 })();
 
 /** Upstream's `__untyped_deduced_`: maps are granular (recursively deduced), lists atomic, scalars leaves. */
-export const DEDUCED: Atom = (() => {
+export const deducedAtom: Atom = (() => {
   const a: { scalar: boolean; list: ListAtom | undefined; map: MapAtom | undefined; default: unknown } = {
     scalar: true,
-    list: mkList('atomic', [], () => UNTYPED_ATOMIC),
+    list: mkList('atomic', [], () => untypedAtomic),
     map: undefined,
     default: undefined,
   };
@@ -110,7 +110,7 @@ const cache = new WeakMap<StructuralSchema, Atom>();
  * maps and structs, `preserveUnknownFields` and schema-less values are deduced.
  */
 export function atomOf(s: StructuralSchema | undefined): Atom {
-  if (s === undefined) return DEDUCED;
+  if (s === undefined) return deducedAtom;
   let a = cache.get(s);
   if (a === undefined) {
     a = build(s, false);
@@ -125,7 +125,7 @@ export function atomOf(s: StructuralSchema | undefined): Atom {
  * as upstream's type converter does whatever the published schema says about metadata.
  */
 export function resourceAtomOf(s: StructuralSchema | undefined): Atom {
-  if (s === undefined) return RESOURCE_DEDUCED;
+  if (s === undefined) return resourceDeducedAtom;
   let a = rootCache.get(s);
   if (a === undefined) {
     a = build(s, true);
@@ -142,7 +142,7 @@ function build(s: StructuralSchema, root: boolean): Atom {
 
 function buildShape(s: StructuralSchema, root: boolean): Atom {
   const def = s.default;
-  if (s.intOrString) return withDefault(UNTYPED_ATOMIC, def);
+  if (s.intOrString) return withDefault(untypedAtomic, def);
   const type = s.type ?? (s.properties ? 'object' : s.items ? 'array' : undefined);
   if (type === 'array') {
     const items = s.items;
@@ -151,7 +151,7 @@ function buildShape(s: StructuralSchema, root: boolean): Atom {
     return {
       scalar: false,
       list: mkList(lt === 'map' && keys.length === 0 ? 'atomic' : lt, keys, () =>
-        items ? atomOf(items) : DEDUCED,
+        items ? atomOf(items) : deducedAtom,
       ),
       map: undefined,
       default: def,
@@ -164,9 +164,9 @@ function buildShape(s: StructuralSchema, root: boolean): Atom {
       typeof ap === 'object'
         ? atomOf(ap)
         : ap === true || s.preserveUnknownFields || s.embeddedResource
-          ? DEDUCED
+          ? deducedAtom
           : props === undefined
-            ? DEDUCED
+            ? deducedAtom
             : undefined;
     let fields: Map<string, () => Atom> | undefined;
     if (props !== undefined || root) {
@@ -176,29 +176,29 @@ function buildShape(s: StructuralSchema, root: boolean): Atom {
         fields.set(name, () => atomOf(p));
       }
       if (root || s.embeddedResource) {
-        fields.set('apiVersion', () => STRING);
-        fields.set('kind', () => STRING);
-        fields.set('metadata', () => OBJECT_META);
+        fields.set('apiVersion', () => stringAtom);
+        fields.set('kind', () => stringAtom);
+        fields.set('metadata', () => objectMetaAtom);
       }
     }
     return { scalar: false, list: undefined, map: mkMap(fields, elem, s.mapType === 'atomic'), default: def };
   }
   if (type === undefined) {
     // No type: x-preserve-unknown-fields / embedded / untyped: deduce from the value.
-    return withDefault(DEDUCED, def);
+    return withDefault(deducedAtom, def);
   }
-  return def === undefined ? STRING : { scalar: true, list: undefined, map: undefined, default: def };
+  return def === undefined ? stringAtom : { scalar: true, list: undefined, map: undefined, default: def };
 }
 
 function withDefault(a: Atom, def: unknown): Atom {
   return def === undefined ? a : { ...a, default: def };
 }
 
-const STRING: Atom = { scalar: true, list: undefined, map: undefined, default: undefined };
-const STRING_MAP: Atom = {
+const stringAtom: Atom = { scalar: true, list: undefined, map: undefined, default: undefined };
+const stringMapAtom: Atom = {
   scalar: false,
   list: undefined,
-  map: mkMap(undefined, STRING, false),
+  map: mkMap(undefined, stringAtom, false),
   default: undefined,
 };
 
@@ -209,44 +209,52 @@ function struct(fields: Record<string, Atom>, elem?: Atom): Atom {
 }
 
 /** ObjectMeta's merge shape (upstream io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta). */
-export const OBJECT_META: Atom = struct({
-  name: STRING,
-  generateName: STRING,
-  namespace: STRING,
-  selfLink: STRING,
-  uid: STRING,
-  resourceVersion: STRING,
-  generation: STRING,
-  creationTimestamp: STRING,
-  deletionTimestamp: STRING,
-  deletionGracePeriodSeconds: STRING,
-  labels: STRING_MAP,
-  annotations: STRING_MAP,
+export const objectMetaAtom: Atom = struct({
+  name: stringAtom,
+  generateName: stringAtom,
+  namespace: stringAtom,
+  selfLink: stringAtom,
+  uid: stringAtom,
+  resourceVersion: stringAtom,
+  generation: stringAtom,
+  creationTimestamp: stringAtom,
+  deletionTimestamp: stringAtom,
+  deletionGracePeriodSeconds: stringAtom,
+  labels: stringMapAtom,
+  annotations: stringMapAtom,
   ownerReferences: {
     scalar: false,
     list: mkList('map', ['uid'], () =>
       struct({
-        apiVersion: STRING,
-        kind: STRING,
-        name: STRING,
-        uid: STRING,
-        controller: STRING,
-        blockOwnerDeletion: STRING,
+        apiVersion: stringAtom,
+        kind: stringAtom,
+        name: stringAtom,
+        uid: stringAtom,
+        controller: stringAtom,
+        blockOwnerDeletion: stringAtom,
       }),
     ),
     map: undefined,
     default: undefined,
   },
-  finalizers: { scalar: false, list: mkList('set', [], () => STRING), map: undefined, default: undefined },
+  finalizers: {
+    scalar: false,
+    list: mkList('set', [], () => stringAtom),
+    map: undefined,
+    default: undefined,
+  },
   managedFields: {
     scalar: false,
-    list: mkList('atomic', [], () => UNTYPED_ATOMIC),
+    list: mkList('atomic', [], () => untypedAtomic),
     map: undefined,
     default: undefined,
   },
 });
 
-const RESOURCE_DEDUCED: Atom = struct({ apiVersion: STRING, kind: STRING, metadata: OBJECT_META }, DEDUCED);
+const resourceDeducedAtom: Atom = struct(
+  { apiVersion: stringAtom, kind: stringAtom, metadata: objectMetaAtom },
+  deducedAtom,
+);
 
 /** Picks the shape matching the value (upstream `deduceAtom`): 0 scalar, 1 list, 2 map. */
 export function shapeFor(a: Atom, v: unknown): 0 | 1 | 2 {
@@ -302,7 +310,7 @@ export function dropNulls(v: unknown, a: Atom): unknown {
     const x = v[k];
     const fa = mapField(m, k);
     if (x === null) {
-      if ((m.isField(k) || (m.elem !== undefined && m.elem !== DEDUCED)) && !fa.nullable) {
+      if ((m.isField(k) || (m.elem !== undefined && m.elem !== deducedAtom)) && !fa.nullable) {
         out ??= { ...v };
         delete out[k];
       }
@@ -320,7 +328,7 @@ export function dropNulls(v: unknown, a: Atom): unknown {
 
 /** Type of a map key: the declared field, else the element type, else deduced. */
 export function mapField(m: MapAtom, name: string): Atom {
-  return m.field(name) ?? m.elem ?? DEDUCED;
+  return m.field(name) ?? m.elem ?? deducedAtom;
 }
 
 /** The path element identifying a list item (upstream `listItemToPathElement`). */

@@ -1,4 +1,4 @@
-import { jsonEqual } from '@orchard/meta';
+import { jsonEqual } from '@orchard/meta/internal';
 import { FieldSet } from '../fieldpath/field-set.js';
 import type { PathElement } from '../fieldpath/path-element.js';
 import { isMap, type JsonMap } from '../fieldpath/value.js';

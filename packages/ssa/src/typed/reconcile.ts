@@ -1,6 +1,6 @@
 import type { FieldSet } from '../fieldpath/field-set.js';
 import { ElementKind, type PathElement } from '../fieldpath/path-element.js';
-import { type Atom, DEDUCED, mapField } from './atom.js';
+import { type Atom, deducedAtom, mapField } from './atom.js';
 
 /**
  * Adapts a manager's field set to the current schema (upstream `ReconcileFieldSetWithSchema`),
@@ -24,7 +24,7 @@ function walk(set: FieldSet, a: Atom): FieldSet | undefined {
     let collapse = false;
     if (ca.map !== undefined) {
       if (ca.map.atomic) collapse = true;
-      else if (!(ca.map.elem === DEDUCED && !ca.map.hasFields)) replacement = walk(n.child, ca);
+      else if (!(ca.map.elem === deducedAtom && !ca.map.hasFields)) replacement = walk(n.child, ca);
     } else if (ca.list !== undefined) {
       if (ca.list.type === 'atomic') collapse = true;
       else replacement = walk(n.child, ca);

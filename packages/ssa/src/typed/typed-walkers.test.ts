@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { FieldSet } from '../fieldpath/field-set.js';
 import { fromFieldsV1, toFieldsV1 } from '../fieldpath/fields-v1.js';
 import { widgetSchema } from '../testing/fixtures.js';
-import { atomOf, DEDUCED } from './atom.js';
+import { atomOf, deducedAtom } from './atom.js';
 import { compare } from './compare.js';
 import { merge } from './merge.js';
 import { removeItems } from './remove.js';
@@ -72,7 +72,7 @@ describe('toFieldSet (upstream TypedValue.ToFieldSet)', () => {
     },
   ];
   it.each(cases)('$name', ({ value, want, deduced }) => {
-    const atom = deduced ? DEDUCED : widget;
+    const atom = deduced ? deducedAtom : widget;
     expect(toFieldsV1(toFieldSet(value, atom))).toEqual(want);
   });
 

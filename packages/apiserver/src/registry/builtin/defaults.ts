@@ -5,7 +5,7 @@
  * `prepareForCreate` and `prepareForUpdate`; each only fills what is unset, so running twice is a
  * no-op.
  */
-import { getOwn, isJsonObject, setOwn } from '@orchard/meta';
+import { getOwn, isJsonObject, setOwn } from '@orchard/meta/internal';
 
 type Obj = Record<string, unknown>;
 

@@ -1,4 +1,5 @@
-import { type ApiObject, toBase64 } from '@orchard/meta';
+import type { ApiObject } from '@orchard/meta';
+import { toBase64 } from '@orchard/meta/internal';
 import { defineResource, type ResourceDefinition } from '../resource.js';
 import { dataSizeCauses, invalidCause, validateDataKeys } from '../validation.js';
 
