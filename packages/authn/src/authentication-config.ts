@@ -1,6 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { type CelEnv, compile, createEnv, isCelError, type Program } from '@orchard/cel';
-import { aggregateMessage, type FieldCause, type Flavor, fieldErrors, orchFlavor } from '@orchard/meta';
+import { type FieldCause, type Flavor, fieldErrors, orchFlavor } from '@orchard/meta';
+import { aggregateMessage } from '@orchard/meta/internal';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import type { AnonymousConfigSection } from './anonymous.js';

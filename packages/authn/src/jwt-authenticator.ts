@@ -1,4 +1,5 @@
-import { getOwn, type UserInfo } from '@orchard/meta';
+import type { UserInfo } from '@orchard/meta';
+import { getOwn } from '@orchard/meta/internal';
 import { createRemoteJWKSet, customFetch, type FetchImplementation, type JWTPayload, jwtVerify } from 'jose';
 import type { JwtAuthenticatorConfig, PrefixedClaimMapping } from './authentication-config.js';
 import {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { getOwn } from '@orchard/meta';
+import { getOwn } from '@orchard/meta/internal';
 import { parse } from 'yaml';
 import { invalidConfiguration } from './errors.js';
 

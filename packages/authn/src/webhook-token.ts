@@ -1,4 +1,5 @@
-import { type Flavor, getOwn, orchFlavor, type UserInfo } from '@orchard/meta';
+import { type Flavor, orchFlavor, type UserInfo } from '@orchard/meta';
+import { getOwn } from '@orchard/meta/internal';
 import {
   type AuthenticationResult,
   noOpinion,
