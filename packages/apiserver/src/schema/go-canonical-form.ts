@@ -1,13 +1,7 @@
-import {
-  formatMicroTime,
-  formatRfc3339,
-  getOwn,
-  isJsonObject,
-  parseRfc3339Parts,
-  setOwn,
-  tryParseQuantity,
-} from '@orchard/meta';
-import { fieldSchema, objectMetaSchema, type StructuralSchema } from '@orchard/schema';
+import { formatMicroTime, formatRfc3339, tryParseQuantity } from '@orchard/meta';
+import { getOwn, isJsonObject, parseRfc3339Parts, setOwn } from '@orchard/meta/internal';
+import { fieldSchema, type StructuralSchema } from '@orchard/schema';
+import { objectMetaSchema } from '@orchard/schema/internal';
 
 /**
  * The `metav1.MicroTime` fields of the built-in kinds, as paths without list indices. Upstream's

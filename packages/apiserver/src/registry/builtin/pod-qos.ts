@@ -1,4 +1,5 @@
-import { getOwn, isJsonObject, type Quantity, quantityFromJson } from '@orchard/meta';
+import { type Quantity, quantityFromJson } from '@orchard/meta';
+import { getOwn, isJsonObject } from '@orchard/meta/internal';
 
 export type PodQosClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
 
