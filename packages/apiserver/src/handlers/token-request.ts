@@ -1,4 +1,5 @@
-import { type ApiObject, errors, isJsonObject, type StatusCause } from '@orchard/meta';
+import { type ApiObject, errors, type StatusCause } from '@orchard/meta';
+import { isJsonObject } from '@orchard/meta/internal';
 import type { RequestContext } from '../context.js';
 import { defineResource, type ResourceDefinition } from '../registry/resource.js';
 import { writeObject } from '../response/write.js';

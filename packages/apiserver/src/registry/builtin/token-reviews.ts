@@ -1,4 +1,5 @@
-import { errors, type Flavor, isJsonObject } from '@orchard/meta';
+import { errors, type Flavor } from '@orchard/meta';
+import { isJsonObject } from '@orchard/meta/internal';
 import { defineResource, type ResourceDefinition } from '../resource.js';
 
 /**
