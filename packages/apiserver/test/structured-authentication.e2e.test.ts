@@ -1,0 +1,315 @@
+import { spawn } from 'node:child_process';
+import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type AuthenticationConfigController,
+  createAuthenticationConfigController,
+  parseTokenFile,
+} from '@orchard/authn';
+import { createRestClient, isClientError, loadKubeconfig, resolveConnection } from '@orchard/client';
+import { kubernetesFlavor } from '@orchard/meta';
+import { kubectl, kubectlAvailable, waitFor } from '@orchard/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AuthServer, sharedTls, startAuthServer, unauthorizedStatus } from './helpers/auth-server.js';
+
+/**
+ * Structured JWT authentication end to end (doc 2 §2.5): a local HTTPS issuer (discovery + JWKS), an
+ * AuthenticationConfiguration whose CEL claim mapping builds the username from two claims and whose
+ * user validation rule rejects `system:` names, edits of the file taking effect without a restart,
+ * and a broken edit keeping the last good configuration. kubectl (`--flavor kubernetes`) sees the
+ * same users. Then the client side (doc 2 §2.7): an exec credential plugin drives kubectl and
+ * @orchard/client against the server's static tokens, and a stale credential is refreshed after a 401.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'orchard-structured-authn-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const b64url = (v: string | Buffer) => Buffer.from(v).toString('base64url');
+/** A compact RS256 JWT signed with node:crypto. */
+function jwt(key: KeyObject, kid: string, claims: Record<string, unknown>): string {
+  const input = `${b64url(JSON.stringify({ alg: 'RS256', kid, typ: 'JWT' }))}.${b64url(JSON.stringify(claims))}`;
+  return `${input}.${b64url(sign('RSA-SHA256', Buffer.from(input), key))}`;
+}
+
+function kubeconfigWith(path: string, server: string, ca: string, user: Record<string, unknown>): string {
+  writeFileSync(
+    path,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Config',
+      clusters: [
+        { name: 'c', cluster: { server, 'certificate-authority-data': Buffer.from(ca).toString('base64') } },
+      ],
+      users: [{ name: 'u', user }],
+      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+      'current-context': 'x',
+    }),
+  );
+  return path;
+}
+
+describe('structured JWT authenticators through the real server', () => {
+  const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  let issuerServer: Server;
+  let issuer: string;
+  let api: AuthServer;
+  let controller: AuthenticationConfigController;
+  const logs: string[] = [];
+  const configPath = join(dir, 'authn.yaml');
+
+  const configFor = (usernameExpression: string, ca: string) => `apiVersion: apiserver.config.k8s.io/v1beta1
+kind: AuthenticationConfiguration
+jwt:
+- issuer:
+    url: ${issuer}
+    audiences: [orchard]
+    certificateAuthority: |
+${ca
+  .trim()
+  .split('\n')
+  .map((l) => `      ${l}`)
+  .join('\n')}
+  claimMappings:
+    username:
+      expression: '${usernameExpression}'
+    groups:
+      claim: groups
+      prefix: "oidc:"
+    uid:
+      claim: sub
+  userValidationRules:
+  - expression: "!user.username.startsWith('system:')"
+    message: username cannot use reserved system- prefix
+`;
+  const token = (over: Record<string, unknown> = {}) => {
+    const now = Math.floor(Date.now() / 1000);
+    return jwt(keys.privateKey, 'k1', {
+      iss: issuer,
+      aud: 'orchard',
+      sub: 'u-42',
+      given: 'jane',
+      family: 'doe',
+      groups: ['dev'],
+      iat: now,
+      nbf: now - 5,
+      exp: now + 600,
+      ...over,
+    });
+  };
+  const whoami = async (t: string) => api.whoami({ headers: { authorization: `Bearer ${t}` } });
+
+  beforeAll(async () => {
+    const tls = await sharedTls();
+    const jwk = { ...keys.publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' };
+    issuerServer = createServer({ cert: tls.serving.cert, key: tls.serving.key }, (req, res) => {
+      res.setHeader('content-type', 'application/json');
+      if (req.url === '/.well-known/openid-configuration')
+        res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/keys` }));
+      else if (req.url === '/keys') res.end(JSON.stringify({ keys: [jwk] }));
+      else {
+        res.statusCode = 404;
+        res.end('{}');
+      }
+    });
+    await new Promise<void>((r) => issuerServer.listen(0, '127.0.0.1', r));
+    issuer = `https://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
+    writeFileSync(configPath, configFor('claims.given + "." + claims.family', tls.ca.cert));
+    controller = createAuthenticationConfigController({
+      path: configPath,
+      parse: { flavor: kubernetesFlavor },
+      pollIntervalMs: 50,
+      log: (m) => logs.push(m),
+    });
+    controller.start();
+    api = await startAuthServer({ authentication: { tokenAuthenticators: [controller] } });
+  });
+  afterAll(async () => {
+    controller?.stop();
+    await api?.stop();
+    issuerServer?.closeAllConnections();
+    await new Promise((r) => issuerServer?.close(r));
+  });
+
+  it('the CEL mapping builds the username from two claims; groups and uid by claim', async () => {
+    const r = await whoami(token());
+    expect(r.status).toBe(201);
+    expect(r.json.status.userInfo).toEqual({
+      username: 'jane.doe',
+      uid: 'u-42',
+      groups: ['oidc:dev', 'system:authenticated'],
+    });
+  });
+
+  it.each([
+    ['a system: username (user validation rule)', { given: 'system:kube', family: 'x' }],
+    ['expired', { exp: Math.floor(Date.now() / 1000) - 60 }],
+    ['another audience', { aud: 'other' }],
+    ['a claim the mapping needs is missing', { family: undefined }],
+  ])('401 for %s, a Status that names no check', async (_name, over) => {
+    // JSON.stringify drops undefined: { family: undefined } leaves the claim out.
+    const t = token(over);
+    const r = await whoami(t);
+    expect(r.status).toBe(401);
+    expect(r.json).toEqual(unauthorizedStatus);
+  });
+
+  it('kubectl auth whoami shows the mapped user', async (ctx) => {
+    if (!kubectlAvailable()) ctx.skip(); // no kubectl binary on this machine
+    const kc = kubeconfigWith(join(dir, 'jwt.kubeconfig'), api.url, api.tls.ca.cert, { token: token() });
+    const r = await kubectl(['auth', 'whoami', '-o', 'json'], { kubeconfig: kc });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).status.userInfo).toMatchObject({
+      username: 'jane.doe',
+      groups: ['oidc:dev', 'system:authenticated'],
+    });
+  });
+
+  it('an edit takes effect without a restart; a broken edit keeps the last good configuration', async () => {
+    const tls = await sharedTls();
+    writeFileSync(configPath, configFor('claims.family + "/" + claims.given', tls.ca.cert));
+    await waitFor(
+      'the edited mapping',
+      async () => (await whoami(token())).json?.status?.userInfo?.username === 'doe/jane',
+    );
+    expect(controller.metrics.lastReloadTimestamp.get({ status: 'success' })).toBeGreaterThan(0);
+    expect(logs.some((l) => l.includes(`reloaded ${configPath}`))).toBe(true);
+
+    writeFileSync(configPath, `${configFor('claims.given', tls.ca.cert)}  - expression: "claims. +"\n`);
+    await waitFor(
+      'the rejected edit',
+      () => (controller.metrics.reloads.get({ status: 'failure' }) ?? 0) >= 1,
+    );
+    expect(logs.at(-1)).toContain(`keeping the last good configuration: ${configPath}`);
+    expect((await whoami(token())).json.status.userInfo.username).toBe('doe/jane');
+  });
+});
+
+describe('exec credential plugin against the real server', () => {
+  let api: AuthServer;
+  // Hands out the tokens listed in $STATE/tokens in turn (the last one repeats), with an expiry an
+  // hour ahead, recording KUBERNETES_EXEC_INFO.
+  const plugin = `#!/bin/sh
+n=$(cat "$STATE/count" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$STATE/count"
+printf '%s' "$KUBERNETES_EXEC_INFO" > "$STATE/info"
+tok=$(sed -n "\${n}p" "$STATE/tokens"); [ -n "$tok" ] || tok=$(tail -n 1 "$STATE/tokens")
+exp=$(date -u -d "@$(( $(date +%s) + 3600 ))" +%Y-%m-%dT%H:%M:%SZ)
+printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"%s"}}' "$tok" "$exp"
+`;
+  beforeAll(async () => {
+    api = await startAuthServer({
+      authentication: { tokenFile: parseTokenFile('tok-jane,jane,uid-jane,"dev,ops"\n', 'tokens.csv') },
+    });
+    writeFileSync(join(dir, 'cred.sh'), plugin);
+    chmodSync(join(dir, 'cred.sh'), 0o755);
+  });
+  afterAll(() => api?.stop());
+
+  const execKubeconfig = (name: string, tokens: string[]) => {
+    const sdir = mkdtempSync(join(dir, `${name}-`));
+    writeFileSync(join(sdir, 'tokens'), `${tokens.join('\n')}\n`);
+    const path = kubeconfigWith(join(dir, `${name}.kubeconfig`), api.url, api.tls.ca.cert, {
+      exec: {
+        apiVersion: 'client.authentication.k8s.io/v1',
+        command: './cred.sh',
+        interactiveMode: 'Never',
+        provideClusterInfo: true,
+        env: [{ name: 'STATE', value: sdir }],
+      },
+    });
+    return { path, sdir };
+  };
+
+  it('@orchard/client: a stale credential is refreshed after a 401 and the request retried once', async () => {
+    const { path, sdir } = execKubeconfig('client', ['tok-revoked', 'tok-jane']);
+    const client = createRestClient(resolveConnection(loadKubeconfig(path)));
+    const review = await client.json<{ status: { userInfo: { username: string; groups: string[] } } }>({
+      method: 'POST',
+      path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+    });
+    expect(review.status.userInfo).toMatchObject({
+      username: 'jane',
+      groups: ['dev', 'ops', 'system:authenticated'],
+    });
+    expect(readFileSync(join(sdir, 'count'), 'utf8').trim()).toBe('2');
+    const info = JSON.parse(readFileSync(join(sdir, 'info'), 'utf8'));
+    expect(info).toMatchObject({
+      kind: 'ExecCredential',
+      spec: { interactive: false, cluster: { server: api.url } },
+    });
+    // a plugin whose every token is refused: one retry, then the 401 reaches the caller
+    const bad = execKubeconfig('client-bad', ['tok-revoked']);
+    const e = await createRestClient(resolveConnection(loadKubeconfig(bad.path)))
+      .json({ path: '/api/v1/namespaces' })
+      .catch((x: unknown) => x);
+    expect(isClientError(e, 'Status') && e.status).toBe(401);
+    expect(readFileSync(join(bad.sdir, 'count'), 'utf8').trim()).toBe('2');
+  });
+
+  it('kubectl runs the plugin (relative command, KUBERNETES_EXEC_INFO) and is the token user', async (ctx) => {
+    if (!kubectlAvailable()) ctx.skip(); // no kubectl binary on this machine
+    const { path, sdir } = execKubeconfig('kubectl', ['tok-jane']);
+    const r = await kubectl(['auth', 'whoami', '-o', 'json'], { kubeconfig: path });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).status.userInfo).toMatchObject({
+      username: 'jane',
+      groups: ['dev', 'ops', 'system:authenticated'],
+    });
+    const info = JSON.parse(readFileSync(join(sdir, 'info'), 'utf8'));
+    expect(info).toMatchObject({
+      apiVersion: 'client.authentication.k8s.io/v1',
+      kind: 'ExecCredential',
+      spec: { interactive: false, cluster: { server: api.url } },
+    });
+  });
+});
+
+describe('orchard-apiserver start-up errors', () => {
+  const bin = join(import.meta.dirname, '..', 'bin', 'orchard-apiserver.mjs');
+  const start = (args: string[]) =>
+    new Promise<{ code: number | null; stderr: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [bin, '--port', '0', '--storage', 'memory', '--data-dir', join(dir, 'cli'), ...args],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+          timeout: 30_000,
+        },
+      );
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => {
+        stderr += d.toString();
+      });
+      child.on('exit', (code) => resolve({ code, stderr }));
+    });
+
+  it('--authentication-config with an --oidc-* flag, or a bad file naming file and field, exits 2', async () => {
+    const good = join(dir, 'cli-authn.yaml');
+    writeFileSync(good, 'apiVersion: apiserver.config.orch.io/v1beta1\nkind: AuthenticationConfiguration\n');
+    const both = await start([
+      '--authentication-config',
+      good,
+      '--oidc-issuer-url',
+      'https://x',
+      '--oidc-client-id',
+      'a',
+    ]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain(
+      '--authentication-config and --oidc-issuer-url, --oidc-client-id are mutually exclusive',
+    );
+    const bad = join(dir, 'cli-bad.yaml');
+    writeFileSync(
+      bad,
+      'apiVersion: apiserver.config.orch.io/v1beta1\nkind: AuthenticationConfiguration\njwt:\n- issuer: {url: "http://x", audiences: [a]}\n  claimMappings: {username: {claim: sub, prefix: ""}}\n',
+    );
+    const r = await start(['--authentication-config', bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `${bad}: jwt[0].issuer.url: Invalid value: "http://x": URL scheme must be https`,
+    );
+  });
+});
