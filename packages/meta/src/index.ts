@@ -99,6 +99,8 @@ export {
   ObjectMetaSchema,
   OwnerReferenceSchema,
   TypeMetaSchema,
+  WatchEventSchema,
+  watchEventTypes,
 } from './object.js';
 export { patchMediaTypes } from './patch-types.js';
 export type { QuantityErrorCode, QuantityFormat } from './quantity.js';
@@ -120,7 +122,7 @@ export type {
   StatusDetails,
   StatusReason,
 } from './status.js';
-export { ApiError, errors, isApiError, successStatus } from './status.js';
+export { ApiError, errors, isApiError, StatusSchema, successStatus } from './status.js';
 export {
   formatMicroTime,
   formatRfc3339,

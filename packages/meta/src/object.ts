@@ -92,7 +92,15 @@ export function listKindOf(kind: string): string {
   return `${kind}List`;
 }
 
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+/** The event types of spec doc 1 §2.4. */
+export const watchEventTypes = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR'] as const;
+export type WatchEventType = (typeof watchEventTypes)[number];
+
+/**
+ * One watch event as a client receives it: a known `type` and an object (for `ERROR`, a Status).
+ * `@orchard/client`'s watch decoder checks every event against it.
+ */
+export const WatchEventSchema = z.looseObject({ type: z.enum(watchEventTypes), object: ApiObjectSchema });
 
 /** A watch event (spec doc 1 §2.4). For BOOKMARK the object carries only `metadata.resourceVersion`. */
 export interface WatchEvent<T = ApiObject> {
@@ -105,17 +113,23 @@ export function initialEventsEndAnnotation(domain: string): string {
   return `${domain}/initial-events-end`;
 }
 
+/**
+ * DeleteOptions as a request body carries them (spec doc 1 §2.8): `null` means unset, unknown fields
+ * are ignored. The server decodes bodies with it (a wrong JSON type is a 400 naming the field);
+ * `propagationPolicy` is any string here because a value outside the three policies is a 422 of
+ * validation, not a decoding error, as upstream.
+ */
 export const DeleteOptionsSchema = z.looseObject({
   apiVersion: z.string().optional(),
   kind: z.string().optional(),
-  dryRun: z.array(z.string()).optional(),
-  gracePeriodSeconds: z.number().int().nullable().optional(),
+  dryRun: z.array(z.string()).nullable().optional(),
+  gracePeriodSeconds: z.number().refine(Number.isInteger, 'expected an integer').nullable().optional(),
   orphanDependents: z.boolean().nullable().optional(),
   preconditions: z
     .looseObject({ uid: z.string().nullable().optional(), resourceVersion: z.string().nullable().optional() })
     .nullable()
     .optional(),
-  propagationPolicy: z.enum(['Orphan', 'Background', 'Foreground']).nullable().optional(),
+  propagationPolicy: z.string().nullable().optional(),
   ignoreStoreReadErrorWithClusterBreakingPotential: z.boolean().nullable().optional(),
 });
 export type DeleteOptions = z.infer<typeof DeleteOptionsSchema>;

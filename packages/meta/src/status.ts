@@ -3,6 +3,8 @@
  * the server maps each to an `ApiError`, and every error response body is `apiError.toStatus()`.
  */
 
+import { z } from 'zod';
+
 export type StatusReason =
   | 'BadRequest'
   | 'Unauthorized'
@@ -65,6 +67,41 @@ export interface Status {
   details?: StatusDetails;
   code: number;
 }
+
+/**
+ * A `Status` body as a client receives it (spec doc 1 §2.5): what `@orchard/client` checks an error
+ * response against before trusting it. Loose (unknown fields kept) and open on `reason` and cause
+ * types, so a newer server's values still decode; a wrong type is an issue naming the field path.
+ */
+export const StatusSchema = z.looseObject({
+  kind: z.literal('Status'),
+  apiVersion: z.string().optional(),
+  metadata: z
+    .looseObject({ resourceVersion: z.string().optional(), continue: z.string().optional() })
+    .optional(),
+  status: z.string().optional(),
+  message: z.string().optional(),
+  reason: z.string().optional(),
+  details: z
+    .looseObject({
+      name: z.string().optional(),
+      group: z.string().optional(),
+      kind: z.string().optional(),
+      uid: z.string().optional(),
+      causes: z
+        .array(
+          z.looseObject({
+            reason: z.string().optional(),
+            message: z.string().optional(),
+            field: z.string().optional(),
+          }),
+        )
+        .optional(),
+      retryAfterSeconds: z.number().int().optional(),
+    })
+    .optional(),
+  code: z.number().int().optional(),
+});
 
 /** An error a client caused (or a server fault), carrying everything its `Status` body needs. */
 export class ApiError extends Error {

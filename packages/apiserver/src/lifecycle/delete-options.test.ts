@@ -88,3 +88,74 @@ describe('deleteOptionsFromBody', () => {
     expect((err as ApiError).message).toContain(fragment);
   });
 });
+
+describe('deleteOptionsFromBody checks the body against meta DeleteOptionsSchema', () => {
+  function message(body: unknown): string {
+    try {
+      deleteOptionsFromBody(body);
+    } catch (e) {
+      return (e as ApiError).message;
+    }
+    return 'accepted';
+  }
+
+  it.each([
+    [
+      { dryRun: ['All', 1] },
+      'json: cannot unmarshal array into Go struct field DeleteOptions.dryRun of type []string',
+    ],
+    [
+      { gracePeriodSeconds: '5' },
+      'json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64',
+    ],
+    [
+      { preconditions: [] },
+      'json: cannot unmarshal array into Go struct field DeleteOptions.preconditions of type v1.Preconditions',
+    ],
+    [
+      { preconditions: { resourceVersion: 5 } },
+      'json: cannot unmarshal number into Go struct field DeleteOptions.preconditions.resourceVersion of type string',
+    ],
+    // Several wrong fields: the first in upstream's decoding order is named, whatever the key order.
+    [
+      { preconditions: 1, orphanDependents: 0, gracePeriodSeconds: true },
+      'json: cannot unmarshal boolean into Go struct field DeleteOptions.gracePeriodSeconds of type int64',
+    ],
+    [
+      { propagationPolicy: {}, preconditions: 'x' },
+      'json: cannot unmarshal object into Go struct field DeleteOptions.propagationPolicy of type v1.DeletionPropagation',
+    ],
+  ])('%j → %s', (body, want) => {
+    expect(message(body)).toBe(want);
+  });
+
+  it('keeps an unknown propagation policy for the 422 of validation, and ignores a non-string apiVersion', () => {
+    expect(deleteOptionsFromBody({ apiVersion: 7, propagationPolicy: 'Sideways' })).toEqual({
+      propagationPolicy: 'Sideways',
+    });
+  });
+
+  it('accepts an int64 beyond 2^53 (2^60), as upstream decodes it', () => {
+    expect(deleteOptionsFromBody({ gracePeriodSeconds: 2 ** 60 })).toEqual({ gracePeriodSeconds: 2 ** 60 });
+  });
+
+  it('__proto__ and constructor keys neither leak into the options nor pollute Object.prototype', () => {
+    const body = JSON.parse(
+      '{"__proto__": {"dryRun": ["All"], "polluted": 1}, "constructor": {"prototype": {"polluted": 2}}, "gracePeriodSeconds": 3}',
+    );
+    const out = deleteOptionsFromBody(body);
+    expect(out).toEqual({ gracePeriodSeconds: 3 });
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(message(JSON.parse('{"__proto__": 5, "dryRun": 5}'))).toContain(
+      'DeleteOptions.dryRun of type []string',
+    );
+  });
+
+  it('a very wide body with one wrong field is rejected naming that field', () => {
+    const body: Record<string, unknown> = {};
+    for (let i = 0; i < 50_000; i++) body[`k${i}`] = i;
+    body.orphanDependents = 'no';
+    expect(message(body)).toContain('DeleteOptions.orphanDependents of type bool');
+  });
+});

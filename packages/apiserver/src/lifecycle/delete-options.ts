@@ -2,12 +2,13 @@ import { codecForContentType } from '@orchard/codecs';
 import {
   ApiError,
   type DeleteOptions,
+  DeleteOptionsSchema,
   errors,
   type FieldCause,
   type Flavor,
   fieldErrors,
 } from '@orchard/meta';
-import { aggregateMessage, isJsonObject } from '@orchard/meta/internal';
+import { aggregateMessage, getOwn, isJsonObject } from '@orchard/meta/internal';
 import type { RequestContext } from '../context.js';
 import { featureEnabled } from '../feature-gates.js';
 import { readBody } from '../request/body.js';
@@ -26,10 +27,33 @@ function typeError(field: string, want: string, got: unknown): ApiError {
   );
 }
 
+// The Go type of each field in upstream's decode error, in the order its decoder reports them.
+const goFieldTypes: readonly (readonly [string, string])[] = [
+  ['dryRun', '[]string'],
+  ['gracePeriodSeconds', 'int64'],
+  ['orphanDependents', 'bool'],
+  ['propagationPolicy', 'v1.DeletionPropagation'],
+  ['preconditions', 'v1.Preconditions'],
+  ['preconditions.uid', 'types.UID'],
+  ['preconditions.resourceVersion', 'string'],
+  [ignoreStoreReadErrorField, 'bool'],
+];
+
+// apiVersion and kind are TypeMeta: upstream's decoder checks kind alone (below) and ignores apiVersion.
+const deleteOptionsBodySchema = DeleteOptionsSchema.omit({ apiVersion: true, kind: true });
+
+/** The field an issue of `deleteOptionsBodySchema` names (`dryRun.0` → `dryRun`). */
+function issueField(path: readonly PropertyKey[]): string {
+  return path[0] === 'preconditions' && path.length > 1
+    ? `preconditions.${String(path[1])}`
+    : String(path[0]);
+}
+
 /**
- * Reads DeleteOptions from a decoded body as upstream's decoder does: unknown fields are ignored, a
- * field of the wrong JSON type is a 400, `null` means unset. The enum and combination rules are
- * checked separately (`validateDeleteOptions`, 422).
+ * Reads DeleteOptions from a decoded body as upstream's decoder does, checking it against meta's
+ * `DeleteOptionsSchema`: unknown fields are ignored, a field of the wrong JSON type is a 400 in
+ * upstream's words, `null` means unset. The enum and combination rules are checked separately
+ * (`validateDeleteOptions`, 422).
  */
 export function deleteOptionsFromBody(value: unknown): DeleteOptions {
   if (!isJsonObject(value)) throw errors.badRequest('the request body must be a DeleteOptions object');
@@ -38,49 +62,34 @@ export function deleteOptionsFromBody(value: unknown): DeleteOptions {
       `decoded object of kind ${JSON.stringify(value.kind)} cannot be converted to DeleteOptions`,
     );
   }
+  const parsed = deleteOptionsBodySchema.safeParse(value);
+  if (!parsed.success) {
+    const fields = new Set(parsed.error.issues.map((issue) => issueField(issue.path)));
+    const [field, want] = goFieldTypes.find(([f]) => fields.has(f)) ?? goFieldTypes[0]!;
+    const got = field.startsWith('preconditions.')
+      ? getOwn(value.preconditions as object, field.slice('preconditions.'.length))
+      : getOwn(value, field);
+    throw typeError(field, want, got);
+  }
+  const v = parsed.data;
   const out: DeleteOptions = {};
-  const v = value;
-  if (v.dryRun !== undefined && v.dryRun !== null) {
-    if (!Array.isArray(v.dryRun) || v.dryRun.some((x) => typeof x !== 'string'))
-      throw typeError('dryRun', '[]string', v.dryRun);
-    out.dryRun = v.dryRun as string[];
-  }
-  if (v.gracePeriodSeconds !== undefined && v.gracePeriodSeconds !== null) {
-    if (typeof v.gracePeriodSeconds !== 'number' || !Number.isInteger(v.gracePeriodSeconds))
-      throw typeError('gracePeriodSeconds', 'int64', v.gracePeriodSeconds);
+  if (v.dryRun !== undefined && v.dryRun !== null) out.dryRun = v.dryRun;
+  if (v.gracePeriodSeconds !== undefined && v.gracePeriodSeconds !== null)
     out.gracePeriodSeconds = v.gracePeriodSeconds;
-  }
-  if (v.orphanDependents !== undefined && v.orphanDependents !== null) {
-    if (typeof v.orphanDependents !== 'boolean')
-      throw typeError('orphanDependents', 'bool', v.orphanDependents);
+  if (v.orphanDependents !== undefined && v.orphanDependents !== null)
     out.orphanDependents = v.orphanDependents;
-  }
-  if (v.propagationPolicy !== undefined && v.propagationPolicy !== null) {
-    if (typeof v.propagationPolicy !== 'string')
-      throw typeError('propagationPolicy', 'v1.DeletionPropagation', v.propagationPolicy);
-    // Checked against the enum by validateDeleteOptions (422, as upstream).
-    out.propagationPolicy = v.propagationPolicy as PropagationPolicy;
-  }
+  // Checked against the three policies by validateDeleteOptions (422, as upstream).
+  if (v.propagationPolicy !== undefined && v.propagationPolicy !== null)
+    out.propagationPolicy = v.propagationPolicy;
   if (v.preconditions !== undefined && v.preconditions !== null) {
-    if (!isJsonObject(v.preconditions)) throw typeError('preconditions', 'v1.Preconditions', v.preconditions);
     const p: { uid?: string; resourceVersion?: string } = {};
     const { uid, resourceVersion } = v.preconditions;
-    if (uid !== undefined && uid !== null) {
-      if (typeof uid !== 'string') throw typeError('preconditions.uid', 'types.UID', uid);
-      p.uid = uid;
-    }
-    if (resourceVersion !== undefined && resourceVersion !== null) {
-      if (typeof resourceVersion !== 'string')
-        throw typeError('preconditions.resourceVersion', 'string', resourceVersion);
-      p.resourceVersion = resourceVersion;
-    }
+    if (uid !== undefined && uid !== null) p.uid = uid;
+    if (resourceVersion !== undefined && resourceVersion !== null) p.resourceVersion = resourceVersion;
     out.preconditions = p;
   }
-  const ign = v[ignoreStoreReadErrorField];
-  if (ign !== undefined && ign !== null) {
-    if (typeof ign !== 'boolean') throw typeError(ignoreStoreReadErrorField, 'bool', ign);
-    out.ignoreStoreReadErrorWithClusterBreakingPotential = ign;
-  }
+  const ign = v.ignoreStoreReadErrorWithClusterBreakingPotential;
+  if (ign !== undefined && ign !== null) out.ignoreStoreReadErrorWithClusterBreakingPotential = ign;
   return out;
 }
 
