@@ -4,6 +4,8 @@
  * resumes and relists on 410 (spec doc 1 §4.6–4.7 client duties).
  */
 
+export type { ClusterInfoConfigMap } from './cluster-info.js';
+export { verifyClusterInfo } from './cluster-info.js';
 export type { ClientErrorCode } from './errors.js';
 export { ClientError, isClientError, isGone } from './errors.js';
 export type {

@@ -1,7 +1,13 @@
 import type { ServerState } from '../state.js';
+import { createBootstrapTokenControllers } from './bootstrap-tokens.js';
 import { createServiceAccountController, type ObservingController } from './service-account-controller.js';
 
-/** The controllers that follow the lifecycle's store watch beside the namespace controller and GC. */
+/** The controllers that follow the lifecycle's store watch beside the namespace controller and GC:
+ * default service accounts, the bootstrap token cleaner and signer. */
 export function createObservingControllers(state: ServerState): ObservingController[] {
-  return [createServiceAccountController(state)];
+  const controllers = [createServiceAccountController(state)];
+  // As kubeadm runs them: the cleaner and signer go with bootstrap-token authentication.
+  if (state.authentication && state.options.authentication?.bootstrapTokens)
+    controllers.push(createBootstrapTokenControllers(state));
+  return controllers;
 }
