@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
-import type { Status } from '@orchard/meta';
+import { type Status, StatusSchema } from '@orchard/meta';
 import { ClientError } from './errors.js';
 import {
   createExecCredentialProvider,
@@ -76,12 +76,16 @@ async function readAll(res: AsyncIterable<Uint8Array>): Promise<Uint8Array> {
   return Buffer.concat(chunks);
 }
 
+/**
+ * The error of a response with code >= 400. Its body is trusted as a `Status` only when it passes
+ * meta's `StatusSchema` (a `kind: Status` with wrong field types is shown as text, not half-used).
+ */
 function statusError(status: number, headers: http.IncomingHttpHeaders, body: Uint8Array): ClientError {
   const text = Buffer.from(body).toString('utf8');
   let st: Status | undefined;
   try {
-    const j = JSON.parse(text) as Status;
-    if (j && j.kind === 'Status') st = j;
+    const parsed = StatusSchema.safeParse(JSON.parse(text));
+    if (parsed.success) st = parsed.data as Status;
   } catch {
     // not JSON
   }

@@ -1,9 +1,10 @@
-import type { ApiObject, WatchEvent } from '@orchard/meta';
+import { type ApiObject, type WatchEvent, WatchEventSchema } from '@orchard/meta';
 import { ClientError } from './errors.js';
 
 /**
  * Decodes a watch response body (spec doc 1 §4.6: newline-delimited JSON events, chunk boundaries
- * anywhere) into events. A line that is not a JSON event rejects with `ClientError` (`Decode`).
+ * anywhere) into events. Each event is checked against meta's `WatchEventSchema`; a line that is not
+ * JSON or not an event rejects with `ClientError` (`Decode`) naming the field path.
  */
 export async function* decodeWatchEvents<T extends ApiObject = ApiObject>(
   body: AsyncIterable<Uint8Array>,
@@ -17,13 +18,11 @@ export async function* decodeWatchEvents<T extends ApiObject = ApiObject>(
     } catch (e) {
       throw new ClientError('Decode', 200, `watch event is not JSON: ${line.slice(0, 80)}`, { cause: e });
     }
-    if (
-      typeof ev !== 'object' ||
-      ev === null ||
-      typeof ev.type !== 'string' ||
-      typeof ev.object !== 'object'
-    ) {
-      throw new ClientError('Decode', 200, `not a watch event: ${line.slice(0, 80)}`);
+    const checked = WatchEventSchema.safeParse(ev);
+    if (!checked.success) {
+      const issue = checked.error.issues[0]!;
+      const at = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+      throw new ClientError('Decode', 200, `not a watch event (${at}${issue.message}): ${line.slice(0, 80)}`);
     }
     return ev;
   };
