@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { type ApiObject, isJsonObject, type StoredObject } from '@orchard/meta';
+import type { ApiObject, StoredObject } from '@orchard/meta';
+import { isJsonObject } from '@orchard/meta/internal';
 import { identityDomain } from '../authentication/identity-domain.js';
 import { deleteObject } from '../lifecycle/deletion.js';
 import { createWorkQueue } from '../lifecycle/work-queue.js';
