@@ -53,6 +53,8 @@ export interface TestResponse {
   readonly status: number;
   readonly headers: IncomingHttpHeaders;
   readonly text: string;
+  /** The body as received (for binary media types such as Protobuf). */
+  readonly bytes: Uint8Array;
   /** The body parsed as JSON (undefined when it is not JSON). */
   readonly json: unknown;
 }
@@ -142,14 +144,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
+            const bytes = Buffer.concat(chunks);
+            const text = bytes.toString('utf8');
             let json: unknown;
             try {
               json = JSON.parse(text);
             } catch {
               json = undefined;
             }
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, bytes, json });
           });
           res.on('error', reject);
         },

@@ -1,4 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  encodeOpenApiV2Protobuf,
+  openApiV2ProtobufContentType,
+  openApiV2ProtobufMediaType,
+} from '@orchard/codecs/protobuf';
 import { errors } from '@orchard/meta';
 import {
   buildOpenApiV2,
@@ -14,14 +19,17 @@ import { isCustomResource, schemaFor } from '../schema/schemas.js';
 import type { ServerState } from '../state.js';
 
 interface Doc {
-  readonly body: string;
+  readonly body: string | Uint8Array;
   readonly hash: string;
+  readonly contentType: string;
 }
 
 interface Cache {
   v3: Map<string, Doc>;
   index: string;
   v2: Doc;
+  /** The Protobuf form of `v2`, built on first request (only kubectl's fallbacks ask for it). */
+  v2Protobuf?: Doc;
 }
 
 const caches = new WeakMap<ServerState, Cache>();
@@ -71,11 +79,11 @@ function build(state: ServerState): Cache {
     gvs.set(groupVersionPath(r.group, r.version), { group: r.group, version: r.version });
   for (const [key, gv] of gvs) {
     const body = JSON.stringify(buildOpenApiV3(gv, resources, state.flavor));
-    v3.set(key, { body, hash: contentHash(body) });
+    v3.set(key, { body, hash: contentHash(body), contentType: 'application/json' });
   }
   const index = JSON.stringify(buildOpenApiV3Index(Object.fromEntries(v3)));
   const v2body = JSON.stringify(buildOpenApiV2(resources, state.flavor));
-  return { v3, index, v2: { body: v2body, hash: contentHash(v2body) } };
+  return { v3, index, v2: { body: v2body, hash: contentHash(v2body), contentType: 'application/json' } };
 }
 
 function cacheOf(state: ServerState): Cache {
@@ -110,13 +118,41 @@ function sendDoc(
     res.end();
     return;
   }
-  send(res, 200, 'application/json', doc.body, headers, head);
+  send(res, 200, doc.contentType, doc.body, headers, head);
+}
+
+const protobufV2Types = new Set([openApiV2ProtobufMediaType, openApiV2ProtobufContentType]);
+
+/**
+ * Whether the Accept header prefers the Protobuf form of `/openapi/v2` (kubectl asks for nothing
+ * else); JSON otherwise, as upstream answers JSON and wildcard types.
+ */
+function wantsProtobufV2(accept: string | undefined): boolean {
+  let best: { protobuf: boolean; q: number } | undefined;
+  for (const part of (accept ?? '').split(',')) {
+    const [type = '', ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    const qParam = params.find((p) => p.startsWith('q='));
+    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
+    if (!(q > 0)) continue;
+    const protobuf = protobufV2Types.has(type);
+    if (!protobuf && type !== 'application/json' && type !== '*/*' && type !== 'application/*') continue;
+    if (best === undefined || q > best.q) best = { protobuf, q };
+  }
+  return best?.protobuf ?? false;
+}
+
+function v2ProtobufOf(cache: Cache): Doc {
+  if (cache.v2Protobuf === undefined) {
+    const body = encodeOpenApiV2Protobuf(JSON.parse(cache.v2.body as string) as Record<string, unknown>);
+    cache.v2Protobuf = { body, hash: `${cache.v2.hash}-pb`, contentType: openApiV2ProtobufContentType };
+  }
+  return cache.v2Protobuf;
 }
 
 /**
  * Serves `/openapi/v3` (the index with `serverRelativeURL` + hash per group version), the
  * per-group-version OpenAPI 3 documents (ETag = content hash; `If-None-Match` → 304) and
- * `/openapi/v2` (Swagger 2.0, JSON form). Documents are rebuilt after any registry change (a CRD
+ * `/openapi/v2` (Swagger 2.0, JSON or, when Accept asks for it, gnostic's Protobuf form). Documents are rebuilt after any registry change (a CRD
  * added or removed). Returns false when the path is not an OpenAPI path.
  */
 export function serveOpenApi(
@@ -128,7 +164,8 @@ export function serveOpenApi(
 ): boolean {
   const head = req.method === 'HEAD';
   if (path === '/openapi/v2') {
-    sendDoc(req, res, cacheOf(state).v2, false, head);
+    const cache = cacheOf(state);
+    sendDoc(req, res, wantsProtobufV2(req.headers.accept) ? v2ProtobufOf(cache) : cache.v2, false, head);
     return true;
   }
   if (path === '/openapi/v3') {

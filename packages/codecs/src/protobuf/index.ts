@@ -6,6 +6,12 @@
 
 export type { WireDecodeReason } from './errors.js';
 export { isWireDecodeError, WireDecodeError } from './errors.js';
+export {
+  decodeOpenApiV2Protobuf,
+  encodeOpenApiV2Protobuf,
+  openApiV2ProtobufContentType,
+  openApiV2ProtobufMediaType,
+} from './openapi-v2.js';
 export type { ProtoFile } from './proto/index.js';
 export { protoFiles } from './proto/index.js';
 export {
