@@ -20,5 +20,5 @@ export {
 export { getOwn, setOwn } from './own-property.js';
 export { quantitySplitRegexp } from './quantity.js';
 export type { Rfc3339Parts } from './time.js';
-export { parseRfc3339Parts, rfc3339Layout } from './time.js';
+export { formatRfc3339Parts, parseRfc3339Parts, rfc3339Layout } from './time.js';
 export { fieldImmutableErrorMsg, isNegativeErrorMsg } from './validate-object-meta.js';

@@ -1,15 +1,7 @@
-import type { ApiObject } from '@orchard/meta';
-import { createMemoryStore, type KeyValue } from '@orchard/store';
+import { createMemoryStore } from '@orchard/store';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { decode, encodeJson } from './test-fixture.js';
 import { createWatchCache } from './watch-cache.js';
-
-const dec = new TextDecoder();
-const enc = new TextEncoder();
-function decode(kv: KeyValue): ApiObject {
-  const o = JSON.parse(dec.decode(kv.value)) as ApiObject;
-  o.metadata = { ...o.metadata, resourceVersion: String(kv.modRevision) };
-  return o;
-}
 
 afterEach(() => {
   vi.useRealTimers();
@@ -46,7 +38,7 @@ describe('createWatchCache: one clock', () => {
     });
     try {
       await cache.ready();
-      await store.create('/w/a', enc.encode('{"metadata":{"name":"a"}}'));
+      await store.create('/w/a', encodeJson({ metadata: { name: 'a' } }));
       for (let i = 0; i < 500 && cache.revision < 1; i++) await new Promise((r) => setTimeout(r, 1));
       cache.evict();
       expect(cache.stats().windowEvents).toBe(1);

@@ -1,20 +1,13 @@
-import type { ApiObject } from '@orchard/meta';
-import { createMemoryStore, type KeyValue, type Store, type StoreEvent } from '@orchard/store';
+import { createMemoryStore, type Store, type StoreEvent } from '@orchard/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isWatchCacheError, type WatchCacheError } from './errors.js';
+import { decode, encodeJson } from './test-fixture.js';
 import { createWatchCache, type WatchCache } from './watch-cache.js';
 import type { CacheWatcher, WatchCacheEvent } from './watcher.js';
 
-const enc = new TextEncoder();
-const dec = new TextDecoder();
 const P = '/registry/widgets/';
 
-const value = (name: string) => enc.encode(JSON.stringify({ kind: 'Widget', metadata: { name } }));
-function decode(kv: KeyValue): ApiObject {
-  const o = JSON.parse(dec.decode(kv.value)) as ApiObject;
-  o.metadata = { ...o.metadata, resourceVersion: String(kv.modRevision) };
-  return o;
-}
+const value = (name: string) => encodeJson({ kind: 'Widget', metadata: { name } });
 
 /**
  * A memory store whose watches can be broken on demand (`breakWatches`) and whose lists can be made to
@@ -82,28 +75,33 @@ async function drain(w: CacheWatcher): Promise<WatchCacheEvent[]> {
   return out;
 }
 
-let cache: WatchCache | undefined;
+let cache: WatchCache;
+
+/** A cache over a flaky store that records (or hands to `onStoreError`) what it reports. */
+async function start(onStoreError?: (e: unknown) => void) {
+  const f = flakyStore();
+  const reported: unknown[] = [];
+  cache = createWatchCache(f.store, {
+    prefix: P,
+    decode,
+    bookmarkIntervalMs: 0,
+    pollIntervalMs: 1,
+    onStoreError: onStoreError ?? ((e) => reported.push(e)),
+  });
+  await cache.ready();
+  return { f, reported, cache };
+}
 afterEach(async () => {
   await cache?.stop();
-  cache = undefined;
 });
 
 describe('createWatchCache: a failing store watch is surfaced, not swallowed', () => {
   it('ends every watcher with a Reset carrying the store error, reports it, and recovers by re-listing', async () => {
-    const f = flakyStore();
-    const reported: unknown[] = [];
-    cache = createWatchCache(f.store, {
-      prefix: P,
-      decode,
-      bookmarkIntervalMs: 0,
-      pollIntervalMs: 1,
-      onStoreError: (e) => reported.push(e),
-    });
-    await cache.ready();
+    const { f, reported } = await start();
     await f.store.create(`${P}a`, value('a'));
     const w = await cache.watch({ start: { kind: 'MostRecent' } });
     const events = drain(w);
-    await until(() => cache?.revision === 1, 'the cache to see the first write');
+    await until(() => cache.revision === 1, 'the cache to see the first write');
 
     const cause = new Error('connection to the store lost');
     f.breakWatches(cause);
@@ -131,16 +129,7 @@ describe('createWatchCache: a failing store watch is surfaced, not swallowed', (
   });
 
   it('retries a failing re-list, reporting each failure, until the store answers again', async () => {
-    const f = flakyStore();
-    const reported: unknown[] = [];
-    cache = createWatchCache(f.store, {
-      prefix: P,
-      decode,
-      bookmarkIntervalMs: 0,
-      pollIntervalMs: 1,
-      onStoreError: (e) => reported.push(e),
-    });
-    await cache.ready();
+    const { f, reported } = await start();
     const down = new Error('store unavailable');
     f.failLists(down);
     f.breakWatches(new Error('watch broken'));
@@ -159,40 +148,23 @@ describe('createWatchCache: a failing store watch is surfaced, not swallowed', (
   });
 
   it('a reporter that throws does not stop the recovery', async () => {
-    const f = flakyStore();
-    cache = createWatchCache(f.store, {
-      prefix: P,
-      decode,
-      bookmarkIntervalMs: 0,
-      pollIntervalMs: 1,
-      onStoreError: () => {
-        throw new Error('reporter broke');
-      },
+    const { f } = await start(() => {
+      throw new Error('reporter broke');
     });
-    await cache.ready();
     f.breakWatches(new Error('watch broken'));
     await until(() => f.watchesOpened === 2, 'the cache to watch the store again');
     await cache.ready();
     await f.store.create(`${P}d`, value('d'));
-    await until(() => cache?.revision === 1, 'the cache to see the write');
+    await until(() => cache.revision === 1, 'the cache to see the write');
   });
 
   it('restart() without a store failure ends watchers with a plain Reset and reports nothing', async () => {
-    const f = flakyStore();
-    const reported: unknown[] = [];
-    cache = createWatchCache(f.store, {
-      prefix: P,
-      decode,
-      bookmarkIntervalMs: 0,
-      pollIntervalMs: 1,
-      onStoreError: (e) => reported.push(e),
-    });
-    await cache.ready();
+    const { f, reported } = await start();
     const w = await cache.watch({ start: { kind: 'Any' }, initialEvents: false });
     const events = drain(w);
     await f.store.create(`${P}a`, value('a'));
     await f.store.create(`${P}b`, value('b'));
-    await until(() => cache?.revision === 2, 'the cache to see both writes');
+    await until(() => cache.revision === 2, 'the cache to see both writes');
     await cache.restart();
     const evs = await events;
     expect(evs.map((e) => e.type)).toEqual(['ADDED', 'ADDED', 'ERROR']);

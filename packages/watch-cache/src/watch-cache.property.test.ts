@@ -1,7 +1,8 @@
 import type { ApiObject } from '@orchard/meta';
-import { createMemoryStore, type KeyValue } from '@orchard/store';
+import { createMemoryStore } from '@orchard/store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { decode } from './test-fixture.js';
 import { createWatchCache } from './watch-cache.js';
 
 /**
@@ -12,12 +13,6 @@ import { createWatchCache } from './watch-cache.js';
  */
 const P = '/r/widgets/';
 const enc = new TextEncoder();
-const dec = new TextDecoder();
-function decode(kv: KeyValue): ApiObject {
-  const o = JSON.parse(dec.decode(kv.value)) as ApiObject;
-  o.metadata = { ...o.metadata, resourceVersion: String(kv.modRevision) };
-  return o;
-}
 const value = (name: string, n: number) =>
   enc.encode(JSON.stringify({ metadata: { name, labels: { even: String(n % 2 === 0) } }, n }));
 

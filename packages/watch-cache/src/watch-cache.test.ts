@@ -1,21 +1,16 @@
 import type { ApiObject } from '@orchard/meta';
-import { createMemoryStore, type KeyValue, type Store } from '@orchard/store';
+import { createMemoryStore, type Store } from '@orchard/store';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isWatchCacheError } from './errors.js';
+import { decode } from './test-fixture.js';
 import { createWatchCache, type WatchCache } from './watch-cache.js';
 import type { CacheWatcher, WatchCacheEvent } from './watcher.js';
 
 const enc = new TextEncoder();
-const dec = new TextDecoder();
 const P = '/registry/widgets/';
 
 function value(name: string, labels: Record<string, string> = {}, data = ''): Uint8Array {
   return enc.encode(JSON.stringify({ kind: 'Widget', metadata: { name, labels }, data }));
-}
-function decode(kv: KeyValue): ApiObject {
-  const o = JSON.parse(dec.decode(kv.value)) as ApiObject;
-  o.metadata = { ...o.metadata, resourceVersion: String(kv.modRevision) };
-  return o;
 }
 const names = (items: ApiObject[]) => items.map((o) => o.metadata?.name);
 

@@ -1,13 +1,9 @@
-import type { ApiObject, Flavor } from '@orchard/meta';
+import { type ApiObject, type Flavor, nowRfc3339 } from '@orchard/meta';
 import { defineResource, type ResourceDefinition } from '../registry/resource.js';
 import { prepareCrdForDelete } from './cleanup.js';
 import { validateCrd, validateCrdUpdate } from './validate-crd.js';
 
 type Obj = Record<string, any>;
-
-function now(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-}
 
 /** The status the server reports for an accepted CRD: names accepted, established, stored versions. */
 function crdStatus(obj: ApiObject, previous: Obj | undefined): Obj {
@@ -18,7 +14,7 @@ function crdStatus(obj: ApiObject, previous: Obj | undefined): Obj {
   const storage = (spec.versions ?? []).find((v: Obj) => v.storage)?.name;
   const stored = new Set<string>(previous?.storedVersions ?? []);
   if (storage) stored.add(storage);
-  const t = now();
+  const t = nowRfc3339();
   const cond = (type: string, reason: string, message: string) => {
     const prev = (previous?.conditions ?? []).find((c: Obj) => c.type === type);
     return {

@@ -7,6 +7,7 @@ import {
   isApiError,
   nameIsDnsSubdomain,
   newUid,
+  nowRfc3339,
   type StatusCause,
   validateAnnotations,
   validateLabels,
@@ -105,7 +106,7 @@ export const objectMetaStep: WriteStep = {
       }
       if ((meta.name === undefined || meta.name === '') && w.name !== '') meta.name = w.name;
       meta.uid = newUid();
-      meta.creationTimestamp = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      meta.creationTimestamp = nowRfc3339();
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
       delete meta.selfLink;

@@ -313,6 +313,46 @@ describe('Protobuf errors', () => {
   });
 });
 
+describe('Protobuf Time and MicroTime use the one RFC 3339 parser (Go time.Parse rules)', () => {
+  const withTime = (creationTimestamp: string): ApiObject => ({
+    ...configMap,
+    metadata: { ...configMap.metadata, creationTimestamp },
+  });
+  const lease = (renewTime: string): ApiObject => ({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: 'node-1', namespace: 'kube-node-lease' },
+    spec: { holderIdentity: 'node-1', renewTime },
+  });
+  const roundTrip = (o: ApiObject) => decodeProtobuf(encodeProtobuf(o, k8s), k8s);
+
+  // [sent, Time as read back (seconds, Z), MicroTime as read back (six digits, Z)]
+  const accepted: Array<[string, string, string]> = [
+    ['2024-05-06T07:08:09Z', '2024-05-06T07:08:09Z', '2024-05-06T07:08:09.000000Z'],
+    ['2024-05-06T09:08:09.5+02:00', '2024-05-06T07:08:09Z', '2024-05-06T07:08:09.500000Z'],
+    ['2024-02-29T23:59:59.1234567Z', '2024-02-29T23:59:59Z', '2024-02-29T23:59:59.123456Z'],
+    ['2024-05-06T7:08:09,25Z', '2024-05-06T07:08:09Z', '2024-05-06T07:08:09.250000Z'],
+  ];
+  it.each(accepted)('%s', (sent, time, micro) => {
+    expect(roundTrip(withTime(sent)).metadata?.creationTimestamp).toBe(time);
+    expect((roundTrip(lease(sent)) as { spec: { renewTime: string } }).spec.renewTime).toBe(micro);
+  });
+
+  // What the codec accepted before and Go rejects: day 31 of a 30-day month, second 60, lower-case z,
+  // a space separator; also Feb 29 outside a leap year.
+  const rejected: Array<[string, string]> = [
+    ['2024-04-31T00:00:00Z', 'day out of range'],
+    ['2023-02-29T00:00:00Z', 'day out of range'],
+    ['2016-12-31T23:59:60Z', 'second out of range'],
+    ['2024-05-06T07:08:09z', 'cannot parse "z" as "Z07:00"'],
+    ['2024-05-06 07:08:09Z', 'cannot parse " 07:08:09Z" as "T"'],
+  ];
+  it.each(rejected)('rejects %s (%s)', (sent, why) => {
+    expect(() => encodeProtobuf(withTime(sent), k8s)).toThrow(why);
+    expect(() => encodeProtobuf(lease(sent), k8s)).toThrow(why);
+  });
+});
+
 describe('Protobuf watch frames', () => {
   it('frames a WatchEvent with a 4-byte big-endian length and the object as a prefixed envelope', () => {
     const frame = encodeProtobufWatchEvent({ type: 'MODIFIED', object: configMap }, k8s);

@@ -11,20 +11,19 @@
  * against the field's type; what does not fit throws `ConversionError` (`truncated` set when
  * the bytes end inside a value).
  */
-import { isJsonObject, maxNestingDepth, setOwn } from '@orchard/meta/internal';
+import { isTimeParseError } from '@orchard/meta';
+import {
+  formatRfc3339Parts,
+  isJsonObject,
+  maxNestingDepth,
+  parseRfc3339Parts,
+  setOwn,
+} from '@orchard/meta/internal';
 
 import type { Reader, Type, Writer } from 'protobufjs';
 import protobuf from 'protobufjs';
 import { inlineFields, jsonNames, keepZeroFields } from './presence.js';
-import {
-  formatRfc3339,
-  fromBase64,
-  int64ToNumber,
-  parseRfc3339,
-  toBase64,
-  utf8Decode,
-  utf8Encode,
-} from './wire-values.js';
+import { fromBase64, int64ToNumber, toBase64, utf8Decode, utf8Encode } from './wire-values.js';
 
 /** A value does not fit its field. `path` is filled in on the way out. */
 export class ConversionError extends Error {
@@ -309,8 +308,13 @@ function writeValue(f: FieldPlan, id: number, v: unknown, w: Writer): void {
     case 'time':
     case 'microtime': {
       if (typeof v !== 'string') fail('expected an RFC 3339 timestamp string');
-      const t = parseRfc3339(v);
-      if (!t) fail(`invalid RFC 3339 timestamp ${JSON.stringify(v)}`);
+      let t: { seconds: number; nanos: number };
+      try {
+        t = parseRfc3339Parts(v);
+      } catch (e) {
+        if (!isTimeParseError(e)) throw e;
+        fail(e.message);
+      }
       // Time has second precision on the wire, as upstream's Time.ProtoTime of a JSON-read time.
       w.uint32((id << 3) | 2)
         .fork()
@@ -602,7 +606,7 @@ function readValue(f: FieldPlan, wt: number, r: Reader, end: number): unknown {
       if (s === MIN_SECONDS && nanos === 0) return undefined;
       if (s < MIN_SECONDS || s > MAX_SECONDS || nanos < 0 || nanos > 999_999_999)
         fail('timestamp out of range');
-      return formatRfc3339(s, nanos, f.kind === 'microtime');
+      return formatRfc3339Parts({ seconds: s, nanos }, f.kind === 'microtime' ? 'micros' : 'seconds');
     }
     case 'fieldsv1':
     case 'rawext': {

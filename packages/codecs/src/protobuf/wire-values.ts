@@ -1,48 +1,8 @@
 /**
- * The JSON forms of the special apimachinery messages: `Time`/`MicroTime` (RFC 3339 strings),
- * bytes (base64), int64 values. Pure string and number handling, no Node built-ins.
+ * The JSON forms of the special apimachinery messages: bytes (base64), int64 values. Pure string and
+ * number handling, no Node built-ins. `Time`/`MicroTime` strings are @orchard/meta's RFC 3339
+ * (`parseRfc3339Parts`, `formatRfc3339Parts`), the one parser the object model uses too.
  */
-
-const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
-
-/** Parses an RFC 3339 timestamp into Unix seconds and nanoseconds; undefined when invalid. */
-export function parseRfc3339(s: string): { seconds: number; nanos: number } | undefined {
-  const m = rfc3339.exec(s);
-  if (!m) return undefined;
-  const [, y, mo, d, h, mi, se, frac, zone] = m as unknown as string[];
-  const month = Number(mo);
-  const day = Number(d);
-  const hour = Number(h);
-  const minute = Number(mi);
-  const second = Number(se);
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
-    return undefined;
-  let offset = 0;
-  if (zone !== undefined && zone !== 'Z' && zone !== 'z') {
-    const sign = zone.startsWith('-') ? -1 : 1;
-    offset = sign * (Number(zone.slice(1, 3)) * 3600 + Number(zone.slice(4, 6)) * 60);
-  }
-  const ms = Date.UTC(Number(y), month - 1, day, hour, minute, second);
-  const seconds = Math.floor(ms / 1000) - offset;
-  const nanos = frac ? Number(frac.slice(1).padEnd(9, '0')) : 0;
-  return { seconds, nanos };
-}
-
-function pad(n: number, width: number): string {
-  return String(n).padStart(width, '0');
-}
-
-/**
- * Formats Unix seconds (+ nanoseconds) as RFC 3339 in UTC: `2006-01-02T15:04:05Z` for `Time`
- * (second precision, as upstream serializes it), with `.000000` microseconds for `MicroTime`.
- */
-export function formatRfc3339(seconds: number, nanos: number, micro: boolean): string {
-  const d = new Date(seconds * 1000);
-  const year = d.getUTCFullYear();
-  const base = `${pad(year, 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}T${pad(d.getUTCHours(), 2)}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}`;
-  if (!micro) return `${base}Z`;
-  return `${base}.${pad(Math.floor(nanos / 1000), 6)}Z`;
-}
 
 export { fromBase64, toBase64 } from '@orchard/meta/internal';
 
