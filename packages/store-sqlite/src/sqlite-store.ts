@@ -109,6 +109,8 @@ class SqliteStore implements Store {
   private lock: Promise<void> = Promise.resolve();
   /** Writes waiting for the lock. */
   private queued = 0;
+  /** A commit is scheduled for the end of this event-loop turn. */
+  private flushScheduled = false;
   /** Staged writes of the open transaction, acknowledged at its commit. */
   private pending: Array<{ event: StoreEvent; resolve: () => void; reject: (e: unknown) => void }> = [];
   /** The revision the next write gets (committed revision + staged writes). */
@@ -329,6 +331,8 @@ class SqliteStore implements Store {
     for (const w of this.watchers) w.end();
     this.watchers.clear();
     await this.lock;
+    // Staged writes whose commit was scheduled are committed now, not lost.
+    this.flush();
     this.db.close();
   }
 
@@ -400,8 +404,25 @@ class SqliteStore implements Store {
   }
 
   /**
+   * Commits at the end of this event-loop turn (after its I/O callbacks, under the writer lock), not
+   * at once: the commit's fsync blocks the process, so writes whose requests arrived in the same turn
+   * (an HTTP server parses every readable socket before `setImmediate` callbacks run) must be staged
+   * before it to share it. Committing as soon as the queue was empty made every HTTP write commit
+   * alone, at the disk's fsync rate.
+   */
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.lock = this.lock.then(() => this.flush());
+    });
+  }
+
+  /**
    * Runs one write under the writer lock. The staged row joins the open transaction, which commits
-   * when no other write is queued or the batch is full; the write resolves after that commit.
+   * at the end of the event-loop turn when no other write is queued, or at once when the batch is
+   * full; the write resolves after that commit.
    */
   private write<T>(
     fn: () => { kv: T; durable: Promise<void> } | Promise<{ kv: T; durable: Promise<void> }>,
@@ -413,8 +434,8 @@ class SqliteStore implements Store {
       try {
         return await fn();
       } finally {
-        if (this.queued === 0 || this.pending.length >= this.options.maxBatchWrites || this.closed)
-          this.flush();
+        if (this.pending.length >= this.options.maxBatchWrites || this.closed) this.flush();
+        else if (this.queued === 0) this.scheduleFlush();
       }
     });
     this.lock = run.then(
