@@ -6,6 +6,7 @@
 
 export type FeatureStage = 'alpha' | 'beta' | 'ga' | 'deprecated';
 
+/** One gate: its stage and its default, as upstream's 1.32 table lists it. */
 export interface FeatureGateSpec {
   /** Whether the feature is on when the operator says nothing (upstream's default). */
   readonly default: boolean;
@@ -34,6 +35,7 @@ export const knownFeatureGates = Object.freeze({
   WatchList: { default: true, stage: 'beta' },
 } satisfies Record<string, FeatureGateSpec>);
 
+/** The name of a gate the server knows (upstream's 1.32 names). */
 export type FeatureGateName = keyof typeof knownFeatureGates;
 
 /** The resolved state of every gate. */
@@ -42,6 +44,7 @@ export type FeatureGates = Readonly<Record<FeatureGateName, boolean>>;
 /** Overrides of some gates (what `--feature-gates` sets). */
 export type FeatureGateOverrides = Partial<Record<FeatureGateName, boolean>>;
 
+/** Every known gate at upstream's 1.32 default (what `--feature-gates` overrides). */
 export const defaultFeatureGates: FeatureGates = Object.freeze(
   Object.fromEntries(Object.entries(knownFeatureGates).map(([k, v]) => [k, v.default])) as Record<
     FeatureGateName,

@@ -6,6 +6,7 @@ import { type GeneratedTls, generateServerTls, toSubjectAltNames } from './tls/c
 import { buildKubeconfig } from './tls/kubeconfig.js';
 import { loadOrCreateTls, type TlsDirResult } from './tls/tls-dir.js';
 
+/** Where `launchApiServer` listens and which TLS material and kubeconfig it uses or writes. */
 export interface LaunchOptions {
   /** Port to listen on; 0 = any free port. Default 0. */
   readonly port?: number;
@@ -38,6 +39,7 @@ export interface LaunchOptions {
   readonly server?: Partial<ApiServerOptions>;
 }
 
+/** A listening server: URL and port, the admin kubeconfig, TLS material and `stop()`. */
 export interface LaunchedServer {
   readonly server: ApiServer;
   readonly url: string;

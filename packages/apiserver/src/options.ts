@@ -31,6 +31,7 @@ export interface TlsOptions {
   readonly requestHeaderClientCa?: string;
 }
 
+/** Where the server writes its log lines. */
 export interface Logger {
   info(message: string): void;
   error(message: string, error?: unknown): void;

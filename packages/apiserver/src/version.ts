@@ -16,6 +16,7 @@ export interface VersionInfo {
 
 export const orchardVersion = '0.1.0';
 
+/** What `/version` answers: the 1.32 release kubectl expects, with Orchard build details. */
 export function versionInfo(): VersionInfo {
   return {
     major: '1',

@@ -9,6 +9,10 @@ import type { Status } from '@orchard/meta';
  */
 export type ClientErrorCode = 'Status' | 'Transport' | 'InvalidConfig' | 'Decode';
 
+/**
+ * What the client rejects with: a code (`Status`, `Transport`, `InvalidConfig`, `Decode`), the HTTP
+ * status and the server's Status.
+ */
 export class ClientError extends Error {
   readonly orchardClientError = true as const;
   readonly code: ClientErrorCode;
@@ -39,6 +43,7 @@ export class ClientError extends Error {
   }
 }
 
+/** Whether `e` is a `ClientError` (of `code`, when given); works across copies of this package. */
 export function isClientError(e: unknown, code?: ClientErrorCode): e is ClientError {
   return (
     typeof e === 'object' &&

@@ -39,6 +39,7 @@ export interface ExecCredentials {
   readonly expiresAt?: number;
 }
 
+/** The API groups of ExecCredential this client speaks, per flavor. */
 export const execApiGroups = Object.freeze(['client.authentication.k8s.io', 'client.authentication.orch.io']);
 const versions = ['v1', 'v1beta1'];
 const modes: readonly ExecInteractiveMode[] = ['Never', 'IfAvailable', 'Always'];
@@ -112,6 +113,7 @@ export function parseExecConfig(raw: unknown, userName: string, baseDir?: string
   };
 }
 
+/** Cluster information, terminal, timeout, stderr, output limit and clock of exec credential plugins. */
 export interface ExecCredentialProviderOptions {
   /** The cluster, sent in `KUBERNETES_EXEC_INFO` when `provideClusterInfo` is on. */
   readonly cluster?: ExecClusterInfo;
@@ -126,6 +128,7 @@ export interface ExecCredentialProviderOptions {
   readonly now?: () => number;
 }
 
+/** Defaults of `ExecCredentialProviderOptions`. */
 export const defaultExecCredentialProviderOptions: Readonly<
   Required<Pick<ExecCredentialProviderOptions, 'timeoutMs' | 'stderr' | 'maxOutputBytes'>>
 > = Object.freeze({ timeoutMs: 60_000, stderr: 'inherit', maxOutputBytes: 1 << 20 });
@@ -191,6 +194,10 @@ export function parseExecCredential(stdout: string, apiVersion: string): ExecCre
   };
 }
 
+/**
+ * Runs a kubeconfig user's `exec` plugin (doc 2 §2.7) and caches its credential until it expires or a
+ * 401.
+ */
 export function createExecCredentialProvider(
   exec: ExecConfig,
   options: ExecCredentialProviderOptions = {},

@@ -4,6 +4,7 @@ import { listAll } from './list-pager.js';
 import type { RestClient } from './rest-client.js';
 import { decodeWatchEvents } from './watch-decoder.js';
 
+/** Callbacks an informer calls as its cache changes. */
 export interface InformerHandlers<T extends ApiObject = ApiObject> {
   onAdd?: (obj: T) => void;
   onUpdate?: (oldObj: T, newObj: T) => void;
@@ -12,6 +13,10 @@ export interface InformerHandlers<T extends ApiObject = ApiObject> {
   onError?: (err: unknown) => void;
 }
 
+/**
+ * What an informer lists and watches (client, path, selectors, page size, bookmarks, watch timeouts)
+ * plus its handlers.
+ */
 export interface InformerOptions<T extends ApiObject = ApiObject> extends InformerHandlers<T> {
   client: RestClient;
   /** Collection path, e.g. `/api/v1/namespaces/default/configmaps`. */
@@ -30,6 +35,7 @@ export interface InformerOptions<T extends ApiObject = ApiObject> extends Inform
   keyOf?: (obj: T) => string;
 }
 
+/** Counters of an informer: lists, watches, relists after a 410, events and bookmarks. */
 export interface InformerStats {
   lists: number;
   watches: number;
@@ -61,6 +67,10 @@ export interface Informer<T extends ApiObject = ApiObject> {
 const defaultKey = (o: ApiObject) =>
   o.metadata?.namespace ? `${o.metadata.namespace}/${o.metadata.name}` : String(o.metadata?.name);
 
+/**
+ * A list-then-watch cache of one collection (reflector + informer): it resumes a broken watch from the
+ * last resourceVersion and relists on 410 (spec doc 1 §4.6–4.7).
+ */
 export function createInformer<T extends ApiObject = ApiObject>(o: InformerOptions<T>): Informer<T> {
   const keyOf = o.keyOf ?? defaultKey;
   const items = new Map<string, T>();

@@ -36,6 +36,7 @@ export interface Connection {
   namespace: string;
 }
 
+/** Parses kubeconfig YAML; relative file paths resolve against `baseDir`. */
 export function parseKubeconfig(text: string, baseDir?: string): Kubeconfig {
   let doc: unknown;
   try {

@@ -2,6 +2,7 @@ import type { ApiList, ApiObject } from '@orchard/meta';
 import { ClientError, isGone } from './errors.js';
 import type { Query, RestClient } from './rest-client.js';
 
+/** Page size, resourceVersion rules, selectors, extra query and the 410 fallback of a paged list. */
 export interface ListPagerOptions {
   /** Page size (`limit`); 0 = one unchunked request. Default 500, as kubectl and client-go. */
   pageSize?: number;
@@ -20,6 +21,7 @@ export interface ListPagerOptions {
   signal?: AbortSignal;
 }
 
+/** All items of a paged list, the snapshot resourceVersion and the number of requests made. */
 export interface ListResult<T extends ApiObject = ApiObject> {
   items: T[];
   /** The snapshot every page was read at (a watch from it misses nothing). */

@@ -10,8 +10,10 @@ import {
 } from './exec-credential.js';
 import type { Connection } from './kubeconfig.js';
 
+/** Query parameters; `undefined` values are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
 
+/** One request: method, path, query, body and headers. */
 export interface RequestOptions {
   method?: string;
   /** Absolute path (`/api/v1/namespaces/default/configmaps`). */
@@ -24,12 +26,14 @@ export interface RequestOptions {
   signal?: AbortSignal;
 }
 
+/** A whole response: status, headers and body bytes. */
 export interface RawResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
   body: Uint8Array;
 }
 
+/** A response whose body is read as it arrives (watches). */
 export interface StreamResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -37,6 +41,7 @@ export interface StreamResponse {
   body: AsyncIterable<Uint8Array>;
 }
 
+/** The server URL and the connection (TLS, credentials) a `RestClient` uses. */
 export interface RestClientOptions extends Partial<Connection> {
   server: string;
   userAgent?: string;
@@ -60,6 +65,7 @@ export interface RestClient {
   stream(options: RequestOptions): Promise<StreamResponse>;
 }
 
+/** `?a=1&b=x` from a `Query` (empty string when nothing is set). */
 export function formatQuery(query: Query | undefined): string {
   if (!query) return '';
   const parts: string[] = [];
@@ -97,6 +103,10 @@ function statusError(status: number, headers: http.IncomingHttpHeaders, body: Ui
   });
 }
 
+/**
+ * A REST client for one server: keep-alive connections, TLS and credentials from a kubeconfig
+ * `Connection`.
+ */
 export function createRestClient(options: RestClientOptions): RestClient {
   const url = new URL(options.server);
   const isHttps = url.protocol === 'https:';

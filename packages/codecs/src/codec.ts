@@ -40,6 +40,7 @@ export interface CodecContext {
   readonly flavor: Flavor;
 }
 
+/** Why a codec failed: malformed input, an unsupported type, or a value it cannot encode. */
 export type CodecErrorCode = 'Malformed' | 'Unsupported' | 'NotEncodable';
 
 /** What codecs reject with. The server maps `Malformed` to 400, `Unsupported` to 415, `NotEncodable` to 406. */
@@ -57,6 +58,7 @@ export class CodecError extends Error {
   }
 }
 
+/** Whether `e` is a `CodecError` (of `code`, when given); works across copies of this package. */
 export function isCodecError(e: unknown, code?: CodecErrorCode): e is CodecError {
   return (
     typeof e === 'object' &&

@@ -5,6 +5,7 @@
  */
 
 import { patchMediaTypes } from '@orchard/meta';
+/** A parsed media type: type, subtype and parameters. */
 export interface MediaType {
   /** `application` (lower-cased; `*` in a wildcard range). */
   readonly type: string;

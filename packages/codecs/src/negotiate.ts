@@ -42,6 +42,7 @@ function streamParamOk(range: AcceptRange, streaming: boolean): boolean {
   return streaming && s === 'watch';
 }
 
+/** Whether the response being negotiated is a watch stream. */
 export interface NegotiateOptions {
   /** The request is a watch: a range with `stream=watch` is then acceptable. */
   readonly streaming?: boolean;

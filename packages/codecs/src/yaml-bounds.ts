@@ -9,6 +9,7 @@ import { maxNestingDepth } from '@orchard/meta/internal';
 import { CST, Lexer } from 'yaml';
 import { CodecError } from './codec.js';
 
+/** Bounds a YAML body must stay within (depth, node count), checked before it is composed. */
 export interface YamlLimits {
   /** Deepest nesting of collections (default `maxNestingDepth` = 500, the bound of every encoding). */
   readonly maxDepth: number;
@@ -19,6 +20,7 @@ export interface YamlLimits {
   readonly maxNodes: number;
 }
 
+/** Defaults of `YamlLimits`: the shared nesting bound and 50 000 nodes. */
 export const defaultYamlLimits: YamlLimits = Object.freeze({ maxDepth: maxNestingDepth, maxNodes: 50_000 });
 
 /** Throws `CodecError('Malformed')` when `text` nests deeper or holds more nodes than `limits` allow. */

@@ -46,6 +46,10 @@ export function formatFieldCause(c: StatusCause): string {
   return `${c.field ? c.field : '<nil>'}: ${c.message ?? ''}`;
 }
 
+/**
+ * Builders of 422 causes with upstream's field-error wording (`Required value`, `Invalid value: "x":
+ * …`).
+ */
 export const fieldErrors = {
   required: (field: string, detail = ''): FieldCause => ({
     reason: 'FieldValueRequired',

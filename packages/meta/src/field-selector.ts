@@ -11,6 +11,7 @@ import { errors } from './status.js';
 /** `==` parses as `=`: they mean the same. */
 export type FieldSelectorOperator = '=' | '!=';
 
+/** One `field op value` term of a field selector. */
 export interface FieldRequirement {
   readonly field: string;
   readonly operator: FieldSelectorOperator;
@@ -156,6 +157,7 @@ export function fieldSelectorFromSet(fields: Fields): ParsedFieldSelector {
   );
 }
 
+/** The canonical string form of a parsed field selector (values escaped). */
 export function formatFieldSelector(sel: ParsedFieldSelector): string {
   return sel.toString();
 }

@@ -32,6 +32,7 @@ export interface Flavor {
   ext(name: string): string;
 }
 
+/** The names of the built-in flavors. */
 export type FlavorName = 'orch' | 'kubernetes';
 
 function makeFlavor(
@@ -68,6 +69,7 @@ export const kubernetesFlavor: Flavor = makeFlavor('kubernetes', 'k8s.io', 'kube
   'kubernetes.io',
 ]);
 
+/** The flavor of that name; throws on an unknown one. */
 export function flavorByName(name: string): Flavor {
   if (name === 'orch') return orchFlavor;
   if (name === 'kubernetes') return kubernetesFlavor;

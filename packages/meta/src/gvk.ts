@@ -12,6 +12,7 @@ export interface GroupVersionResource {
   readonly resource: string;
 }
 
+/** An API group and version (`""` is the core group). */
 export interface GroupVersion {
   readonly group: string;
   readonly version: string;
@@ -24,6 +25,7 @@ export function parseApiVersion(apiVersion: string): GroupVersion {
   return { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
+/** `group/version`, or `version` alone for the core group. */
 export function formatApiVersion(gv: GroupVersion): string {
   return gv.group === '' ? gv.version : `${gv.group}/${gv.version}`;
 }

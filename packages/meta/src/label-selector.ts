@@ -46,8 +46,10 @@ export interface LabelSelector {
   matchExpressions?: LabelSelectorRequirement[] | null;
 }
 
+/** The operators of `matchExpressions`. */
 export type LabelSelectorRequirementOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
 
+/** One `matchExpressions` entry of a structured LabelSelector. */
 export interface LabelSelectorRequirement {
   key: string;
   operator: LabelSelectorRequirementOperator | (string & {});
@@ -568,6 +570,7 @@ export function labelSelectorToObject(sel: ParsedLabelSelector): LabelSelector {
   return out;
 }
 
+/** Options of `validateLabelSelector` (tolerating stored invalid label values on update). */
 export interface ValidateLabelSelectorOptions {
   /** Skip label-value checks of `matchExpressions[].values` (upstream keeps stored invalid values valid on update). Default false. */
   allowInvalidLabelValueInSelector?: boolean;

@@ -6,9 +6,13 @@
 /** A function validating an object name; `prefix` is true when validating a `generateName`. */
 export type NameValidator = (name: string, prefix: boolean) => string[];
 
+/** Longest DNS-1123 label (63). */
 export const dns1123LabelMaxLength = 63;
+/** Longest DNS-1123 subdomain (253). */
 export const dns1123SubdomainMaxLength = 253;
+/** Longest name part of a qualified name (63). */
 export const qualifiedNameMaxLength = 63;
+/** Longest label value (63). */
 export const labelValueMaxLength = 63;
 
 const dns1123LabelFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
@@ -38,6 +42,7 @@ export function maxLenError(length: number): string {
   return `must be no more than ${length} characters`;
 }
 
+/** Upstream's message for an empty value. */
 export function emptyError(): string {
   return 'must be non-empty';
 }
@@ -78,6 +83,10 @@ export function isDns1123Subdomain(value: string): string[] {
 /** Valid qualified names in one test (lengths checked apart), so the common case allocates nothing. */
 const validQualifiedNameRe = new RegExp(`^(?:${dns1123SubdomainFmt}/)?${qualifiedNameFmt}$`);
 
+/**
+ * Checks a label key or qualified name (`prefix/name`); returns upstream's error messages, empty when
+ * valid.
+ */
 export function isQualifiedName(value: string): string[] {
   if (validQualifiedNameRe.test(value)) {
     const slash = value.indexOf('/');
@@ -263,6 +272,7 @@ export const validateNamespaceName: NameValidator = nameIsDnsLabel;
 
 /** The alphabet of generated suffixes: no vowels (no words), no `0 1 3` (look like letters). */
 export const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
+/** Random characters `generateName` appends (5, as upstream). */
 export const generateNameRandomLength = 5;
 /** Longest generated name: base truncated so base + suffix fits a DNS-1123 label. */
 export const generateNameMaxLength = 63;

@@ -15,8 +15,10 @@ export const ManagedFieldsEntrySchema = z.looseObject({
   fieldsV1: z.record(z.string(), z.unknown()).optional(),
   subresource: z.string().optional(),
 });
+/** One `metadata.managedFields` entry: a manager, its operation and the fields it owns. */
 export type ManagedFieldsEntry = z.infer<typeof ManagedFieldsEntrySchema>;
 
+/** An `ownerReferences` entry. */
 export const OwnerReferenceSchema = z.looseObject({
   apiVersion: z.string(),
   kind: z.string(),
@@ -25,10 +27,12 @@ export const OwnerReferenceSchema = z.looseObject({
   controller: z.boolean().optional(),
   blockOwnerDeletion: z.boolean().optional(),
 });
+/** A reference from an object to its owner (garbage collection). */
 export type OwnerReference = z.infer<typeof OwnerReferenceSchema>;
 
 const stringMap = z.record(z.string(), z.string());
 
+/** ObjectMeta (spec doc 1 §2.2); loose, `null` allowed where upstream's omitempty fields accept it. */
 export const ObjectMetaSchema = z.looseObject({
   name: z.string().optional(),
   generateName: z.string().optional(),
@@ -46,12 +50,15 @@ export const ObjectMetaSchema = z.looseObject({
   managedFields: z.array(ManagedFieldsEntrySchema).nullable().optional(),
   selfLink: z.string().optional(),
 });
+/** The common metadata of every object (spec doc 1 §2.2). */
 export type ObjectMeta = z.infer<typeof ObjectMetaSchema>;
 
+/** TypeMeta: `apiVersion` and `kind`. */
 export const TypeMetaSchema = z.looseObject({
   apiVersion: z.string().optional(),
   kind: z.string().optional(),
 });
+/** `apiVersion` and `kind`. */
 export type TypeMeta = z.infer<typeof TypeMetaSchema>;
 
 /** Any API object: TypeMeta + metadata + the type's own fields. */
@@ -60,6 +67,7 @@ export const ApiObjectSchema = z.looseObject({
   kind: z.string().optional(),
   metadata: ObjectMetaSchema.optional(),
 });
+/** Any API object: TypeMeta, metadata and the type's own fields. */
 export interface ApiObject {
   apiVersion?: string;
   kind?: string;
@@ -72,12 +80,14 @@ export interface StoredObject extends ApiObject {
   metadata: ObjectMeta & { name: string; uid: string; resourceVersion: string };
 }
 
+/** ListMeta (spec doc 1 §2.3). */
 export const ListMetaSchema = z.looseObject({
   resourceVersion: z.string().optional(),
   continue: z.string().optional(),
   remainingItemCount: z.number().int().optional(),
   selfLink: z.string().optional(),
 });
+/** The metadata of a list: its resourceVersion, `continue` token and `remainingItemCount`. */
 export type ListMeta = z.infer<typeof ListMetaSchema>;
 
 /** A collection. Its kind is `<Kind>List`, never `List` (spec doc 1 §2.3). */
@@ -88,12 +98,14 @@ export interface ApiList<T extends ApiObject = ApiObject> {
   items: T[];
 }
 
+/** The kind of a collection of `kind` (`ConfigMap` → `ConfigMapList`). */
 export function listKindOf(kind: string): string {
   return `${kind}List`;
 }
 
 /** The event types of spec doc 1 §2.4. */
 export const watchEventTypes = ['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR'] as const;
+/** The type of a watch event. */
 export type WatchEventType = (typeof watchEventTypes)[number];
 
 /**
@@ -132,6 +144,7 @@ export const DeleteOptionsSchema = z.looseObject({
   propagationPolicy: z.string().nullable().optional(),
   ignoreStoreReadErrorWithClusterBreakingPotential: z.boolean().nullable().optional(),
 });
+/** The options of a delete or deletecollection (spec doc 1 §2.8). */
 export type DeleteOptions = z.infer<typeof DeleteOptionsSchema>;
 
 /** Deep-copies a JSON value (objects are stored serialized; handlers never share mutable state). */

@@ -20,6 +20,7 @@
 
 export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
+/** Why a quantity failed to parse or convert. */
 export type QuantityErrorCode = 'FormatWrong' | 'Numeric' | 'Suffix' | 'NotInteger';
 
 /** The regular expression upstream's error message quotes. */
@@ -43,6 +44,7 @@ export class QuantityError extends Error {
   }
 }
 
+/** Whether `e` is a `QuantityError`; works across copies of this package. */
 export function isQuantityError(e: unknown): e is QuantityError {
   return (
     typeof e === 'object' &&
@@ -462,6 +464,7 @@ export class Quantity {
   }
 }
 
+/** Whether `x` is a `Quantity`. */
 export function isQuantity(x: unknown): x is Quantity {
   return typeof x === 'object' && x !== null && (x as { orchardQuantity?: unknown }).orchardQuantity === true;
 }

@@ -5,6 +5,7 @@
 
 import { z } from 'zod';
 
+/** The machine-readable reason of a Status (spec doc 1 §2.5). */
 export type StatusReason =
   | 'BadRequest'
   | 'Unauthorized'
@@ -26,6 +27,7 @@ export type StatusReason =
   | 'ServiceUnavailable'
   | '';
 
+/** The reason of a Status cause (upstream's constants; others allowed). */
 export type CauseType =
   | 'FieldValueNotFound'
   | 'FieldValueRequired'
@@ -42,12 +44,14 @@ export type CauseType =
   | 'InternalError'
   | (string & {});
 
+/** One cause of a Status: a field and what is wrong with it. */
 export interface StatusCause {
   reason?: CauseType;
   message?: string;
   field?: string;
 }
 
+/** What a Status is about (name, group, kind, uid) and its causes. */
 export interface StatusDetails {
   name?: string;
   group?: string;
@@ -57,6 +61,7 @@ export interface StatusDetails {
   retryAfterSeconds?: number;
 }
 
+/** The body of every error response and of some successes (spec doc 1 §2.5). */
 export interface Status {
   kind: 'Status';
   apiVersion: 'v1';

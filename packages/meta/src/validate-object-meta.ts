@@ -19,12 +19,19 @@ export const totalAnnotationSizeLimitBytes = 256 * 1024;
 export const fieldManagerMaxLength = 128;
 /** Longest `managedFields[].subresource`. */
 export const maxSubresourceNameLength = 256;
+/** Upstream's message for a changed immutable field. */
 export const fieldImmutableErrorMsg = 'field is immutable';
+/** Upstream's message for a negative value where none is allowed. */
 export const isNegativeErrorMsg = 'must be greater than or equal to 0';
 /** The two finalizers that choose opposite garbage-collection policies. */
 export const finalizerOrphanDependents = 'orphan';
+/** The finalizer of foreground deletion. */
 export const finalizerDeleteDependents = 'foregroundDeletion';
 
+/**
+ * What `validateObjectMeta` needs to know of the resource: namespaced or not, its name rule, the
+ * message path and banned owner kinds.
+ */
 export interface ValidateObjectMetaOptions {
   /** Whether the resource is namespaced: namespace then required, else forbidden. */
   namespaced: boolean;

@@ -10,11 +10,13 @@ export interface ContinuePosition {
   startKey: string;
 }
 
+/** A verified continue token: where the next page starts and when it was issued. */
 export interface DecodedContinue extends ContinuePosition {
   /** When the token was issued (`now()` of the issuing codec). */
   issuedAt: number;
 }
 
+/** The HMAC key, lifetime and clock of continue tokens. */
 export interface ContinueCodecOptions {
   /**
    * HMAC-SHA-256 key. Default: 32 random bytes per codec (per server). Servers that share a store and
@@ -27,6 +29,7 @@ export interface ContinueCodecOptions {
   now?: () => number;
 }
 
+/** Defaults of `ContinueCodecOptions`: tokens live the spec's 5 minutes. */
 export const defaultContinueCodecOptions = Object.freeze({ ttlMs: 5 * 60_000 });
 
 /**
@@ -52,6 +55,7 @@ interface Payload {
   iat: number;
 }
 
+/** Issues and verifies `continue` tokens: opaque, HMAC-signed, expiring after `ttlMs` (410 then). */
 export function createContinueCodec(options: ContinueCodecOptions = {}): ContinueCodec {
   const ttlMs = options.ttlMs ?? defaultContinueCodecOptions.ttlMs;
   const now = options.now ?? Date.now;

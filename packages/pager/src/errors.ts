@@ -10,6 +10,10 @@
  */
 export type PagerErrorCode = 'InvalidRequest' | 'InvalidResourceVersion' | 'InvalidContinue' | 'Expired';
 
+/**
+ * What the pager rejects with: a code the server maps to a Status (a bad parameter names its `field`;
+ * an expired token may carry a `continue`).
+ */
 export class PagerError extends Error {
   readonly orchardPagerError = true as const;
   readonly code: PagerErrorCode;

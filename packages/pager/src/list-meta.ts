@@ -2,6 +2,7 @@ import type { ListMeta } from '@orchard/meta';
 import type { ContinueCodec } from './continue-token.js';
 import { formatResourceVersion } from './resource-version.js';
 
+/** What a store read tells the pager about one page. */
 export interface PageInfo {
   /** The snapshot revision the page was read at. */
   revision: number;

@@ -15,6 +15,7 @@ export type ReadPlan =
   | { kind: 'NotOlderThan'; revision: number }
   | { kind: 'Exact'; revision: number };
 
+/** How to serve a list: a read plan for its resourceVersion rules, or a continued page. */
 export type ListPlan = ReadPlan | { kind: 'Continue'; token: string };
 
 /** The query parameters of a list (strings as on the wire; `limit` parsed). */
@@ -108,6 +109,7 @@ export function planGet(resourceVersion: string | undefined): ReadPlan {
   return revision === 0 ? { kind: 'Any' } : { kind: 'NotOlderThan', revision };
 }
 
+/** The query parameters of a watch request that decide where it starts. */
 export interface WatchParams {
   resourceVersion?: string | undefined;
   resourceVersionMatch?: string | undefined;

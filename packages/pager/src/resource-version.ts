@@ -15,6 +15,7 @@ export function parseResourceVersion(rv: string, field = 'resourceVersion'): num
   return n;
 }
 
+/** The opaque wire form of a store revision. */
 export function formatResourceVersion(revision: number): string {
   return String(revision);
 }

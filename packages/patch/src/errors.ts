@@ -6,6 +6,10 @@
  */
 export type PatchErrorCode = 'Malformed' | 'TestFailed' | 'Unprocessable' | 'TooManyOperations';
 
+/**
+ * What the patch functions reject with: a code the server maps to a Status, and the index of the
+ * failing JSON Patch operation.
+ */
 export class PatchError extends Error {
   /** Brand for `isPatchError`, which must work across duplicated copies of this package. */
   readonly orchardPatchError = true as const;
@@ -21,6 +25,7 @@ export class PatchError extends Error {
   }
 }
 
+/** Whether `e` is a `PatchError`; works across copies of this package. */
 export function isPatchError(e: unknown): e is PatchError {
   return (
     typeof e === 'object' && e !== null && (e as { orchardPatchError?: unknown }).orchardPatchError === true

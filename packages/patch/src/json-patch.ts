@@ -7,6 +7,7 @@ import { findDuplicateFieldsJson } from '@orchard/schema';
 import fjp from 'fast-json-patch';
 import { PatchError } from './errors.js';
 
+/** One RFC 6902 operation. */
 export interface JsonPatchOperation {
   op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
   path: string;
@@ -14,11 +15,13 @@ export interface JsonPatchOperation {
   value?: unknown;
 }
 
+/** Limits of JSON Patch application (operation count). */
 export interface JsonPatchOptions {
   /** Most operations one patch may hold (default 10000, upstream's `maxJSONPatchOperations`). */
   maxOperations?: number;
 }
 
+/** Defaults of `JsonPatchOptions`. */
 export const defaultJsonPatchOptions: Readonly<Required<JsonPatchOptions>> = Object.freeze({
   maxOperations: 10_000,
 });

@@ -11,6 +11,10 @@ import { PatchError } from './errors.js';
 
 type Obj = Record<string, unknown>;
 
+/**
+ * The strategic-merge-patch directive keys (`$patch`, `$retainKeys`, `$setElementOrder/…`,
+ * `$deleteFromPrimitiveList/…`).
+ */
 export const directives = {
   patch: '$patch',
   retainKeys: '$retainKeys',

@@ -10,6 +10,7 @@ import { directives, fieldSchema, listStrategy } from './strategic.js';
 
 type Obj = Record<string, unknown>;
 
+/** Which changes the three-way diff emits (deletions, changes and additions, `$setElementOrder`). */
 export interface DiffOptions {
   /** Do not emit deletions (nulls, `$patch: delete`, `$deleteFromPrimitiveList`). */
   ignoreDeletions?: boolean;

@@ -9,6 +9,7 @@ import { type FieldError, fieldErrors } from './field-error.js';
 import type { OpenApiSchema } from './openapi.js';
 import { isValidPattern } from './validate.js';
 
+/** Where the checked schema sits in the request, for the paths of its errors. */
 export interface CheckStructuralOptions {
   /** Path of the schema in the request, e.g. `spec.versions[0].schema.openAPIV3Schema`. */
   path?: string;

@@ -4,6 +4,7 @@
  */
 import type { CauseType, StatusCause } from '@orchard/meta';
 
+/** One validation failure: field path, type and message in upstream's wording. */
 export interface FieldError {
   /** The cause reason a Status carries (`FieldValueInvalid`, `FieldValueRequired`, …). */
   type: CauseType;
@@ -18,6 +19,7 @@ export function formatFieldError(e: FieldError): string {
   return e.field ? `${e.field}: ${e.message}` : e.message;
 }
 
+/** The Status causes of validation failures (for a 422). */
 export function toStatusCauses(errors: readonly FieldError[]): StatusCause[] {
   return errors.map((e) => ({ reason: e.type, message: e.message, field: e.field }));
 }
@@ -38,6 +40,7 @@ export function indexPath(base: string, i: number): string {
   return `${base}[${i}]`;
 }
 
+/** Builders of `FieldError`s with upstream's wording. */
 export const fieldErrors = {
   invalid: (field: string, value: unknown, detail: string): FieldError => ({
     type: 'FieldValueInvalid',

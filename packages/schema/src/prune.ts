@@ -10,6 +10,10 @@ import { objectMetaSchema } from './builtin/object-meta.js';
 import { indexPath, joinPath } from './field-error.js';
 import { propertySchema, type StructuralSchema } from './structural.js';
 
+/**
+ * Options of `prune`: whether the value is a resource root, the schema of its metadata and the path
+ * prefix.
+ */
 export interface PruneOptions {
   /**
    * The value is a whole resource (default true): `apiVersion` and `kind` are kept and

@@ -62,6 +62,7 @@ export interface StructuralSchema {
   groupVersionKind?: { group: string; version: string; kind: string }[];
 }
 
+/** An `x-validations` CEL rule on a schema node. */
 export interface ValidationRule {
   rule: string;
   message?: string;

@@ -9,6 +9,7 @@ import { RE2JS } from 're2js';
 import { type FieldError, fieldErrors, indexPath, joinPath } from './field-error.js';
 import { propertySchema, type StructuralSchema } from './structural.js';
 
+/** Options of `validate`: the path prefix and a cap on the errors reported. */
 export interface ValidateOptions {
   /** Path prefix of the value (`''` for a whole object). */
   path?: string;

@@ -16,6 +16,7 @@ import {
 } from '@orchard/store';
 import Database from 'better-sqlite3';
 
+/** The database file, automatic compaction and group commit of the SQLite store. */
 export interface SqliteStoreOptions {
   /** The database file (created when missing). Required. */
   path: string;
@@ -31,6 +32,7 @@ export interface SqliteStoreOptions {
   maxBatchWrites?: number;
 }
 
+/** Defaults of `SqliteStoreOptions`. */
 export const defaultSqliteStoreOptions: Readonly<Required<Omit<SqliteStoreOptions, 'path'>>> = Object.freeze({
   autoCompactRetainRevisions: 0,
   maxBatchWrites: 1000,

@@ -8,6 +8,10 @@ export type StoreErrorCode =
   | 'Corrupt'
   | 'Unavailable';
 
+/**
+ * What a Store rejects with, with a code (`NotFound`, `Conflict`, `Compacted` …) the server maps to a
+ * Status.
+ */
 export class StoreError extends Error {
   readonly orchardStoreError = true as const;
   readonly code: StoreErrorCode;
@@ -24,6 +28,7 @@ export class StoreError extends Error {
   }
 }
 
+/** Whether `e` is a `StoreError` (of `code`, when given); works across copies of this package. */
 export function isStoreError(e: unknown, code?: StoreErrorCode): e is StoreError {
   return (
     typeof e === 'object' &&

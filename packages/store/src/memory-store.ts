@@ -22,6 +22,7 @@ interface Version {
   readonly kv: KeyValue | undefined;
 }
 
+/** Options of the in-memory store (automatic compaction). */
 export interface MemoryStoreOptions {
   /**
    * Compact history automatically, keeping this many revisions (0 = never; compaction is then the
@@ -30,6 +31,7 @@ export interface MemoryStoreOptions {
   autoCompactRetainRevisions?: number;
 }
 
+/** Defaults of `MemoryStoreOptions`. */
 export const defaultMemoryStoreOptions: Readonly<Required<MemoryStoreOptions>> = Object.freeze({
   autoCompactRetainRevisions: 0,
 });

@@ -17,6 +17,7 @@ export interface KeyValue {
   readonly modRevision: number;
 }
 
+/** One change a watch delivers: a put or a delete, with the previous value. */
 export interface StoreEvent {
   readonly type: 'put' | 'delete';
   /** For `put`: the new value. For `delete`: the value that was deleted, with `modRevision` = the deletion revision. */
@@ -27,17 +28,20 @@ export interface StoreEvent {
   readonly revision: number;
 }
 
+/** Options of `Store.get`: read at a past revision. */
 export interface GetOptions {
   /** Read as of this revision; rejects with `Compacted` below the compacted revision, `FutureRevision` above the current. */
   atRevision?: number;
 }
 
+/** A get: the value (if any) and the revision it was read at. */
 export interface GetResult {
   kv: KeyValue | undefined;
   /** The revision the read was served at. */
   revision: number;
 }
 
+/** Options of `Store.list`: revision, limit and the key to start from. */
 export interface ListOptions {
   /** Read a consistent snapshot as of this revision (same errors as `get`). Default: the current revision. */
   atRevision?: number;
@@ -47,6 +51,7 @@ export interface ListOptions {
   startKey?: string;
 }
 
+/** A list page: the key-values, the snapshot revision and how many keys remain after it. */
 export interface ListResult {
   kvs: KeyValue[];
   /** The snapshot revision; pass it as `atRevision` to read the next page from the same snapshot. */
@@ -55,16 +60,19 @@ export interface ListResult {
   remaining: number;
 }
 
+/** Options of writes (compare-and-swap on `expectedRevision`). */
 export interface WriteOptions {
   /** Compare-and-swap: fail with `Conflict` unless the key's current modRevision equals this. */
   expectedRevision?: number;
 }
 
+/** Options of `Store.delete`: compare-and-swap and a check run on the current value first. */
 export interface DeleteOptions extends WriteOptions {
   /** Runs on the current value before the delete; throw to abort (used for preconditions). Must be pure: it may re-run. */
   check?: (current: KeyValue) => void | Promise<void>;
 }
 
+/** Where a watch starts (`fromRevision`) and the signal that ends it. */
 export interface WatchOptions {
   /** Deliver every event with revision > fromRevision. Rejects with `Compacted` if that history is gone. */
   fromRevision: number;
@@ -75,6 +83,10 @@ export interface WatchOptions {
 /** Computes the new value from the current one. It re-runs after a lost race, so it must be pure. Throw to abort. */
 export type TryUpdate = (current: KeyValue) => Uint8Array | Promise<Uint8Array>;
 
+/**
+ * The versioned key-value store every backend implements (see the module comment for the revision
+ * contract).
+ */
 export interface Store {
   /** The latest revision written (0 for an empty store that never had a write). */
   currentRevision(): Promise<number>;

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** The kubeconfig, cache directory, timeout, standard input and binary of one kubectl run. */
 export interface KubectlOptions {
   /** Path of the kubeconfig to use (the test server's `kubeconfigPath`). */
   readonly kubeconfig: string;
@@ -16,6 +17,7 @@ export interface KubectlOptions {
   readonly binary?: string;
 }
 
+/** Exit code, stdout and stderr of a kubectl run. */
 export interface KubectlResult {
   readonly stdout: string;
   readonly stderr: string;
@@ -31,6 +33,7 @@ function removeCacheDirs(): void {
   cacheDirs.clear();
 }
 
+/** The kubectl binary tests run: `KUBECTL` from the environment, else `/usr/bin/kubectl`. */
 export function kubectlBinary(): string {
   return process.env.KUBECTL ?? '/usr/bin/kubectl';
 }

@@ -16,6 +16,7 @@ import { type GeneratedTls, generateServerTls } from '@orchard/apiserver/tls';
 import { createRestClient, type RestClient } from '@orchard/client';
 import { type Flavor, type FlavorName, flavorByName } from '@orchard/meta';
 
+/** Options of `startTestServer`: flavor, plain HTTP, server options and storage backend. */
 export interface TestServerOptions {
   /** `orch` (default) or `kubernetes`, or a Flavor object. */
   readonly flavor?: FlavorName | Flavor;
@@ -41,6 +42,7 @@ export function testStorageBackend(): StorageBackend {
   return env;
 }
 
+/** One request to the test server: body, headers, and whether to send it anonymously. */
 export interface RequestOptions {
   /** A body: objects are sent as JSON, strings and bytes as they are. */
   readonly body?: unknown;
@@ -49,6 +51,7 @@ export interface RequestOptions {
   readonly anonymous?: boolean;
 }
 
+/** A response to a `TestServer` request: status, headers, text and the JSON body. */
 export interface TestResponse {
   readonly status: number;
   readonly headers: IncomingHttpHeaders;
@@ -59,6 +62,10 @@ export interface TestResponse {
   readonly json: unknown;
 }
 
+/**
+ * A running in-process server for tests: its URL, kubeconfig, the `ApiServer`, its storage and TLS
+ * material.
+ */
 export interface TestServer {
   /** `https://127.0.0.1:PORT` (or `http://` with `insecureHttp`). */
   readonly url: string;

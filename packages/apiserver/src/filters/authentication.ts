@@ -12,6 +12,10 @@ export function createFixedAuthenticator(user: UserInfo): UnionAuthenticator {
 /** Paths served to anonymous callers while no authorizer decides (upstream's `system:public-info-viewer` paths). */
 const publicPaths = /^\/(version|livez|readyz|healthz)(\/.*)?$/;
 
+/**
+ * How the authentication filter reads client certificates and whether an authorizer decides for
+ * anonymous callers.
+ */
 export interface AuthenticationFilterOptions {
   /** The verified client certificate of a connection (the TLS layer's answer). */
   readonly readClientCertificate?: (socket: Socket) => VerifiedClientCertificate | undefined;

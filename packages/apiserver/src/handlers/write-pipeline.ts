@@ -2,6 +2,7 @@ import type { ApiObject, StoredObject } from '@orchard/meta';
 import type { RequestContext } from '../context.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 
+/** The verbs the write pipeline runs for (delete has its own path). */
 export type WriteOperation = 'create' | 'update' | 'patch';
 
 /**

@@ -233,6 +233,10 @@ export const validationStep: WriteStep = {
   },
 };
 
+/**
+ * The steps of every create, update and patch, in order (version in, TypeMeta, patch, schema,
+ * ObjectMeta, strategy, field manager, validation, version out); a `WritePipeline` runs them.
+ */
 export const defaultWriteSteps: readonly WriteStep[] = Object.freeze([
   versionInStep,
   typeMetaStep,

@@ -9,8 +9,10 @@ export interface HealthCheck {
   check(): Promise<string | undefined> | string | undefined;
 }
 
+/** The three health endpoints of spec doc 2 §4.1. */
 export type HealthEndpoint = 'livez' | 'readyz' | 'healthz';
 
+/** The registry of health checks and post-start hooks behind `/livez`, `/readyz` and `/healthz`. */
 export interface HealthChecks {
   /** Adds a check to the given endpoints. */
   add(check: HealthCheck, endpoints: readonly HealthEndpoint[]): void;

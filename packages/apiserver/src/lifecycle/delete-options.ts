@@ -16,6 +16,7 @@ import { queryDryRun } from '../request/query.js';
 
 /** The three propagation policies of spec doc 1 §2.8, in upstream's order of its error message. */
 export const propagationPolicies = ['Foreground', 'Background', 'Orphan'] as const;
+/** `Foreground`, `Background` or `Orphan` (spec doc 1 §2.8). */
 export type PropagationPolicy = (typeof propagationPolicies)[number];
 
 /** The option of spec doc 1 §2.8 behind the `AllowUnsafeMalformedObjectDeletion` gate. */

@@ -1,5 +1,6 @@
 import type { ResourceDefinition } from './resource.js';
 
+/** A resource definition added to or removed from the registry (CRDs come and go at run time). */
 export type RegistryChange = { type: 'added' | 'removed'; definition: ResourceDefinition };
 
 /**
@@ -24,6 +25,10 @@ export interface ResourceRegistry {
   onChange(listener: (change: RegistryChange) => void): () => void;
 }
 
+/**
+ * A registry of served resources, starting with `initial`; discovery and routing read it, CRDs change
+ * it.
+ */
 export function createResourceRegistry(initial: readonly ResourceDefinition[] = []): ResourceRegistry {
   const defs = new Map<string, ResourceDefinition>();
   const listeners = new Set<(c: RegistryChange) => void>();

@@ -5,6 +5,7 @@ import type { ServerState } from '../state.js';
 /** The verbs of spec doc 1 §4.2, verbatim. */
 export type Verb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
 
+/** Every verb of spec doc 1 an ordinary resource serves. */
 export const allObjectVerbs: readonly Verb[] = Object.freeze([
   'create',
   'delete',

@@ -8,6 +8,7 @@ export interface CompactorTimers {
   clearInterval(handle: unknown): void;
 }
 
+/** The compactor's timers on the real clock (`setInterval`, `Date.now`); tests inject fakes. */
 export const systemCompactorTimers: CompactorTimers = Object.freeze({
   now: () => Date.now(),
   setInterval: (callback: () => Promise<void>, ms: number): unknown => {
@@ -19,6 +20,7 @@ export const systemCompactorTimers: CompactorTimers = Object.freeze({
   clearInterval: (handle: unknown) => clearInterval(handle as ReturnType<typeof setInterval>),
 });
 
+/** How often the compactor runs, the history it keeps at least, its timers and where failures go. */
 export interface CompactorOptions {
   /** Time between compactions (upstream `--etcd-compaction-interval`, default 5 minutes); 0 disables. */
   intervalMs: number;

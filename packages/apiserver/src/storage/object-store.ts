@@ -27,6 +27,7 @@ export class UndecodableObjectError extends Error {
   }
 }
 
+/** Whether `e` is an `UndecodableObjectError` (a stored value that cannot be decoded). */
 export function isUndecodableObjectError(e: unknown): e is UndecodableObjectError {
   return (
     typeof e === 'object' &&
@@ -35,6 +36,7 @@ export function isUndecodableObjectError(e: unknown): e is UndecodableObjectErro
   );
 }
 
+/** A store change decoded to API objects, with the previous object for selector transitions. */
 export interface ObjectWatchEvent {
   readonly type: 'ADDED' | 'MODIFIED' | 'DELETED';
   readonly object: StoredObject;
@@ -55,6 +57,10 @@ export interface ObjectList {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
+/**
+ * API objects over a byte `Store`: keys per resource, storage encoding, and values that cannot be
+ * decoded surfaced as typed errors.
+ */
 export class ObjectStore {
   constructor(readonly store: Store) {}
 

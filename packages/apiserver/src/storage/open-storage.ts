@@ -5,12 +5,15 @@ import { createMemoryStore, isStoreError, type Store } from '@orchard/store';
 
 /** The storage backends `openStorage` knows (CLI `--storage`). */
 export const storageBackends = Object.freeze(['sqlite', 'memory', 'etcd'] as const);
+/** A `--storage` backend name. */
 export type StorageBackend = (typeof storageBackends)[number];
 
+/** Whether `name` is a backend `--storage` accepts. */
 export function isStorageBackend(name: string): name is StorageBackend {
   return (storageBackends as readonly string[]).includes(name);
 }
 
+/** Which backend `openStorage` opens, its data directory and its etcd settings. */
 export interface StorageOptions {
   /** Which backend. Default `sqlite` (durable, in `dataDir`). */
   readonly backend: StorageBackend;
@@ -54,6 +57,7 @@ export function parseEtcdServers(value: string): string[] {
   return servers;
 }
 
+/** Defaults of `StorageOptions` (the CLI's `--storage` and `--data-dir` defaults). */
 export const defaultStorageOptions: Readonly<StorageOptions> = Object.freeze({
   backend: 'sqlite',
   dataDir: '.orchard',

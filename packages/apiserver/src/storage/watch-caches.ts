@@ -19,6 +19,7 @@ export interface WatchCacheSettings {
   maxWatchBufferBytes: number;
 }
 
+/** Defaults of `WatchCacheSettings`: the spec's 5-minute watch window. */
 export const defaultWatchCacheSettings: Readonly<WatchCacheSettings> = Object.freeze({
   windowMs: 5 * 60_000,
   maxEvents: 100_000,

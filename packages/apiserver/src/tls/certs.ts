@@ -13,6 +13,7 @@ x509.cryptoProvider.set(webcrypto as never);
 
 const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
+/** A certificate and its private key, PEM encoded. */
 export interface KeyPairPem {
   /** Certificate, PEM. */
   readonly cert: string;
@@ -20,6 +21,7 @@ export interface KeyPairPem {
   readonly key: string;
 }
 
+/** A generated CA: its PEM key pair, used to issue serving and client certificates. */
 export interface CertificateAuthority extends KeyPairPem {
   readonly keys: webcrypto.CryptoKeyPair;
   readonly certificate: x509.X509Certificate;

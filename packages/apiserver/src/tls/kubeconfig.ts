@@ -1,5 +1,6 @@
 import { stringify } from 'yaml';
 
+/** What an admin kubeconfig is made of: server URL, CA, client certificate and entry names. */
 export interface KubeconfigInput {
   readonly server: string;
   /** CA certificate (PEM); absent for plain HTTP. */

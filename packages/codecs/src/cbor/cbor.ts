@@ -13,8 +13,11 @@ import { WireDecodeError } from '../protobuf/errors.js';
 import { toBase64 } from '../protobuf/wire-values.js';
 import { CborScanError, maxCborNestingDepth, scanCbor } from './scan.js';
 
+/** The CBOR media type (behind the `CBORServingAndStorage` gate). */
 export const cborMediaType = 'application/cbor';
+/** The media type of CBOR watch streams (RFC 8742 sequences). */
 export const cborSeqMediaType = 'application/cbor-seq';
+/** The media type of a server-side apply patch in CBOR. */
 export const applyPatchCborMediaType = 'application/apply-patch+cbor';
 
 /** The self-described CBOR tag 55799 as it starts every body: `d9 d9 f7`. */
@@ -32,6 +35,10 @@ const decoder = new Decoder({ useRecords: false, mapsAsObjects: true });
 // JSON allows it) are decoded into Maps and converted with own properties instead.
 const mapDecoder = new Decoder({ useRecords: false, mapsAsObjects: false });
 
+/**
+ * How strict CBOR decoding is: the self-described tag, the nesting depth and the media type named in
+ * errors.
+ */
 export interface CborDecodeOptions {
   /** Reject a body that does not start with the self-described tag (default false: the tag is optional on input). */
   readonly requireSelfDescribedTag?: boolean;

@@ -25,6 +25,7 @@ export class WireDecodeError extends CodecError {
   }
 }
 
+/** Whether `e` is a Protobuf `WireDecodeError` (of `reason`, when given). */
 export function isWireDecodeError(e: unknown, reason?: WireDecodeReason): e is WireDecodeError {
   return (
     isCodecError(e) &&

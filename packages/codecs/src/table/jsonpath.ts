@@ -15,6 +15,7 @@ type Step =
   | { kind: 'slice'; start?: number; end?: number; step?: number }
   | { kind: 'filter'; path: Step[]; op?: string; value?: unknown };
 
+/** A JSONPath expression of a printer column that cannot be parsed. */
 export class JsonPathError extends Error {
   constructor(message: string) {
     super(message);

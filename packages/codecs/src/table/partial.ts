@@ -5,12 +5,14 @@
  */
 import type { ApiObject, Flavor, ListMeta } from '@orchard/meta';
 
+/** An object reduced to its metadata (`as=PartialObjectMetadata`). */
 export interface PartialObjectMetadata {
   kind: 'PartialObjectMetadata';
   apiVersion: string;
   metadata: NonNullable<ApiObject['metadata']>;
 }
 
+/** A list reduced to its items' metadata (`as=PartialObjectMetadataList`). */
 export interface PartialObjectMetadataList {
   kind: 'PartialObjectMetadataList';
   apiVersion: string;
@@ -18,6 +20,7 @@ export interface PartialObjectMetadataList {
   items: PartialObjectMetadata[];
 }
 
+/** Reduces an object to its TypeMeta and metadata, as the PartialObjectMetadata conversion does. */
 export function toPartialObjectMetadata(obj: ApiObject, flavor: Flavor): PartialObjectMetadata {
   return {
     kind: 'PartialObjectMetadata',
@@ -26,6 +29,7 @@ export function toPartialObjectMetadata(obj: ApiObject, flavor: Flavor): Partial
   };
 }
 
+/** Reduces a list to PartialObjectMetadata items. */
 export function toPartialObjectMetadataList(
   items: readonly ApiObject[],
   listMeta: ListMeta,

@@ -129,6 +129,7 @@ export function printerColumnConvertor(columns: readonly PrinterColumn[]): Table
   };
 }
 
+/** The flavor, row contents, list metadata, column definitions and clock of a Table conversion. */
 export interface ToTableOptions {
   /** For `apiVersion: meta.<domain>/v1` of the Table and of PartialObjectMetadata rows. */
   readonly flavor: Flavor;

@@ -23,6 +23,7 @@ export interface TableRow {
   object?: unknown;
 }
 
+/** A condition of a Table row (upstream marks finished pods `Completed`). */
 export interface TableRowCondition {
   type: string;
   status: 'True' | 'False' | 'Unknown';

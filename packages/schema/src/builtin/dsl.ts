@@ -81,6 +81,7 @@ export const mapList = (description: string, items: S, keys: string[], extra: Ex
 /** A plain list: atomic for field ownership and replaced by strategic merge. */
 export const list = (description: string, items: S): S => ({ type: 'array', description, items });
 
+/** The `apiVersion` and `kind` properties every built-in schema has. */
 export const typeMetaProps = {
   apiVersion: str(
     'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.',

@@ -17,6 +17,7 @@ import {
   serviceSchema,
 } from './core.js';
 
+/** A built-in kind: group, version, kind, resource, scope and sub-resources. */
 export interface BuiltinType {
   /** Group prefix: `''` for core, `apps`, or a name the flavor qualifies (`coordination` → `coordination.k8s.io`). */
   groupPrefix: string;

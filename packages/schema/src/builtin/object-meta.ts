@@ -96,6 +96,7 @@ export const objectMetaSchema: StructuralSchema = obj(
   },
 );
 
+/** The schema of a structured LabelSelector. */
 export const labelSelectorSchema: StructuralSchema = obj(
   'A label selector is a label query over a set of resources. The result of matchLabels and matchExpressions are ANDed. An empty label selector matches all objects. A null label selector matches no objects.',
   {

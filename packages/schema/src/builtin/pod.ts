@@ -271,6 +271,7 @@ const envFromSource = obj('EnvFromSource represents the source of a set of Confi
   }),
 });
 
+/** The schema of a Pod container. */
 export const containerSchema: StructuralSchema = obj(
   'A single application container that you want to run within a pod.',
   {
@@ -600,6 +601,7 @@ const affinity = {
   },
 } satisfies StructuralSchema;
 
+/** The schema of a PodSpec. */
 export const podSpecSchema: StructuralSchema = obj(
   'PodSpec is a description of a pod.',
   {
@@ -887,6 +889,7 @@ export const podStatusSchema: StructuralSchema = obj(
   },
 );
 
+/** The schema of a PodTemplateSpec (Deployments' `spec.template`). */
 export const podTemplateSpecSchema: StructuralSchema = obj(
   'PodTemplateSpec describes the data a pod should have when created from a template',
   {

@@ -35,6 +35,7 @@ export class ApplyConflictError extends Error {
   }
 }
 
+/** Whether `e` is an `ApplyConflictError`; works across copies of this package. */
 export function isApplyConflict(e: unknown): e is ApplyConflictError {
   return (
     typeof e === 'object' &&
@@ -75,6 +76,7 @@ export class FieldManagerError extends Error {
   }
 }
 
+/** Whether `e` is a `FieldManagerError`; works across copies of this package. */
 export function isFieldManagerError(e: unknown): e is FieldManagerError {
   return (
     typeof e === 'object' &&

@@ -28,6 +28,7 @@ export const lastAppliedAnnotationKey = 'kubectl.kubernetes.io/last-applied-conf
 /** The manager name whose applies migrate from, and keep up to date, the last-applied annotation. */
 export const lastAppliedManager = 'kubectl';
 
+/** Who writes (manager, apiVersion, subresource) and the resource's schema. */
 export interface FieldManagerWriteOptions {
   /** The `fieldManager` of the request. */
   readonly manager: string;
@@ -54,11 +55,13 @@ export interface FieldManagerWriteOptions {
   readonly lastAppliedAnnotation?: string;
 }
 
+/** Options of `apply`: the write options plus `force`. */
 export interface ApplyOptions extends FieldManagerWriteOptions {
   /** `force=true`: take conflicting fields instead of failing. */
   readonly force?: boolean;
 }
 
+/** The object to store with its new managedFields, and whether anything changed. */
 export interface FieldManagerResult {
   /** The object to store, with `metadata.managedFields` set (or removed when no manager remains). */
   readonly object: ApiObject;
@@ -67,6 +70,7 @@ export interface FieldManagerResult {
   readonly changed: boolean;
 }
 
+/** Update managers kept before the oldest merge into `ancient-changes` (upstream: 10). */
 export const defaultMaxUpdateManagers = 10;
 
 /**
@@ -230,6 +234,7 @@ export interface FieldManager {
   ): FieldManagerResult;
 }
 
+/** A field manager bound to one resource's schema and default options. */
 export function createFieldManager(
   schema?: StructuralSchema,
   defaults: Partial<FieldManagerWriteOptions> = {},

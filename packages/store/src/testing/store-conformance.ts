@@ -21,6 +21,7 @@ export interface StoreConformanceOptions {
   heavyTimeoutMs?: number;
 }
 
+/** Defaults of the conformance suite: key count of the heavy cases and their timeout. */
 export const defaultStoreConformanceOptions: Readonly<Required<Omit<StoreConformanceOptions, 'durability'>>> =
   Object.freeze({ manyKeys: 100_000, heavyTimeoutMs: 60_000 });
 

@@ -15,6 +15,7 @@ import type { ProtoFile } from './proto-file.js';
 
 export type { ProtoFile } from './proto-file.js';
 
+/** The `.proto` definitions the Protobuf codec is built from. */
 export const protoFiles: readonly ProtoFile[] = Object.freeze([
   runtimeProto,
   intstrProto,
