@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { applyByteEdits, byteEditsArb } from '../fuzz-edits.js';
 import { isWireDecodeError } from '../protobuf/errors.js';
 import { samplePod } from '../protobuf/fixtures.js';
 import { CborSeqReader, decodeCbor, encodeCbor } from './cbor.js';
@@ -33,25 +34,9 @@ describe('CBOR decode fuzzing', () => {
 
   it('corrupted bodies never throw anything but WireDecodeError', () => {
     fc.assert(
-      fc.property(
-        fc.array(
-          fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom('set', 'insert', 'delete')),
-          {
-            minLength: 1,
-            maxLength: 8,
-          },
-        ),
-        (edits) => {
-          const bytes = [...body];
-          for (const [pos, value, op] of edits) {
-            const at = pos % (bytes.length + 1);
-            if (op === 'set' && at < bytes.length) bytes[at] = value;
-            else if (op === 'insert') bytes.splice(at, 0, value);
-            else if (op === 'delete' && at < bytes.length) bytes.splice(at, 1);
-          }
-          decodeOrTypedError(Uint8Array.from(bytes));
-        },
-      ),
+      fc.property(byteEditsArb, (edits) => {
+        decodeOrTypedError(applyByteEdits(body, edits));
+      }),
       { numRuns: 3000 },
     );
   });

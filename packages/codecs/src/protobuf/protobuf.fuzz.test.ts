@@ -5,6 +5,7 @@
 import { kubernetesFlavor } from '@orchard/meta';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { applyByteEdits, byteEditsArb } from '../fuzz-edits.js';
 import { isWireDecodeError } from './errors.js';
 import { samplePod } from './fixtures.js';
 import {
@@ -81,26 +82,9 @@ describe('Protobuf decode fuzzing', () => {
 
   it('corrupted bodies (flipped, inserted and deleted bytes) never throw anything but WireDecodeError', () => {
     fc.assert(
-      fc.property(
-        fc.constantFrom(...bodies),
-        fc.array(
-          fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 }), fc.constantFrom('set', 'insert', 'delete')),
-          {
-            minLength: 1,
-            maxLength: 8,
-          },
-        ),
-        (body, edits) => {
-          const bytes = [...body];
-          for (const [pos, value, op] of edits) {
-            const at = pos % (bytes.length + 1);
-            if (op === 'set' && at < bytes.length) bytes[at] = value;
-            else if (op === 'insert') bytes.splice(at, 0, value);
-            else if (op === 'delete' && at < bytes.length) bytes.splice(at, 1);
-          }
-          decodeOrTypedError(Uint8Array.from(bytes));
-        },
-      ),
+      fc.property(fc.constantFrom(...bodies), byteEditsArb, (body, edits) => {
+        decodeOrTypedError(applyByteEdits(body, edits));
+      }),
       { numRuns: 3000 },
     );
   });
