@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createSqliteStore } from '@orchard/store-sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli, startCliServer } from './helpers/cli-server.js';
 
@@ -25,6 +26,23 @@ describe('orchard-apiserver start-up errors of the storage', () => {
     expect(readFileSync(db).equals(garbage)).toBe(true);
     expect(existsSync(join(dir, 'tls'))).toBe(false);
     expect(existsSync(join(dir, 'admin.kubeconfig'))).toBe(false);
+  });
+
+  it('a database damaged past its header: exit 1 naming the file (checked at open, not at the first bad read)', async () => {
+    const dir = join(root, 'damaged');
+    mkdirSync(dir);
+    const db = join(dir, 'orchard.sqlite');
+    const store = createSqliteStore({ path: db });
+    for (let i = 0; i < 2000; i++)
+      await store.create(`/core/configmaps/default/c${i}`, new Uint8Array(300).fill(65));
+    await store.close();
+    const bytes = readFileSync(db);
+    bytes.fill(0xde, bytes.length / 2, bytes.length / 2 + 8192);
+    writeFileSync(db, bytes);
+    const r = await runCli(['--port', '0', '--data-dir', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${db} is not a readable SQLite database`);
+    expect(readFileSync(db).equals(bytes)).toBe(true);
   });
 
   it('a data directory held by a running server: exit 1 naming the file; the running one is unharmed', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isStoreError, type Store } from '@orchard/store';
@@ -41,6 +41,28 @@ describe('sqlite store specifics', () => {
     }
     expect(isStoreError(err, 'Corrupt')).toBe(true);
     expect((err as Error).message).toContain(path);
+  });
+
+  it('a database damaged past its header is refused at open with Corrupt (quick_check)', async () => {
+    const path = join(dir, 'damaged.sqlite');
+    const st = createSqliteStore({ path });
+    for (let i = 0; i < 2000; i++) await st.create(`/k/${i}`, new Uint8Array(300).fill(i % 251));
+    await st.close();
+    const bytes = readFileSync(path);
+    bytes.fill(0xde, bytes.length / 2, bytes.length / 2 + 8192);
+    writeFileSync(path, bytes);
+    let err: unknown;
+    try {
+      createSqliteStore({ path });
+    } catch (e) {
+      err = e;
+    }
+    expect(isStoreError(err, 'Corrupt')).toBe(true);
+    expect((err as Error).message).toContain(path);
+    // Without the check it opens, and the damage surfaces on a read instead.
+    const unchecked = createSqliteStore({ path, checkOnOpen: false });
+    await expect(unchecked.list('/k/')).rejects.toThrow(/malformed/);
+    await unchecked.close();
   });
 
   it('a second store on a file another holds open is refused with Unavailable (one writer)', async () => {
