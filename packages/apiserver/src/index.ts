@@ -7,6 +7,7 @@ export type {
   AuthenticationOptions,
   ServiceAccountAuthenticationOptions,
 } from './authentication/authentication-options.js';
+export { fetchWithCa } from './authentication/fetch-with-ca.js';
 export type {
   ServerAuthentication,
   TokenReviewOutcome,
