@@ -5,9 +5,12 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { issueClientCert } from '@orchard/apiserver/tls';
 import {
   type AuthenticationConfigController,
   createAuthenticationConfigController,
+  createWebhookTokenAuthenticator,
+  loadWebhookKubeconfig,
   parseTokenFile,
 } from '@orchard/authn';
 import { createRestClient, isClientError, loadKubeconfig, resolveConnection } from '@orchard/client';
@@ -311,5 +314,133 @@ describe('orchard-apiserver start-up errors', () => {
     expect(r.stderr).toContain(
       `${bad}: jwt[0].issuer.url: Invalid value: "http://x": URL scheme must be https`,
     );
+  });
+});
+
+describe('exec plugin client certificates and the token webhook, through the real server', () => {
+  let api: AuthServer;
+  let webhook: Server;
+  const reviews: unknown[] = [];
+  beforeAll(async () => {
+    const tls = await sharedTls();
+    // The remote token service: "hook-jane" is jane, everything else unknown.
+    webhook = createServer({ cert: tls.serving.cert, key: tls.serving.key }, (req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const review = JSON.parse(Buffer.concat(chunks).toString()) as { spec: { token: string } };
+        reviews.push(review);
+        const ok = review.spec.token === 'hook-jane';
+        res.setHeader('content-type', 'application/json');
+        res.end(
+          JSON.stringify({
+            apiVersion: 'authentication.k8s.io/v1',
+            kind: 'TokenReview',
+            status: ok
+              ? {
+                  authenticated: true,
+                  user: {
+                    username: 'hook:jane',
+                    uid: 'h-1',
+                    groups: ['hookers'],
+                    extra: { 'example.com/team': ['a'] },
+                  },
+                }
+              : { authenticated: false },
+          }),
+        );
+      });
+    });
+    await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
+    const hookKubeconfig = kubeconfigWith(
+      join(dir, 'webhook.kubeconfig'),
+      `https://127.0.0.1:${(webhook.address() as AddressInfo).port}/authenticate`,
+      tls.ca.cert,
+      {},
+    );
+    api = await startAuthServer({
+      authentication: {
+        tokenAuthenticators: [
+          createWebhookTokenAuthenticator({
+            connection: loadWebhookKubeconfig(hookKubeconfig),
+            flavor: kubernetesFlavor,
+          }),
+        ],
+      },
+    });
+    writeFileSync(join(dir, 'answer.sh'), '#!/bin/sh\ncat "$ANSWER"\n');
+    chmodSync(join(dir, 'answer.sh'), 0o755);
+  });
+  afterAll(async () => {
+    await api?.stop();
+    webhook?.closeAllConnections();
+    await new Promise((r) => webhook?.close(r));
+  });
+
+  it('a token the webhook accepts is its user (whoami, TokenReview, kubectl); others are 401', async (ctx) => {
+    const me = await api.whoami({ headers: { authorization: 'Bearer hook-jane' } });
+    expect(me.json.status.userInfo).toEqual({
+      username: 'hook:jane',
+      uid: 'h-1',
+      groups: ['hookers', 'system:authenticated'],
+      extra: { 'example.com/team': ['a'] },
+    });
+    expect(reviews.at(-1)).toMatchObject({
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenReview',
+      spec: { token: 'hook-jane' },
+    });
+    const bad = await api.whoami({ headers: { authorization: 'Bearer hook-mallory' } });
+    expect(bad.status).toBe(401);
+    expect(bad.json).toEqual(unauthorizedStatus);
+    const review = await api.call('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
+      cert: api.tls.admin,
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'hook-jane' } },
+    });
+    expect(review.json.status).toMatchObject({ authenticated: true, user: { username: 'hook:jane' } });
+    if (!kubectlAvailable()) ctx.skip(); // no kubectl binary on this machine
+    const kc = kubeconfigWith(join(dir, 'hook-user.kubeconfig'), api.url, api.tls.ca.cert, {
+      token: 'hook-jane',
+    });
+    const r = await kubectl(['auth', 'whoami', '-o', 'json'], { kubeconfig: kc });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).status.userInfo.username).toBe('hook:jane');
+  });
+
+  it('an exec plugin answering a client certificate: @orchard/client and kubectl are its CN', async (ctx) => {
+    const pair = await issueClientCert(api.tls.ca, 'exec-user', ['exec-group']);
+    const answer = join(dir, 'answer.json');
+    writeFileSync(
+      answer,
+      JSON.stringify({
+        apiVersion: 'client.authentication.k8s.io/v1beta1',
+        kind: 'ExecCredential',
+        status: { clientCertificateData: pair.cert, clientKeyData: pair.key },
+      }),
+    );
+    const kc = kubeconfigWith(join(dir, 'exec-cert.kubeconfig'), api.url, api.tls.ca.cert, {
+      exec: {
+        apiVersion: 'client.authentication.k8s.io/v1beta1',
+        command: './answer.sh',
+        env: [{ name: 'ANSWER', value: answer }],
+      },
+    });
+    const client = createRestClient({
+      ...resolveConnection(loadKubeconfig(kc)),
+      execOptions: { stdinIsTerminal: false },
+    });
+    const review = await client.json<{ status: { userInfo: { username: string; groups: string[] } } }>({
+      method: 'POST',
+      path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+    });
+    expect(review.status.userInfo).toMatchObject({
+      username: 'exec-user',
+      groups: ['exec-group', 'system:authenticated'],
+    });
+    if (!kubectlAvailable()) ctx.skip(); // no kubectl binary on this machine
+    const r = await kubectl(['auth', 'whoami', '-o', 'json'], { kubeconfig: kc });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).status.userInfo.username).toBe('exec-user');
   });
 });
