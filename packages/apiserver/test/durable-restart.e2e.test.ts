@@ -1,7 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteStore } from '@orchard/store-sqlite';
+import { kubectl, kubectlAvailable } from '@orchard/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startCliServer } from './helpers/cli-server.js';
@@ -333,6 +335,56 @@ describe('a restart after compaction', () => {
       await until('the replayed write', async () => live.events.length >= recentWrites.length);
       expect(live.events.map((e) => Number(e.object.metadata?.resourceVersion))).toEqual(recentWrites);
       live.close();
+    } finally {
+      expect(await second.stop()).toBe(0);
+    }
+  });
+});
+
+describe.skipIf(!kubectlAvailable())('kubectl across a restart (kubernetes flavor, SQLite)', () => {
+  it('the kubeconfig written by the first run drives the second, which shows the same objects', async () => {
+    const dataDir = join(root, 'kubectl');
+    const kubeconfig = join(root, 'kubectl.kubeconfig');
+    const saved = join(root, 'kubectl-first-run.kubeconfig');
+    // A fixed port for both runs, so the first run's kubeconfig is used unchanged.
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const p = (probe.address() as AddressInfo).port;
+        probe.close(() => resolve(p));
+      });
+    });
+    const args = ['--flavor', 'kubernetes', '--data-dir', dataDir, '--port', String(port)];
+    const manifest = join(root, 'cm.yaml');
+    writeFileSync(
+      manifest,
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\n  namespace: default\ndata:\n  a: "1"\n',
+    );
+    const first = await startCliServer(args, kubeconfig);
+    let before: string;
+    try {
+      const k = (...a: string[]) => kubectl(a, { kubeconfig });
+      expect((await k('apply', '--server-side', '-f', manifest)).stdout).toContain('serverside-applied');
+      expect((await k('create', 'secret', 'generic', 's', '--from-literal=p=q')).code).toBe(0);
+      const got = await k('get', 'configmap/applied', 'secret/s', '-o', 'json', '--show-managed-fields');
+      expect(got.code).toBe(0);
+      before = got.stdout;
+    } finally {
+      expect(await first.stop()).toBe(0);
+    }
+    copyFileSync(kubeconfig, saved);
+    const second = await startCliServer(args, kubeconfig);
+    try {
+      const k = (...a: string[]) => kubectl(a, { kubeconfig: saved });
+      const got = await k('get', 'configmap/applied', 'secret/s', '-o', 'json', '--show-managed-fields');
+      expect(got.stderr).toBe('');
+      expect(JSON.parse(got.stdout)).toEqual(JSON.parse(before));
+      // Apply again with a change: the field manager still owns its field, so no conflict.
+      writeFileSync(
+        manifest,
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\n  namespace: default\ndata:\n  a: "2"\n',
+      );
+      expect((await k('apply', '--server-side', '-f', manifest)).code).toBe(0);
+      expect((await k('get', 'configmap/applied', '-o', 'jsonpath={.data.a}')).stdout).toBe('2');
     } finally {
       expect(await second.stop()).toBe(0);
     }
