@@ -38,7 +38,9 @@ export function toStoreError(e: unknown, key?: string): StoreError | undefined {
     e instanceof ClientClosedError ||
     isBrokenCircuitError(e) ||
     (typeof code === 'number' && unavailableCodes.has(code)) ||
-    /etcdserver: (request timed out|leader changed|no leader|too many requests)/.test(message)
+    /etcdserver: (request timed out|leader changed|no leader|too many requests)|context deadline exceeded/.test(
+      message,
+    )
   )
     return new StoreError('Unavailable', `etcd unavailable: ${message}`, key);
   return undefined;

@@ -148,6 +148,20 @@ export function createEtcdStore(
     }
   }
 
+  /**
+   * A read: safe to repeat, so a lost member is retried on the others (each try picks a member the
+   * circuit breaker has not set aside). Writes are never repeated: the first attempt may have committed.
+   */
+  async function read<T>(fn: () => Promise<T>, key?: string): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await call(fn, key);
+      } catch (e) {
+        if (!isStoreError(e, 'Unavailable') || attempt >= o.endpoints.length || closed) throw e;
+      }
+    }
+  }
+
   async function mapError(e: unknown, key?: string): Promise<unknown> {
     if (isStoreError(e)) return e;
     const mapped = toStoreError(e, key);
@@ -207,7 +221,7 @@ export function createEtcdStore(
 
   async function currentRevision(): Promise<number> {
     // A linearizable read of one key: its header carries the cluster's current revision.
-    const res = await call(() => kv.range({ key: ks.root, count_only: true }));
+    const res = await read(() => kv.range({ key: ks.root, count_only: true }));
     return Number(res.header.revision);
   }
 
@@ -226,7 +240,7 @@ export function createEtcdStore(
   }
 
   async function readKey(key: string, atRevision?: number) {
-    const res = await call(
+    const res = await read(
       () => kv.range({ key: ks.toEtcd(key), ...(atRevision ? { revision: atRevision } : {}) }),
       key,
     );
@@ -262,7 +276,7 @@ export function createEtcdStore(
         return { kvs: [], revision: res.revision, remaining: 0 };
       }
       const { start, end } = range;
-      const res = await call(() =>
+      const res = await read(() =>
         kv.range({
           key: start,
           range_end: end,

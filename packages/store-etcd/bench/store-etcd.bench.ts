@@ -1,0 +1,152 @@
+// `pnpm bench store-etcd`: one run against one real etcd member (tmpfs data dir), so the figures
+// are ratios on this machine: creates/s of raw etcd puts (etcd3's KV client), the etcd Store's
+// creates (a transaction each), and ConfigMap creates through the full API path (the
+// orchard-apiserver CLI with --storage etcd, plain HTTP on loopback, keep-alive), all at the same
+// concurrency; then the latency of listing 1,000 objects, raw range vs a GET of the list through the API.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEtcdStore } from '../src/index.js';
+import { startEtcdCluster } from '../src/testing/index.js';
+
+const n = 2000;
+const concurrency = 64;
+const listRuns = 20;
+const data = { a: 'x'.repeat(400) };
+const value = Buffer.from(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', data }));
+
+async function inFlight(count: number, op: (i: number) => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) await op(next++);
+    }),
+  );
+  return count / ((performance.now() - start) / 1000);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+const cluster = await startEtcdCluster({ members: 1 });
+const dataDir = mkdtempSync(join(tmpdir(), 'orchard-etcd-bench-'));
+const cli = join(import.meta.dirname, '..', '..', 'apiserver', 'bin', 'orchard-apiserver.mjs');
+const children: ReturnType<typeof spawn>[] = [];
+/** Starts the CLI with `args` on a free port over plain HTTP; resolves with its URL. */
+async function startServer(args: string[]): Promise<string> {
+  const child = spawn(
+    process.execPath,
+    [cli, '--port', '0', '--insecure-http', '--max-mutating-requests-inflight', '0', ...args],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  children.push(child);
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  for (let i = 0; i < 600 && !/listening on (\S+)/.test(out); i++)
+    await new Promise((r) => setTimeout(r, 50));
+  const url = /listening on (\S+)/.exec(out)?.[1];
+  if (!url) throw new Error(`the server did not start: ${out}`);
+  return url;
+}
+try {
+  const url = await startServer([
+    '--storage',
+    'etcd',
+    '--etcd-servers',
+    cluster.endpoints[0]!,
+    '--etcd-prefix',
+    '/api',
+    '--data-dir',
+    dataDir,
+  ]);
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
+  const call = (method: string, path: string, body?: unknown, base = url) =>
+    new Promise<{ status: number; bytes: number }>((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const req = request(
+        `${base}${path}`,
+        { method, agent, headers: payload ? { 'content-type': 'application/json' } : {} },
+        (res) => {
+          let bytes = 0;
+          res.on('data', (c: Buffer) => {
+            bytes += c.length;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } };
+  if ((await call('POST', '/api/v1/namespaces', ns)).status !== 201)
+    throw new Error('namespace create failed');
+
+  // The API phase runs first: writes outside the server's prefix raise etcd's revision past anything
+  // its watch caches see, and consistent reads then wait for the cache before reading etcd (see README).
+  const post = (ns: string, name: string, base = url) =>
+    call('POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name }, data }, base).then((r) => {
+      if (r.status !== 201) throw new Error(`create answered ${r.status}`);
+    });
+  await inFlight(200, (i) => post('bench', `warm-${i}`));
+  const apiCreates = await inFlight(n, (i) => post('bench', `c-${i}`));
+  if ((await call('POST', '/api/v1/namespaces', { ...ns, metadata: { name: 'list1000' } })).status !== 201)
+    throw new Error('namespace create failed');
+  await inFlight(1000, (i) => post('list1000', `l-${String(i).padStart(4, '0')}`));
+  const apiList: number[] = [];
+  for (let r = 0; r < listRuns; r++) {
+    const t = performance.now();
+    const api = await call('GET', '/api/v1/namespaces/list1000/configmaps');
+    apiList.push(performance.now() - t);
+    if (api.status !== 200) throw new Error(`list answered ${api.status}`);
+  }
+
+  // The same API path on the memory store: the ceiling the API path itself sets on this machine.
+  const memUrl = await startServer(['--storage', 'memory']);
+  await call('POST', '/api/v1/namespaces', ns, memUrl);
+  await inFlight(200, (i) => post('bench', `warm-${i}`, memUrl));
+  const memCreates = await inFlight(n, (i) => post('bench', `c-${i}`, memUrl));
+  children.pop()?.kill('SIGKILL');
+
+  const raw = createEtcdStore({ endpoints: cluster.endpoints, prefix: '/raw' });
+  const kv = raw.client.kv;
+  await inFlight(200, (i) => kv.put({ key: Buffer.from(`/warm/raw/${i}`), value }));
+  const rawPuts = await inFlight(n, (i) => kv.put({ key: Buffer.from(`/raw/cm/bench/${i}`), value }));
+  const storeCreates = await inFlight(n, (i) => raw.create(`/store/cm/bench/${i}`, value));
+  await inFlight(1000, (i) => kv.put({ key: Buffer.from(`/list1000/${String(i).padStart(4, '0')}`), value }));
+  const rawList: number[] = [];
+  for (let r = 0; r < listRuns; r++) {
+    const t = performance.now();
+    const res = await kv.range({ key: Buffer.from('/list1000/'), range_end: Buffer.from('/list10000') });
+    rawList.push(performance.now() - t);
+    if (res.kvs.length !== 1000) throw new Error(`raw list returned ${res.kvs.length}`);
+  }
+  await raw.close();
+  agent.destroy();
+
+  const fmt = (x: number) => `${Math.round(x)}/s`;
+  console.log(`one etcd 3.4 member on tmpfs; ${n} creates of ${value.length} B, ${concurrency} in flight`);
+  console.log(`raw etcd puts (etcd3 KV client):         ${fmt(rawPuts)}`);
+  console.log(
+    `etcd Store creates (txn each):           ${fmt(storeCreates)}  (${(storeCreates / rawPuts).toFixed(2)}× raw puts)`,
+  );
+  console.log(
+    `API creates (POST configmaps, HTTP):     ${fmt(apiCreates)}  (${(apiCreates / rawPuts).toFixed(2)}× raw puts; target ≥ 0.7×)`,
+  );
+  console.log(
+    `API creates on the memory store:         ${fmt(memCreates)}  (etcd API = ${(apiCreates / memCreates).toFixed(2)}× memory API)`,
+  );
+  console.log(
+    `list of 1,000, median of ${listRuns}: raw range ${median(rawList).toFixed(1)} ms, API GET ${median(apiList).toFixed(1)} ms (${(median(apiList) / median(rawList)).toFixed(1)}× raw)`,
+  );
+} finally {
+  for (const c of children) c.kill('SIGKILL');
+  await cluster.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
