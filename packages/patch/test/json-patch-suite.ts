@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
+/** One case of the json-patch-tests suite: document, patch and the expected result or error. */
 export interface JsonPatchSuiteCase {
   /** `tests.json#12 comment` */
   id: string;
