@@ -1,0 +1,129 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const bin = join(import.meta.dirname, '..', 'bin', 'orchard-apiserver.mjs');
+
+/** Runs the CLI until `until` shows in stdout (or it exits); returns its output and exit code. */
+async function run(args: string[], until?: string) {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => {
+    out += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    err += d.toString();
+  });
+  const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  let code: number | null | undefined;
+  void exited.then((c) => {
+    code = c;
+  });
+  for (let i = 0; i < 400 && code === undefined && !(until && out.includes(until)); i++)
+    await new Promise((r) => setTimeout(r, 50));
+  return {
+    get out() {
+      return out;
+    },
+    get err() {
+      return err;
+    },
+    exited,
+    stop: () => child.kill('SIGTERM'),
+  };
+}
+
+/** The CLI's authentication: start-up errors naming file and line, the printed methods, generated files. */
+describe('orchard-apiserver authentication flags', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'orchard-authn-cli-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a broken token file stops the start with exit code 2 naming the file and line', async () => {
+    const file = join(dir, 'bad.csv');
+    writeFileSync(file, 'good,user,1\n"unterminated,user,2\n');
+    const r = await run(['--storage', 'memory', '--data-dir', join(dir, 'd0'), '--token-auth-file', file]);
+    expect(await r.exited).toBe(2);
+    expect(r.err).toContain(`${file}:2: malformed CSV (unterminated quote)`);
+  });
+
+  it('an --oidc-issuer-url over http stops the start, naming the flag', async () => {
+    const r = await run([
+      '--storage',
+      'memory',
+      '--data-dir',
+      join(dir, 'd1'),
+      '--oidc-issuer-url',
+      'http://issuer.example',
+      '--oidc-client-id',
+      'x',
+    ]);
+    expect(await r.exited).not.toBe(0);
+    expect(r.err).toContain('--oidc-issuer-url: Invalid value: "http://issuer.example": must use https');
+  });
+
+  it('prints the methods, keeps its signing key across restarts and serves a static token', async () => {
+    const data = join(dir, 'd2');
+    const tokens = join(dir, 'tokens.csv');
+    writeFileSync(tokens, 'cli-token,jane,uid-1,"dev,ops"\n');
+    const args = ['--port', '0', '--flavor', 'kubernetes', '--storage', 'memory', '--data-dir', data];
+    const first = await run(
+      [...args, '--token-auth-file', tokens, '--enable-bootstrap-token-auth'],
+      'kubeconfig written',
+    );
+    try {
+      expect(first.out).toContain(
+        'authentication: x509, token-file, service-account, bootstrap-token, anonymous',
+      );
+      expect(first.err).toContain(
+        `generated a service-account signing key at ${join(data, 'service-account-signing.key')}`,
+      );
+      expect(statSync(join(data, 'service-account-signing.key')).mode & 0o777).toBe(0o600);
+      expect(readFileSync(join(data, 'static-tokens.example.csv'), 'utf8')).toContain(',jane,jane-uid,');
+      const url = /listening on (\S+)/.exec(first.out)?.[1] as string;
+      const kc = parse(readFileSync(join(data, 'admin.kubeconfig'), 'utf8'));
+      const ca = Buffer.from(kc.clusters[0].cluster['certificate-authority-data'], 'base64').toString();
+      const body = await new Promise<string>((resolve, reject) => {
+        request(
+          `${url}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
+          {
+            method: 'POST',
+            ca,
+            headers: { 'content-type': 'application/json', authorization: 'Bearer cli-token' },
+          },
+          (res) => {
+            let b = '';
+            res.on('data', (d: Buffer) => {
+              b += d.toString();
+            });
+            res.on('end', () => resolve(b));
+          },
+        )
+          .on('error', reject)
+          .end('{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}');
+      });
+      expect(JSON.parse(body).status.userInfo).toEqual({
+        username: 'jane',
+        uid: 'uid-1',
+        groups: ['dev', 'ops', 'system:authenticated'],
+      });
+    } finally {
+      first.stop();
+    }
+    expect(await first.exited).toBe(0);
+    const key = readFileSync(join(data, 'service-account-signing.key'), 'utf8');
+    const second = await run([...args, '--anonymous-auth=false'], 'kubeconfig written');
+    try {
+      expect(second.err).toContain('reusing the service-account signing key');
+      expect(second.out).toContain('authentication: x509, service-account\n');
+    } finally {
+      second.stop();
+    }
+    expect(await second.exited).toBe(0);
+    expect(readFileSync(join(data, 'service-account-signing.key'), 'utf8')).toBe(key);
+  });
+});
