@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import * as http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isClientError } from './errors.js';
 import { createExecCredentialProvider, parseExecConfig, parseExecCredential } from './exec-credential.js';
 import { loadKubeconfig, resolveConnection } from './kubeconfig.js';
@@ -322,5 +322,50 @@ current-context: x
     const e = await other.json({ path: '/api/v1/namespaces' }).catch((x: unknown) => x);
     expect(isClientError(e, 'Status') && e.status).toBe(401);
     expect(runs(state2)).toBe(7);
+  });
+});
+
+describe('kubeconfig token users', () => {
+  let server: http.Server | undefined;
+  afterEach(async () => {
+    vi.useRealTimers();
+    server?.closeAllConnections();
+    await new Promise((r) => (server ? server.close(r) : r(undefined)));
+    server = undefined;
+  });
+
+  it('token wins over tokenFile; a tokenFile is read again after a minute (rotation)', async () => {
+    const seen: string[] = [];
+    server = http.createServer((req, res) => {
+      seen.push(req.headers.authorization ?? '');
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{}');
+    });
+    await new Promise<void>((r) => server!.listen(0, '127.0.0.1', r));
+    const port = (server.address() as { port: number }).port;
+    const tokenPath = join(dir, 'token');
+    writeFileSync(tokenPath, 'first\n');
+    const kc = (user: string) => {
+      const p = join(dir, `tf-${Math.random().toString(36).slice(2)}.kubeconfig`);
+      writeFileSync(
+        p,
+        `clusters:\n- name: c\n  cluster: {server: "http://127.0.0.1:${port}"}\nusers:\n- name: u\n  user: ${user}\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\ncurrent-context: x\n`,
+      );
+      return p;
+    };
+    const both = createRestClient(resolveConnection(loadKubeconfig(kc('{token: inline, tokenFile: token}'))));
+    await both.json({ path: '/x' });
+    expect(seen.at(-1)).toBe('Bearer inline');
+
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const fromFile = createRestClient(resolveConnection(loadKubeconfig(kc('{tokenFile: token}'))));
+    await fromFile.json({ path: '/x' });
+    expect(seen.at(-1)).toBe('Bearer first');
+    writeFileSync(tokenPath, 'second\n');
+    await fromFile.json({ path: '/x' });
+    expect(seen.at(-1)).toBe('Bearer first');
+    vi.setSystemTime(Date.now() + 61_000);
+    await fromFile.json({ path: '/x' });
+    expect(seen.at(-1)).toBe('Bearer second');
   });
 });

@@ -24,6 +24,8 @@ export interface Connection {
   cert?: string;
   key?: string;
   token?: string;
+  /** The user's `tokenFile`: re-read every minute by the REST client, so a rotated token is picked up. */
+  tokenFile?: string;
   username?: string;
   password?: string;
   insecureSkipTlsVerify?: boolean;
@@ -96,6 +98,10 @@ export function resolveConnection(cfg: Kubeconfig, contextName?: string): Connec
   if (cert) conn.cert = cert;
   if (key) conn.key = key;
   const token = typeof user.token === 'string' ? user.token : file(user.tokenFile)?.trim();
+  // `token` wins over `tokenFile`, as in client-go; the file is read again while the client runs.
+  if (typeof user.token !== 'string' && typeof user.tokenFile === 'string' && user.tokenFile !== '')
+    conn.tokenFile =
+      isAbsolute(user.tokenFile) || !cfg.baseDir ? user.tokenFile : join(cfg.baseDir, user.tokenFile);
   if (token) conn.token = token;
   if (typeof user.username === 'string') conn.username = user.username;
   if (typeof user.password === 'string') conn.password = user.password;

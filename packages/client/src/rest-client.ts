@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { type Status, StatusSchema } from '@orchard/meta';
@@ -157,8 +158,8 @@ export function createRestClient(options: RestClientOptions): RestClient {
     };
     if (contentType) headers['Content-Type'] = contentType;
     if (payload) headers['Content-Length'] = String(payload.length);
-    if (creds?.token) headers.Authorization = `Bearer ${creds.token}`;
-    else if (options.token) headers.Authorization = `Bearer ${options.token}`;
+    const bearer = creds?.token ?? tokenFromFile() ?? options.token;
+    if (bearer) headers.Authorization = `Bearer ${bearer}`;
     else if (options.username !== undefined) {
       headers.Authorization = `Basic ${Buffer.from(`${options.username}:${options.password ?? ''}`).toString('base64')}`;
     }
@@ -182,6 +183,22 @@ export function createRestClient(options: RestClientOptions): RestClient {
       else req.end();
     });
   }
+
+  // A `tokenFile` is read again once a minute (client-go's cached file token source).
+  let fileToken: { value: string | undefined; readAt: number } | undefined;
+  const tokenFromFile = (): string | undefined => {
+    if (!options.tokenFile) return undefined;
+    if (!fileToken || Date.now() - fileToken.readAt >= 60_000) {
+      let value = fileToken?.value;
+      try {
+        value = readFileSync(options.tokenFile, 'utf8').trim() || undefined;
+      } catch {
+        // keep the last token read; the server answers 401 if it is no longer valid
+      }
+      fileToken = { value, readAt: Date.now() };
+    }
+    return fileToken.value;
+  };
 
   async function open(o: RequestOptions): Promise<http.IncomingMessage> {
     if (!plugin) return send(o, undefined);
