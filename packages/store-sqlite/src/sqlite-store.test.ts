@@ -61,7 +61,9 @@ describe('sqlite store specifics', () => {
     expect((err as Error).message).toContain(path);
     // Without the check it opens, and the damage surfaces on a read instead.
     const unchecked = createSqliteStore({ path, checkOnOpen: false });
-    await expect(unchecked.list('/k/')).rejects.toThrow(/malformed/);
+    const readErr = await unchecked.list('/k/').catch((e: unknown) => e);
+    expect(isStoreError(readErr, 'Corrupt')).toBe(true);
+    expect((readErr as Error).message).toContain(`${path}: database disk image is malformed`);
     await unchecked.close();
   });
 

@@ -223,7 +223,7 @@ class SqliteStore implements Store {
   async get(key: string, options: GetOptions = {}): Promise<GetResult> {
     this.assertOpen();
     const at = this.readRevision(options.atRevision);
-    return { kv: this.valueAt(encodeKey(key), at), revision: at };
+    return { kv: this.sqlite(() => this.valueAt(encodeKey(key), at)), revision: at };
   }
 
   async list(prefix: string, options: ListOptions = {}): Promise<ListResult> {
@@ -233,6 +233,10 @@ class SqliteStore implements Store {
     const from = options.startKey !== undefined && options.startKey > prefix ? options.startKey : prefix;
     const fromBlob = encodeKey(from);
     const end = prefixEnd(encodeKey(prefix));
+    return this.sqlite(() => this.listRows(fromBlob, end, at, limit));
+  }
+
+  private listRows(fromBlob: Buffer, end: Buffer | undefined, at: number, limit: number): ListResult {
     const rows = (
       end ? this.stmt.list.all(fromBlob, end, at, limit) : this.stmt.listOpen.all(fromBlob, at, limit)
     ) as Row[];
@@ -301,10 +305,12 @@ class SqliteStore implements Store {
         }
         // Replaying the log and registering happen in one synchronous step: no commit can fall between.
         const backlog: StoreEvent[] = [];
-        for (const row of this.stmt.since.iterate(options.fromRevision, this.revision) as Iterable<Row>) {
-          const key = decodeKey(row.key);
-          if (key.startsWith(prefix)) backlog.push(this.toEvent(row, key));
-        }
+        this.sqlite(() => {
+          for (const row of this.stmt.since.iterate(options.fromRevision, this.revision) as Iterable<Row>) {
+            const key = decodeKey(row.key);
+            if (key.startsWith(prefix)) backlog.push(this.toEvent(row, key));
+          }
+        });
         const watcher = new StoreWatcher(
           prefix,
           backlog,
@@ -448,6 +454,8 @@ class SqliteStore implements Store {
       this.queued--;
       try {
         return await fn();
+      } catch (e) {
+        throw this.sqliteError(e);
       } finally {
         if (this.pending.length >= this.options.maxBatchWrites || this.closed) this.flush();
         else if (this.queued === 0) this.scheduleFlush();
@@ -467,6 +475,27 @@ class SqliteStore implements Store {
     return row.deleted
       ? { type: 'delete', kv, ...(prevKv ? { prevKv } : {}), revision: row.id }
       : { type: 'put', kv, ...(prevKv ? { prevKv } : {}), revision: row.id };
+  }
+
+  /** Runs statements, turning SQLite's failures into StoreErrors that name the file. */
+  private sqlite<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      throw this.sqliteError(e);
+    }
+  }
+
+  /**
+   * A damaged page met at run time is `Corrupt` (the server answers 500 naming the file), a failing
+   * or full disk `Unavailable`; anything else (a StoreError of the contract) passes unchanged.
+   */
+  private sqliteError(e: unknown): unknown {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return e;
+    const message = `${this.options.path}: ${e instanceof Error ? e.message : String(e)} (${code})`;
+    if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return new StoreError('Corrupt', message);
+    return new StoreError('Unavailable', message);
   }
 
   private assertOpen(): void {
