@@ -113,6 +113,8 @@ describe('client certificates, static tokens and anonymous', () => {
   it('hostile headers never crash the server', async () => {
     const hostile: Record<string, string | string[]>[] = [
       { authorization: `Bearer ${'x'.repeat(8000)}` },
+      { authorization: `Bearer ${'x'.repeat(20000)}` },
+      { 'x-filler': 'y'.repeat(70000) },
       { authorization: ['Bearer tok-jane', 'Bearer nope'] },
       { authorization: 'Bearer \u00e9\u00e8' },
       { authorization: 'Bearer' },

@@ -1,6 +1,8 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
 import { parseServiceAccountSigningKey } from '@orchard/apiserver';
 import { parseTokenFile } from '@orchard/authn';
+import { createProtobufCodec } from '@orchard/codecs/protobuf';
+import { kubernetesFlavor } from '@orchard/meta';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthServer, startAuthServer, unauthorizedStatus } from './helpers/auth-server.js';
@@ -150,6 +152,54 @@ describe('service-account tokens', () => {
     expect(bad.json.status.authenticated).toBeUndefined();
     const empty = await review('');
     expect(empty.status).toBe(422);
+  });
+
+  it('TokenReview and TokenRequest speak Protobuf too', async () => {
+    const pb = createProtobufCodec(kubernetesFlavor);
+    const ctx = { flavor: kubernetesFlavor };
+    const mt = 'application/vnd.kubernetes.protobuf';
+    const tr = await api.call('POST', '/api/v1/namespaces/default/serviceaccounts/default/token', {
+      ...admin(),
+      headers: { 'content-type': mt, accept: mt },
+      body: Buffer.from(
+        pb.encode(
+          {
+            apiVersion: 'authentication.k8s.io/v1',
+            kind: 'TokenRequest',
+            metadata: {},
+            spec: { expirationSeconds: 900 },
+          },
+          ctx,
+        ),
+      ),
+    });
+    expect(tr.status).toBe(201);
+    expect(tr.headers['content-type']).toBe(mt);
+    const issued = pb.decode(tr.bytes, ctx) as {
+      spec: { expirationSeconds: number };
+      status: { token: string };
+    };
+    expect(issued.spec.expirationSeconds).toBe(900);
+    const rv = await api.call('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
+      ...admin(),
+      headers: { 'content-type': mt, accept: mt },
+      body: Buffer.from(
+        pb.encode(
+          {
+            apiVersion: 'authentication.k8s.io/v1',
+            kind: 'TokenReview',
+            metadata: {},
+            spec: { token: issued.status.token },
+          },
+          ctx,
+        ),
+      ),
+    });
+    expect(rv.status).toBe(201);
+    expect(pb.decode(rv.bytes, ctx)).toMatchObject({
+      kind: 'TokenReview',
+      status: { authenticated: true, user: { username: 'system:serviceaccount:default:default' } },
+    });
   });
 
   it('a token bound to a Secret: uid checked at issue, dead once the Secret is gone', async () => {

@@ -19,6 +19,7 @@ export interface AuthResponse {
   readonly status: number;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly text: string;
+  readonly bytes: Buffer;
   readonly json: any;
 }
 
@@ -84,14 +85,15 @@ export async function startAuthServer(
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
           res.on('end', () => {
-            const text = Buffer.concat(chunks).toString();
+            const bytes = Buffer.concat(chunks);
+            const text = bytes.toString();
             let json: unknown;
             try {
               json = JSON.parse(text);
             } catch {
               json = undefined;
             }
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, bytes, json });
           });
         },
       );
