@@ -236,6 +236,10 @@ describe('running the plugin', () => {
     await expect(createExecCredentialProvider(failing, { stderr: 'ignore' }).get()).rejects.toThrow(
       'exec: executable sh failed with exit code 3',
     );
+    const flood = parseExecConfig({ command: 'yes', apiVersion: v1, interactiveMode: 'Never' }, 'u');
+    await expect(createExecCredentialProvider(flood, { maxOutputBytes: 64 * 1024 }).get()).rejects.toThrow(
+      'exec: executable yes wrote more than 65536 bytes',
+    );
     const hanging = parseExecConfig(
       { command: 'sleep', args: ['30'], apiVersion: v1, interactiveMode: 'Never' },
       'u',
