@@ -261,24 +261,25 @@ describe('a restart after compaction', () => {
   const kubeconfig = join(root, 'compacting.kubeconfig');
   // A one-second watch window and compaction interval: history older than ~2 s is compacted away.
   const args = ['--data-dir', dataDir, '--watch-window', '1s', '--compaction-interval', '1s'];
+  const cmsDefault = '/api/v1/namespaces/default/configmaps';
 
-  it('a watch from a compacted pre-restart resourceVersion gets 410 (Expired), one above it continues', async () => {
+  it('a watch from a compacted pre-restart resourceVersion gets 410 (Expired); from the compaction point it continues', async () => {
     let old = 0;
-    let recent = 0;
-    let recentWrites: number[] = [];
+    /** resourceVersions of every configmap write of the first run, in order. */
+    const written: number[] = [];
+    const write = async (method: 'POST' | 'PUT', path: string, body: unknown) => {
+      const r = await first.request(method, path, body);
+      expect([200, 201]).toContain(r.status);
+      written.push(rvOf(r.json));
+      return rvOf(r.json);
+    };
     const first = await startCliServer(args, kubeconfig);
     try {
-      const a = await first.request('POST', '/api/v1/namespaces/default/configmaps', {
-        metadata: { name: 'a' },
-      });
-      old = rvOf(a.json);
-      // Writes keep coming until the store has compacted past `old` (seen as a 410 for it).
-      await until('compaction past the first write', async () => {
-        await first.request('PUT', '/api/v1/namespaces/default/configmaps/a', {
-          metadata: { name: 'a' },
-          data: { t: String(Date.now()) },
-        });
-        const w = await first.watch(`/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${old}`);
+      old = await write('POST', cmsDefault, { metadata: { name: 'a' } });
+      // Writes keep coming until a watch from `old` is refused with 410.
+      await until('a 410 for the first write', async () => {
+        await write('PUT', `${cmsDefault}/a`, { metadata: { name: 'a' }, data: { t: String(Date.now()) } });
+        const w = await first.watch(`${cmsDefault}?watch=1&resourceVersion=${old}`);
         let expired = w.status === 410;
         if (!expired) {
           await until('an event', async () => w.events.length > 0);
@@ -287,24 +288,13 @@ describe('a restart after compaction', () => {
         w.close();
         return expired;
       });
-      // The watch cache's window alone may answer that 410; a few more compaction ticks make sure the
-      // store itself compacted past `old` (checked on the file below), so the restarted server cannot
-      // replay it either.
+      // The watch cache's window alone may answer that 410; more compaction ticks make sure the store
+      // itself compacted past `old` (checked on the file below), so a restart cannot replay it either.
       for (let i = 0; i < 40; i++) {
-        await first.request('PUT', '/api/v1/namespaces/default/configmaps/a', {
-          metadata: { name: 'a' },
-          data: { t: String(i) },
-        });
+        await write('PUT', `${cmsDefault}/a`, { metadata: { name: 'a' }, data: { t: String(i) } });
         await new Promise((r) => setTimeout(r, 100));
       }
-      const b = await first.request('POST', '/api/v1/namespaces/default/configmaps', {
-        metadata: { name: 'b' },
-      });
-      recent = rvOf(b.json);
-      const c = await first.request('POST', '/api/v1/namespaces/default/configmaps', {
-        metadata: { name: 'c' },
-      });
-      recentWrites = [rvOf(c.json)];
+      await write('POST', cmsDefault, { metadata: { name: 'b' } });
     } finally {
       expect(await first.stop()).toBe(0);
     }
@@ -312,14 +302,13 @@ describe('a restart after compaction', () => {
     const compacted = await file.compactedRevision();
     await file.close();
     expect(compacted).toBeGreaterThan(old);
-    expect(compacted).toBeLessThan(recent);
-    // No compaction in the second run (interval 0), so `recent` stays servable however slow the start.
+    // No compaction in the second run (interval 0): what the file holds stays servable.
     const second = await startCliServer(
       ['--data-dir', dataDir, '--watch-window', '1s', '--compaction-interval', '0'],
       kubeconfig,
     );
     try {
-      const gone = await second.watch(`/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${old}`);
+      const gone = await second.watch(`${cmsDefault}?watch=1&resourceVersion=${old}`);
       if (gone.status === 200) {
         await until('the ERROR event', async () => gone.events.length > 0);
         expect(gone.events[0]).toMatchObject({ type: 'ERROR', object: { code: 410, reason: 'Expired' } });
@@ -327,13 +316,13 @@ describe('a restart after compaction', () => {
         expect(gone.status).toBe(410);
       }
       gone.close();
-      // `recent` is younger than the window was at the stop, and nothing ran compaction since.
-      const live = await second.watch(
-        `/api/v1/namespaces/default/configmaps?watch=1&resourceVersion=${recent}`,
-      );
+      // From the compaction point: every later write of the first run, in order, none missing.
+      const expected = written.filter((rv) => rv > compacted);
+      expect(expected.length).toBeGreaterThan(0);
+      const live = await second.watch(`${cmsDefault}?watch=1&resourceVersion=${compacted}`);
       expect(live.status).toBe(200);
-      await until('the replayed write', async () => live.events.length >= recentWrites.length);
-      expect(live.events.map((e) => Number(e.object.metadata?.resourceVersion))).toEqual(recentWrites);
+      await until('the replayed writes', async () => live.events.length >= expected.length);
+      expect(live.events.map((e) => Number(e.object.metadata?.resourceVersion))).toEqual(expected);
       live.close();
     } finally {
       expect(await second.stop()).toBe(0);
