@@ -84,6 +84,16 @@ describe('orchard-apiserver start-up errors of the storage', () => {
     expect(readFileSync(join(dir, 'tls', 'ca.crt'), 'utf8')).toBe('not a certificate');
   });
 
+  it('a malformed continue-token key: exit 1 naming the file, left as it was', async () => {
+    const dir = join(root, 'badkey');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'continue-token.key'), '{"__proto__": {"polluted": true}}');
+    const r = await runCli(['--port', '0', '--data-dir', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${join(dir, 'continue-token.key')}: expected 64 hex digits`);
+    expect(readFileSync(join(dir, 'continue-token.key'), 'utf8')).toContain('__proto__');
+  });
+
   it('an unknown --storage: exit 2 listing the backends', async () => {
     const r = await runCli(['--storage', 'floppy', '--data-dir', join(root, 'unused')]);
     expect(r.code).toBe(2);
