@@ -146,9 +146,15 @@ export const namespaceLifecycleStep: WriteStep = {
     const nsDef = w.ctx.server.registry.get('', 'namespaces');
     if (!nsDef) return;
     const objects = w.ctx.server.objects;
-    const { object } = await objects.get(
-      objects.key({ group: '', resource: 'namespaces', namespace: '' }, w.namespace),
-    );
+    const key = objects.key({ group: '', resource: 'namespaces', namespace: '' }, w.namespace);
+    // As upstream's NamespaceLifecycle: the watch cache first (no storage round trip per create, which
+    // matters on etcd), a live read only when the cache does not have it (a namespace created a
+    // moment ago may not have reached the cache yet).
+    const cached = await w.ctx.server.watchCaches
+      .for(nsDef)
+      .get(key, { kind: 'Any' })
+      .catch(() => undefined);
+    const object = cached?.object ?? (await objects.get(key)).object;
     if (!object) throw errors.notFound({ group: '', resource: 'namespaces' }, w.namespace);
     if (object.metadata.deletionTimestamp) {
       const err = errors.forbidden(
