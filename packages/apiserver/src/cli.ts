@@ -238,6 +238,9 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         : {}),
       // A durable server keeps its certificates so kubeconfigs survive restarts; memory starts afresh.
       ...(storage.durable ? { tlsDir: join(dataDir, 'tls') } : {}),
+      // As a cluster's controller manager: one publisher per cluster, so not (yet, without leader
+      // election) when several servers may share an etcd, each with its own generated CA.
+      publishRootCa: backend !== 'etcd',
       server: {
         flavor,
         store: storage.store,

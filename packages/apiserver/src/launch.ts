@@ -35,6 +35,12 @@ export interface LaunchOptions {
   readonly clientCaPem?: string;
   /** `--requestheader-client-ca-file`: the authenticating proxy's CA. Default none (method off). */
   readonly requestHeaderClientCaPem?: string;
+  /**
+   * Publish the CA that signed the serving certificate in every namespace as the flavor's root-CA
+   * ConfigMap (`rootCaBundle`), as a cluster's controller manager does. Default false: a bare API
+   * server, as test environments run it.
+   */
+  readonly publishRootCa?: boolean;
   /** Passed to `createApiServer`. */
   readonly server?: Partial<ApiServerOptions>;
 }
@@ -102,6 +108,7 @@ export async function launchApiServer(options: LaunchOptions = {}): Promise<Laun
               ? { requestHeaderClientCa: options.requestHeaderClientCaPem }
               : {}),
           },
+          ...(options.publishRootCa ? { rootCaBundle: tls.ca.cert } : {}),
         }
       : {}),
   });

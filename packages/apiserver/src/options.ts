@@ -92,6 +92,13 @@ export interface ApiServerOptions {
   /** Create the flavor's default namespaces at start. Default: true. */
   readonly createDefaultNamespaces: boolean;
   /**
+   * The CA bundle (PEM) that verifies this server, published in every namespace as the flavor's
+   * root-CA ConfigMap (`kube-root-ca.crt`), as upstream's root-CA publisher (a controller-manager
+   * loop) does for pods. Default: none, nothing published (a bare API server, as test environments
+   * run it). One publisher per cluster: servers sharing a store must publish the same bundle.
+   */
+  readonly rootCaBundle?: string;
+  /**
    * The watch cache in front of the store for get/list/watch, one per resource (`WatchCacheSettings`:
    * `windowMs` = history retained, spec doc 1 §8, 5 minutes, CLI `--watch-window`; `maxEvents`;
    * `tooLargeWaitMs`, 3 s before 504; `bookmarkIntervalMs`, 60 s; `watcherBufferSize`, 1024). Default: {}.

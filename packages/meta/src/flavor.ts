@@ -26,6 +26,10 @@ export interface Flavor {
   readonly reservedLabelPrefixes: readonly string[];
   /** The annotation client-side apply keeps the last applied configuration in. */
   readonly lastAppliedAnnotation: string;
+  /** The ConfigMap in every namespace that holds the API's CA bundle (`orch-root-ca.crt` / `kube-root-ca.crt`). */
+  readonly rootCaConfigMap: string;
+  /** The annotation a system object explains itself in (`orch.io/description` / `kubernetes.io/description`). */
+  readonly descriptionAnnotation: string;
   /** A named group in this flavor: `group('coordination')` → `coordination.k8s.io`. */
   group(prefix: string): string;
   /** An OpenAPI extension name: `ext('list-type')` → `x-kubernetes-list-type`. */
@@ -45,6 +49,7 @@ function makeFlavor(
   const systemNamespace = `${systemPrefix}-system`;
   const publicNamespace = `${systemPrefix}-public`;
   const nodeLeaseNamespace = `${systemPrefix}-node-lease`;
+  const annotationDomain = extra[0] ?? domain;
   return Object.freeze({
     name,
     domain,
@@ -57,6 +62,8 @@ function makeFlavor(
     namespaceFinalizer: product,
     reservedLabelPrefixes: Object.freeze([`${domain}/`, ...extra.map((d) => `${d}/`)]),
     lastAppliedAnnotation: `${name === 'kubernetes' ? 'kubectl.kubernetes.io' : 'orchctl.orch.io'}/last-applied-configuration`,
+    rootCaConfigMap: `${systemPrefix}-root-ca.crt`,
+    descriptionAnnotation: `${annotationDomain}/description`,
     group: (prefix: string) => `${prefix}.${domain}`,
     ext: (n: string) => `x-${product}-${n}`,
   });

@@ -31,6 +31,11 @@ export interface TestServerOptions {
    * with `ORCHARD_TEST_STORAGE=sqlite`.
    */
   readonly storage?: StorageBackend;
+  /**
+   * Publish the server's CA in every namespace as the flavor's root-CA ConfigMap
+   * (`kube-root-ca.crt`), as a cluster (and the CLI) does. Default false: a bare API server.
+   */
+  readonly publishRootCa?: boolean;
 }
 
 /** The backend `startTestServer` uses without `storage`: `ORCHARD_TEST_STORAGE`, else `memory`. */
@@ -115,6 +120,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       port: 0,
       insecureHttp: insecure,
       ...(tls ? { tls } : {}),
+      ...(options.publishRootCa ? { publishRootCa: true } : {}),
       server: { ...options.server, ...(opened ? { store: opened.store } : {}), flavor },
     });
   } catch (e) {
