@@ -67,11 +67,11 @@ describe('kill -9 during a write storm (SQLite)', () => {
     };
     const storm = Promise.all(Array.from({ length: workers }, (_, w) => worker(w)));
     // Kill once a good number of writes is acknowledged (bounded wait), with writes still in flight.
-    for (let i = 0; i < 400 && acked < 600; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 800 && acked < 600; i++) await new Promise((r) => setTimeout(r, 25));
     await first.kill9();
     stopped = true;
     await storm;
-    expect(acked).toBeGreaterThan(100);
+    expect(acked).toBeGreaterThan(50);
 
     const second = await startCliServer(['--data-dir', dataDir], kubeconfig);
     try {
@@ -133,5 +133,5 @@ describe('kill -9 during a write storm (SQLite)', () => {
       expect(await second.stop()).toBe(0);
     }
     expect(checkSqliteFile(join(dataDir, 'orchard.sqlite'))).toEqual([]);
-  });
+  }, 90_000);
 });

@@ -329,7 +329,7 @@ describe('a restart after compaction', () => {
     } finally {
       expect(await second.stop()).toBe(0);
     }
-  });
+  }, 90_000);
 });
 
 describe.skipIf(!kubectlAvailable())('kubectl across a restart (kubernetes flavor, SQLite)', () => {
