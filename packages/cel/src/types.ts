@@ -6,6 +6,7 @@
  */
 
 import { Duration } from '@marcbachmann/cel-js/evaluator';
+import { isDurationParseError, parseGoDuration } from '@orchard/meta/internal';
 import type { StructuralSchema } from '@orchard/schema';
 import { escapePropertyName } from './escaping.js';
 import { markList } from './list-semantics.js';
@@ -52,38 +53,14 @@ export function celTypeOf(schema: StructuralSchema | undefined): CelType {
   }
 }
 
-const DURATION_UNITS: Record<string, bigint> = {
-  ns: 1n,
-  us: 1_000n,
-  µs: 1_000n,
-  μs: 1_000n,
-  ms: 1_000_000n,
-  s: 1_000_000_000n,
-  m: 60_000_000_000n,
-  h: 3_600_000_000_000n,
-};
-
 /** Parses a Go duration string (`1h30m`, `-1.5s`, `300ms`) into nanoseconds; undefined when invalid. */
 export function parseDurationNanos(s: string): bigint | undefined {
-  let rest = s;
-  let sign = 1n;
-  if (rest.startsWith('-') || rest.startsWith('+')) {
-    if (rest[0] === '-') sign = -1n;
-    rest = rest.slice(1);
+  try {
+    return parseGoDuration(s);
+  } catch (e) {
+    if (isDurationParseError(e)) return undefined;
+    throw e;
   }
-  if (rest === '0') return 0n;
-  if (rest === '') return undefined;
-  let total = 0n;
-  const re = /^(\d+)(?:\.(\d+))?(ns|us|µs|μs|ms|s|m|h)/;
-  while (rest.length > 0) {
-    const m = re.exec(rest);
-    if (!m) return undefined;
-    const unit = DURATION_UNITS[m[3] as string] as bigint;
-    total += BigInt(m[1] as string) * unit;
-    if (m[2]) total += (BigInt(m[2]) * unit) / 10n ** BigInt(m[2].length);
-    rest = rest.slice(m[0].length);
-  }
-  return sign * total;
 }
 
 export function durationFromNanos(n: bigint): Duration {

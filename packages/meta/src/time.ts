@@ -7,6 +7,8 @@
  * the server's decoding checks and canonical forms all use these.
  */
 
+import { goQuote } from './go-quote.js';
+
 /** Go's layout string, quoted in parse errors. */
 export const rfc3339Layout = '2006-01-02T15:04:05Z07:00';
 
@@ -100,24 +102,6 @@ export interface Rfc3339Parts {
   nanos: number;
   /** The offset written in the value, in seconds east of UTC (0 for `Z`). */
   offsetSeconds: number;
-}
-
-const lowerHex = '0123456789abcdef';
-const utf8 = new TextEncoder();
-
-/** Go's `time.quote`: double quotes, `"` and `\` escaped, control and non-ASCII bytes as `\xNN`. */
-function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0) as number;
-    if (c < 0x20 || c >= 0x80) {
-      for (const b of utf8.encode(ch)) out += `\\x${lowerHex[b >> 4]}${lowerHex[b & 15]}`;
-    } else {
-      if (ch === '"' || ch === '\\') out += '\\';
-      out += ch;
-    }
-  }
-  return `${out}"`;
 }
 
 const isDigit = (s: string, i: number) => {
