@@ -17,6 +17,7 @@ import { createRestClient, isClientError, loadKubeconfig, resolveConnection } fr
 import { kubernetesFlavor } from '@orchard/meta';
 import { kubectl, kubectlAvailable, waitFor } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { type AuthServer, sharedTls, startAuthServer, unauthorizedStatus } from './helpers/auth-server.js';
 
 /**
@@ -169,6 +170,70 @@ ${ca
       groups: ['oidc:dev', 'system:authenticated'],
     });
   });
+
+  it('the CLI with --authentication-config: kubectl sees the mapped user and a file edit applies while it runs', async (ctx) => {
+    const tls = await sharedTls();
+    const cliConfig = join(dir, 'cli-live-authn.yaml');
+    writeFileSync(cliConfig, configFor('claims.given + "." + claims.family', tls.ca.cert));
+    const dataDir = join(dir, 'cli-live');
+    const bin = join(import.meta.dirname, '..', 'bin', 'orchard-apiserver.mjs');
+    const child = spawn(
+      process.execPath,
+      [
+        bin,
+        '--port',
+        '0',
+        '--flavor',
+        'kubernetes',
+        '--storage',
+        'memory',
+        '--data-dir',
+        dataDir,
+        '--authentication-config',
+        cliConfig,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      err += d.toString();
+    });
+    const exited = new Promise((r) => child.on('exit', r));
+    try {
+      await waitFor('the CLI to listen', () => out.includes('kubeconfig written'), 30_000);
+      expect(out).toContain('token-plugins');
+      expect(err).toContain(`authentication config ${cliConfig}: 1 JWT authenticators, reloaded on change`);
+      const url = /listening on (\S+)/.exec(out)![1]!;
+      const admin = parseYaml(readFileSync(join(dataDir, 'admin.kubeconfig'), 'utf8'));
+      const ca = Buffer.from(admin.clusters[0].cluster['certificate-authority-data'], 'base64').toString();
+      const kc = kubeconfigWith(join(dir, 'cli-live.kubeconfig'), url, ca, { token: token() });
+      const who = async () => {
+        const client = createRestClient(resolveConnection(loadKubeconfig(kc)));
+        const r = await client.json<{ status: { userInfo: { username: string } } }>({
+          method: 'POST',
+          path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+          body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+        });
+        return r.status.userInfo.username;
+      };
+      expect(await who()).toBe('jane.doe');
+      writeFileSync(cliConfig, configFor('"cli:" + claims.given', tls.ca.cert));
+      // the CLI checks the file every 5 s
+      await waitFor('the CLI to apply the edit', async () => (await who()) === 'cli:jane', 20_000);
+      expect(err).toContain(`authentication config: reloaded ${cliConfig}`);
+      if (!kubectlAvailable()) ctx.skip(); // no kubectl binary on this machine
+      const r = await kubectl(['auth', 'whoami', '-o', 'json'], { kubeconfig: kc });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).status.userInfo.username).toBe('cli:jane');
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  }, 60_000);
 
   it('an edit takes effect without a restart; a broken edit keeps the last good configuration', async () => {
     const tls = await sharedTls();
