@@ -1,6 +1,6 @@
 import { packageBuild } from '../../tsup.base.ts';
 
-// The conformance suite (./testing) runs inside the caller's vitest.
+// The conformance suite (./testing) runs inside the caller's vitest; ./internal is not public API.
 export default packageBuild(
   [
     'src/index.ts',
@@ -8,6 +8,7 @@ export default packageBuild(
     'src/cbor/index.ts',
     'src/table/index.ts',
     'src/testing/index.ts',
+    'src/internal.ts',
   ],
   { external: ['vitest'] },
 );

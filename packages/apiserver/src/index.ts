@@ -1,6 +1,11 @@
 /**
  * @orchard/apiserver — the reference API server: request-info resolution, REST handlers for every
  * verb, discovery, health, built-in resources, and the `orchard-apiserver` CLI.
+ *
+ * Exported: the composition root (`createApiServer`, `launchApiServer`, options and defaults) and its
+ * extension points (resource definitions and the registry, write steps, filters, authenticators and
+ * authorizers, health checks, storage). Handler internals (error mapping, deletion, request parsing)
+ * stay inside.
  */
 
 export type {
@@ -21,7 +26,6 @@ export type { ResponseConversion } from './codecs.js';
 export type { RequestContext } from './context.js';
 export type { CustomResourceConverter } from './crd/conversion.js';
 export { setCustomResourceConverter } from './crd/conversion.js';
-export { toApiError } from './errors.js';
 export type {
   FeatureGateName,
   FeatureGateOverrides,
@@ -54,11 +58,8 @@ export type { HealthCheck, HealthChecks, HealthEndpoint } from './health/health.
 export type { LaunchedServer, LaunchOptions } from './launch.js';
 export { launchApiServer } from './launch.js';
 export type { PropagationPolicy } from './lifecycle/delete-options.js';
-export { propagationPolicies, validateDeleteOptions } from './lifecycle/delete-options.js';
 export type { DeleteOutcome, DeleteTarget } from './lifecycle/deletion.js';
-export { deleteObject } from './lifecycle/deletion.js';
 export type { Lifecycle } from './lifecycle/lifecycle.js';
-export { authorizeUnsafeDelete, unsafeDeleteVerb } from './lifecycle/unsafe-delete.js';
 export type { ApiServerOptions, Logger, TlsOptions } from './options.js';
 export { defaultApiServerOptions } from './options.js';
 export { builtinResources } from './registry/builtin/index.js';
@@ -76,7 +77,6 @@ export type {
 export { allObjectVerbs, defineResource } from './registry/resource.js';
 export type { RequestQuery } from './request/query.js';
 export type { RequestInfo } from './request/request-info.js';
-export { resolveRequestInfo } from './request/request-info.js';
 export type { ApiServer } from './server.js';
 export { createApiServer } from './server.js';
 export type { Compactor, CompactorOptions, CompactorTimers } from './storage/compactor.js';

@@ -5,12 +5,12 @@
 
 export type { Codec, CodecContext, CodecErrorCode } from './codec.js';
 export { CodecError, isCodecError } from './codec.js';
-export { decodeUtf8, jsonCodec, parseJson } from './json.js';
+export { jsonCodec, parseJson } from './json.js';
 export type { AcceptRange, MediaType } from './media-type.js';
 export { essence, formatMediaType, mediaTypes, parseAccept, parseMediaType } from './media-type.js';
 export type { Negotiated, NegotiateOptions, Offer } from './negotiate.js';
 export { codecForContentType, contentTypeOf, negotiate } from './negotiate.js';
 export type { YamlDuplicate } from './yaml.js';
-export { parseYaml, parseYamlDocument, yamlCodec, yamlDuplicateMessage } from './yaml.js';
+export { parseYaml, parseYamlDocument, yamlCodec } from './yaml.js';
 export type { YamlLimits } from './yaml-bounds.js';
 export { checkYamlBounds, defaultYamlLimits } from './yaml-bounds.js';

@@ -1,4 +1,5 @@
-import { type Codec, decodeUtf8, parseYamlDocument, yamlDuplicateMessage } from '@orchard/codecs';
+import { type Codec, parseYamlDocument } from '@orchard/codecs';
+import { decodeUtf8, yamlDuplicateMessage } from '@orchard/codecs/internal';
 import { errors } from '@orchard/meta';
 import { exceedsDepth, maxNestingDepth } from '@orchard/meta/internal';
 import { findDuplicateFieldsJson } from '@orchard/schema';
