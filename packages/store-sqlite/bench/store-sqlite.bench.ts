@@ -141,10 +141,54 @@ async function apiPath(
   return { createsPerSec, listMs: times[Math.floor(times.length / 2)] as number };
 }
 
+/** Median latency of listing `listSize` keys: through a Store, and with one raw SQL select of the rows. */
+async function storeList(store: Store): Promise<number> {
+  for (let i = 0; i < listSize; i += concurrency)
+    await Promise.all(
+      Array.from({ length: Math.min(concurrency, listSize - i) }, (_, j) =>
+        store.create(`/core/configmaps/list/l-${String(i + j).padStart(4, '0')}`, value),
+      ),
+    );
+  const times: number[] = [];
+  for (let i = 0; i < listRuns; i++) {
+    const t = performance.now();
+    const r = await store.list('/core/configmaps/list/');
+    times.push(performance.now() - t);
+    if (r.kvs.length !== listSize) throw new Error(`listed ${r.kvs.length}`);
+  }
+  await store.close();
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] as number;
+}
+
+function rawList(): number {
+  const db = new Database(join(dir, 'raw-list.sqlite'));
+  db.exec('CREATE TABLE kv (key BLOB PRIMARY KEY, value BLOB NOT NULL)');
+  const insert = db.prepare('INSERT INTO kv (key, value) VALUES (?, ?)');
+  const buf = Buffer.from(value);
+  db.transaction(() => {
+    for (let i = 0; i < listSize; i++) insert.run(Buffer.from(`/core/configmaps/list/l-${i}`), buf);
+  })();
+  const select = db.prepare('SELECT key, value FROM kv WHERE key >= ? AND key < ? ORDER BY key');
+  const times: number[] = [];
+  for (let i = 0; i < listRuns; i++) {
+    const t = performance.now();
+    const rows = select.all(Buffer.from('/core/configmaps/list/'), Buffer.from('/core/configmaps/list0'));
+    times.push(performance.now() - t);
+    if (rows.length !== listSize) throw new Error(`selected ${rows.length}`);
+  }
+  db.close();
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] as number;
+}
+
 const raw1 = rawInserts(1);
 const raw64 = rawInserts(concurrency);
 const sqlite = await storeCreates(createSqliteStore({ path: join(dir, 'store.sqlite') }));
 const memory = await storeCreates(createMemoryStore());
+const rawListMs = rawList();
+const sqliteListMs = await storeList(createSqliteStore({ path: join(dir, 'list.sqlite') }));
+const memoryListMs = await storeList(createMemoryStore());
 // Two interleaved rounds per backend, the better of each kept: the shared machine's load moves a lot.
 const rounds: Record<'sqlite' | 'memory', Array<{ createsPerSec: number; listMs: number }>> = {
   sqlite: [],
@@ -178,3 +222,6 @@ console.log(
   `--storage sqlite: ${fmt(apiSqlite.createsPerSec)}  list ${ms(apiSqlite.listMs)}  (creates = ${(apiSqlite.createsPerSec / apiMemory.createsPerSec).toFixed(2)}× memory's, ${(apiSqlite.createsPerSec / raw64).toFixed(2)}× raw batched inserts, ${(apiSqlite.createsPerSec / raw1).toFixed(1)}× raw per-row; list = ${(apiSqlite.listMs / apiMemory.listMs).toFixed(2)}× memory's)`,
 );
 console.log(`--storage memory: ${fmt(apiMemory.createsPerSec)}  list ${ms(apiMemory.listMs)}`);
+console.log(
+  `list of ${listSize} below the API: raw SQL select ${ms(rawListMs)}, SQLite Store ${ms(sqliteListMs)}, memory Store ${ms(memoryListMs)}; the API list on SQLite = ${(apiSqlite.listMs / rawListMs).toFixed(1)}× the raw select, ${(apiSqlite.listMs / sqliteListMs).toFixed(1)}× the SQLite Store list (the server answers from its watch cache)`,
+);
