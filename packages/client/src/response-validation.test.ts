@@ -1,37 +1,29 @@
 import * as http from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isClientError } from './errors.js';
 import { createRestClient } from './rest-client.js';
 import { decodeWatchEvents } from './watch-decoder.js';
 
 /** What the client trusts from a server: Status bodies and watch events pass meta's zod schemas. */
 
-let server: http.Server | undefined;
-
-async function serveOnce(code: number, body: string): Promise<string> {
-  server = http.createServer((_req, res) => {
+/** The ClientError of one request to a server that answers `code` with `body`. */
+async function errorOf(code: number, body: string) {
+  const server = http.createServer((_req, res) => {
     res.writeHead(code, { 'Content-Type': 'application/json' });
     res.end(body);
   });
-  await new Promise<void>((r) => server?.listen(0, '127.0.0.1', r));
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-}
-
-afterEach(async () => {
-  const s = server;
-  server = undefined;
-  if (!s) return;
-  s.closeAllConnections();
-  await new Promise((r) => s.close(r));
-});
-
-async function errorOf(code: number, body: string) {
-  const url = await serveOnce(code, body);
-  const err = await createRestClient({ server: url })
-    .json({ path: '/x' })
-    .catch((e: unknown) => e);
-  if (!isClientError(err, 'Status')) throw new Error('expected a ClientError');
-  return err;
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    const err = await createRestClient({ server: url })
+      .json({ path: '/x' })
+      .catch((e: unknown) => e);
+    if (!isClientError(err, 'Status')) throw new Error('expected a ClientError');
+    return err;
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
 }
 
 const status = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 404 };
