@@ -173,4 +173,40 @@ describe('createWatchCache: a failing store watch is surfaced, not swallowed', (
     expect(last.error.cause).toBeUndefined();
     expect(reported).toEqual([]);
   });
+
+  it('a store that fails the first list: ready() rejects, it is reported, and the cache recovers once the store answers', async () => {
+    const f = flakyStore();
+    const down = new Error('store unavailable at start');
+    f.failLists(down);
+    const reported: unknown[] = [];
+    cache = createWatchCache(f.store, {
+      prefix: P,
+      decode,
+      bookmarkIntervalMs: 0,
+      pollIntervalMs: 1,
+      onStoreError: (e) => reported.push(e),
+    });
+    await expect(cache.ready()).rejects.toBe(down);
+    await until(() => reported.length >= 2, 'a retried list');
+    expect(reported.every((e) => e === down)).toBe(true);
+    await f.inner.create(`${P}a`, value('a'));
+    f.failLists(undefined);
+    await until(() => f.watchesOpened === 1, 'the cache to list and watch the store');
+    await cache.ready();
+    const listed = await cache.list({ revision: { kind: 'Any' } });
+    expect(listed.items.map((o) => o.metadata?.name)).toEqual(['a']);
+  });
+
+  it('restart() whose list fails rejects, and the cache keeps retrying until the store answers', async () => {
+    const { f, reported } = await start();
+    const down = new Error('store unavailable during restart');
+    f.failLists(down);
+    await expect(cache.restart()).rejects.toBe(down);
+    await until(() => reported.length >= 2, 'a retried list');
+    f.failLists(undefined);
+    await until(() => f.watchesOpened === 2, 'the cache to list and watch again');
+    await cache.ready();
+    await f.store.create(`${P}b`, value('b'));
+    await until(() => cache.revision === 1, 'the cache to see the write');
+  });
 });

@@ -57,6 +57,16 @@ export class StoreReflector {
     void this.follow(gen, revision, abort.signal);
   }
 
+  /**
+   * A list the cache started (the first one, or `restart()`'s) failed: report it and keep re-listing,
+   * with the same growing pause as after a failed watch, until one succeeds or the cache stops.
+   */
+  recoverFromFailedList(error: unknown): void {
+    if (this.stopped) return;
+    this.report(error);
+    void this.recover(this.generation, error);
+  }
+
   /** Stops following the store (a pending re-list is abandoned). */
   stop(): void {
     this.stopped = true;

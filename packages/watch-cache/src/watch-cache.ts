@@ -54,7 +54,10 @@ export interface WatchCache<T extends ApiObject = ApiObject> {
   sendBookmark(watcher: CacheWatcher<T>): void;
   /** Drops window events older than the time/count limits now (also done on every change). */
   evict(): void;
-  /** Re-lists from the store; every watcher ends with an ERROR `Reset` event. Rejects when the list fails. */
+  /**
+   * Re-lists from the store; every watcher ends with an ERROR `Reset` event. Rejects when the list
+   * fails (reported to `onStoreError`; the cache keeps retrying, and reads reject until it succeeds).
+   */
   restart(): Promise<void>;
   stats(): WatchCacheStats;
   /** Stops watching the store; every watcher ends with `Stopped`. */
@@ -101,6 +104,7 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
       }
       sync.advance(ev.revision);
     },
+    // The reflector's own recovery: it retries a failed re-list itself.
     restart: (error) => reinitialize(resetReason(error)),
   });
 
@@ -272,7 +276,9 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
     },
 
     restart() {
-      return reinitialize(resetReason(undefined));
+      const relisted = reinitialize(resetReason(undefined));
+      relisted.catch((e: unknown) => reflector.recoverFromFailedList(e));
+      return relisted;
     },
 
     stats() {
@@ -295,7 +301,8 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
   };
 
   readyPromise = reflector.load();
-  readyPromise.catch(() => undefined);
+  // A store that fails the first list (down at start) does not leave the cache dead: retry until it answers.
+  readyPromise.catch((e: unknown) => reflector.recoverFromFailedList(e));
   return cache;
 }
 
