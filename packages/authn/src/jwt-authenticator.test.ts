@@ -194,6 +194,35 @@ describe('structured JWT authenticator', () => {
     );
   });
 
+  it('key rotation: a token of a newly published key verifies after the JWKS is fetched again', async () => {
+    const k2 = await pair('k2');
+    let published = [k1.jwk];
+    let keyFetches = 0;
+    const rotatingFetch = async (url: string) => {
+      if (url.endsWith('/keys')) {
+        keyFetches++;
+        return Response.json({ keys: published });
+      }
+      return Response.json({ issuer, jwks_uri: `${issuer}/keys` });
+    };
+    const c = parseAuthenticationConfiguration(config);
+    const a = createJwtAuthenticator(c.jwt[0]!, {
+      fetch: rotatingFetch,
+      now,
+      verifiedTokenCacheTtlMs: 0,
+      jwksRefetchCooldownMs: 0,
+    });
+    expect(await outcome(a, await token())).toEqual(expect.objectContaining({ username: 'jane.doe' }));
+    expect(await outcome(a, await token({}, k2))).toBe('Unauthorized');
+    published = [k1.jwk, k2.jwk];
+    expect(await outcome(a, await token({}, k2))).toEqual(expect.objectContaining({ username: 'jane.doe' }));
+    expect(keyFetches).toBeGreaterThanOrEqual(3);
+    // a retired key stops working once the JWKS no longer has it
+    published = [k2.jwk];
+    const b = createJwtAuthenticator(c.jwt[0]!, { fetch: rotatingFetch, now, verifiedTokenCacheTtlMs: 0 });
+    expect(await outcome(b, await token())).toBe('Unauthorized');
+  });
+
   it('a discovery document naming another issuer is refused', async () => {
     const c = parseAuthenticationConfiguration(config);
     const a = createJwtAuthenticator(c.jwt[0]!, {

@@ -31,8 +31,10 @@ export interface JwtAuthenticatorOptions {
    * (the system roots when unset), 10 s per request.
    */
   readonly fetch?: FetchLike;
-  /** JWKS cache age before a refetch, ms. Default 10 min; an unknown `kid` refetches sooner (cooldown 30 s). */
+  /** JWKS cache age before a refetch, ms. Default 10 min; an unknown `kid` refetches sooner. */
   readonly jwksCacheMaxAgeMs?: number;
+  /** Least time between two JWKS fetches triggered by unknown key ids (key rotation), ms. Default 30 s. */
+  readonly jwksRefetchCooldownMs?: number;
   /**
    * How long a verified token's user is reused without verifying its signature again, ms (never past
    * the token's `exp`). Default 10 s; 0 disables. Rejections are not cached.
@@ -129,7 +131,7 @@ export function createJwtAuthenticator(
     const f: FetchImplementation = (u, init) => doFetch(u, { signal: init.signal });
     return createRemoteJWKSet(new URL(jwksUri), {
       cacheMaxAge: o.jwksCacheMaxAgeMs,
-      cooldownDuration: 30_000,
+      cooldownDuration: o.jwksRefetchCooldownMs,
       timeoutDuration: 10_000,
       [customFetch]: f,
     });
