@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../tls/tls-dir.js';
 
 /** The key file in a data directory: 32 random bytes, hex, mode 0600. */
 export const continueTokenKeyFile = 'continue-token.key';
@@ -25,8 +26,6 @@ export async function loadOrCreateContinueTokenKey(dataDir: string): Promise<Uin
     return new Uint8Array(Buffer.from(hex, 'hex'));
   }
   const key = new Uint8Array(randomBytes(32));
-  const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, `${Buffer.from(key).toString('hex')}\n`, { mode: 0o600 });
-  await rename(tmp, file);
+  await writeFileAtomic(file, `${Buffer.from(key).toString('hex')}\n`, 0o600);
   return key;
 }

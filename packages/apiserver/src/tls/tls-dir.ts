@@ -1,5 +1,5 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type CertificateAuthority,
@@ -76,7 +76,7 @@ export async function loadOrCreateTls(dir: string, servingNames: SubjectAltNames
   if (!serving) {
     serving = await issueServingCert(ca, wantedNames);
     await writePair(path(tlsFiles.servingCert), path(tlsFiles.servingKey), serving);
-    await writeAtomic(path(tlsFiles.servingNames), JSON.stringify(wantedNames), 0o644);
+    await writeFileAtomic(path(tlsFiles.servingNames), JSON.stringify(wantedNames), 0o644);
   }
 
   let admin = await readPair(path(tlsFiles.adminCert), path(tlsFiles.adminKey), ca);
@@ -138,14 +138,23 @@ function expiresSoon(certPem: string): boolean {
 }
 
 async function writePair(certFile: string, keyFile: string, pair: KeyPairPem): Promise<void> {
-  await writeAtomic(keyFile, pair.key, 0o600);
-  await writeAtomic(certFile, pair.cert, 0o644);
+  await writeFileAtomic(keyFile, pair.key, 0o600);
+  await writeFileAtomic(certFile, pair.cert, 0o644);
 }
 
-/** Writes through a temporary file and a rename, so a crash never leaves half a key behind. */
-async function writeAtomic(file: string, text: string, mode: number): Promise<void> {
+/**
+ * Writes through a temporary file, synced to disk before the rename, so neither a crash nor a power
+ * loss leaves half a key behind.
+ */
+export async function writeFileAtomic(file: string, text: string, mode: number): Promise<void> {
   const tmp = `${file}.${process.pid}.tmp`;
-  await writeFile(tmp, text, { mode });
+  const handle = await open(tmp, 'w', mode);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
   await rename(tmp, file);
 }
 
