@@ -1,5 +1,7 @@
-import { generateCa, issueClientCert } from '@orchard/apiserver/tls';
+import { webcrypto } from 'node:crypto';
+import { type CertificateAuthority, generateCa, issueClientCert } from '@orchard/apiserver/tls';
 import { parseTokenFile } from '@orchard/authn';
+import * as x509 from '@peculiar/x509';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthServer, startAuthServer, unauthorizedStatus } from './helpers/auth-server.js';
 
@@ -17,6 +19,29 @@ const tokens = parseTokenFile(
   ].join('\n'),
   'tokens.csv',
 );
+
+/** A client certificate of `ca` whose validity ended yesterday. */
+async function issueExpiredClientCert(ca: CertificateAuthority, user: string) {
+  const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: '01',
+    subject: `CN=${user}`,
+    issuer: ca.certificate.subject,
+    notBefore: new Date(Date.now() - 2 * 86_400_000),
+    notAfter: new Date(Date.now() - 86_400_000),
+    signingAlgorithm: alg,
+    publicKey: keys.publicKey,
+    signingKey: ca.keys.privateKey,
+    extensions: [new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth])],
+  });
+  const der = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey as webcrypto.CryptoKey);
+  const key = `-----BEGIN PRIVATE KEY-----\n${Buffer.from(der)
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .trim()}\n-----END PRIVATE KEY-----\n`;
+  return { cert: cert.toString('pem'), key };
+}
 
 describe('client certificates, static tokens and anonymous', () => {
   let api: AuthServer;
@@ -77,11 +102,23 @@ describe('client certificates, static tokens and anonymous', () => {
     expect(r.json).toEqual(unauthorizedStatus);
   });
 
-  it('a certificate of another CA is no credential: anonymous, so 401 outside the public paths', async () => {
+  it('a certificate of another CA is a failed credential: 401 everywhere, public paths included', async () => {
     const r = await api.whoami({ cert: stranger });
     expect(r.status).toBe(401);
     expect(r.json).toEqual(unauthorizedStatus);
-    expect((await api.call('GET', '/version', { cert: stranger })).status).toBe(200);
+    expect((await api.call('GET', '/version', { cert: stranger })).json).toEqual(unauthorizedStatus);
+  });
+
+  it('an expired certificate of the CA is 401', async () => {
+    const expired = await issueExpiredClientCert(api.tls.ca, 'old-jane');
+    const r = await api.whoami({ cert: expired });
+    expect(r.json).toEqual(unauthorizedStatus);
+  });
+
+  it('a stranger certificate with a valid token: the token decides (first success wins)', async () => {
+    const r = await api.whoami({ cert: stranger, headers: { authorization: 'Bearer tok-jane' } });
+    expect(r.status).toBe(201);
+    expect(r.json.status.userInfo.username).toBe('jane');
   });
 
   it('a valid certificate decides before an invalid token (first success wins)', async () => {

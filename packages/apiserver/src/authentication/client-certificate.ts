@@ -25,7 +25,8 @@ export function parseCaBundle(pem: string, source: string): X509Certificate[] {
 /**
  * Reads the client certificate of a TLS connection. Node has already checked the chain against the
  * union of every bundle (`socket.authorized`); this finds which bundles the chain ends in, so the
- * request-header proxy's CA never doubles as a user CA. The answer is cached per connection.
+ * request-header proxy's CA never doubles as a user CA. A certificate that was presented but
+ * verified by no bundle comes back with an empty `verifiedBy`. The answer is cached per connection.
  */
 export function createClientCertificateReader(
   bundles: readonly ClientCaBundle[],
@@ -45,9 +46,12 @@ function read(
   socket: TLSSocket,
   bundles: readonly { name: string; certs: X509Certificate[] }[],
 ): VerifiedClientCertificate | undefined {
-  if (typeof socket.getPeerCertificate !== 'function' || !socket.authorized) return undefined;
+  if (typeof socket.getPeerCertificate !== 'function') return undefined;
   const peer = socket.getPeerCertificate(true) as DetailedPeerCertificate | undefined;
   if (!peer?.raw) return undefined;
+  // Presented but not valid (unknown CA, expired, not yet valid): a credential that fails, which
+  // the authenticator turns into a 401 unless another method succeeds (as upstream's x509 does).
+  if (!socket.authorized) return presentedButUnverified(peer);
   const chain: X509Certificate[] = [];
   const seen = new Set<string>();
   for (let c: DetailedPeerCertificate | undefined = peer; c?.raw && chain.length < 10; ) {
@@ -71,9 +75,15 @@ function read(
       ),
     )
     .map((b) => b.name);
-  if (verifiedBy.length === 0) return undefined;
+  if (verifiedBy.length === 0) return presentedButUnverified(peer);
   // Node's parsed subject: a repeated attribute (several O) is an array.
   const subject = peer.subject as unknown as Record<string, string | string[] | undefined>;
   const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
   return { commonName: list(subject.CN)[0] ?? '', organizations: list(subject.O), verifiedBy };
+}
+
+function presentedButUnverified(peer: DetailedPeerCertificate): VerifiedClientCertificate {
+  const subject = (peer.subject ?? {}) as unknown as Record<string, string | string[] | undefined>;
+  const cn = subject.CN;
+  return { commonName: (Array.isArray(cn) ? cn[0] : cn) ?? '', organizations: [], verifiedBy: [] };
 }

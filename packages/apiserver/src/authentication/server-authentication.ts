@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import {
   type AuthenticationResult,
   type Authenticator,
+  AuthnError,
   type BootstrapTokenSecret,
   createBearerTokenAuthenticator,
   createBootstrapTokenAuthenticator,
@@ -65,6 +66,24 @@ export interface ServerAuthenticationInput {
   readonly onFailure?: (detail: string) => void;
 }
 
+/**
+ * A client certificate that no bundle verified (unknown CA, expired, not yet valid) is a credential
+ * that failed: 401 unless another method succeeds, as upstream's x509 authenticator answers. A
+ * proxy certificate (request-header CA) is no user certificate but not invalid either.
+ */
+const invalidCertificateAuthenticator: Authenticator = {
+  async authenticate(request) {
+    const c = request.clientCertificate;
+    if (c && c.verifiedBy.length === 0)
+      throw new AuthnError(
+        'Unauthorized',
+        'Unauthorized',
+        'client certificate not verified by any CA bundle',
+      );
+    return { kind: 'none' };
+  },
+};
+
 const core = (resource: string, namespace: string) => ({ group: '', resource, namespace });
 
 /** The live object's uid; undefined when absent or being deleted (a token bound to it stops working). */
@@ -100,6 +119,7 @@ export function createServerAuthentication(input: ServerAuthenticationInput): Se
     authenticators.push(createX509Authenticator({ caName: clientCaName }));
     methods.push('x509');
   }
+  if (bundles.length > 0) authenticators.push(invalidCertificateAuthenticator);
 
   const staticTokens: TokenAuthenticator[] = [];
   if (options.tokenFile) {
