@@ -179,3 +179,16 @@ describe('internal subpaths', () => {
     expect(problems).toEqual([]);
   });
 });
+
+// STYLE.md §7 names exported values camelCase (`defaultXOptions`, `watchWindowMs`): one style for
+// every exported constant, SCREAMING_CASE included.
+describe('exported constants', () => {
+  it('are camelCase', () => {
+    const problems: string[] = [];
+    for (const pkg of packages)
+      for (const file of sourceFiles(join(root, pkg, 'src')))
+        for (const m of readFileSync(file, 'utf8').matchAll(/^export (?:const|let) ([A-Z][A-Z0-9_]+)\b/gm))
+          problems.push(`${file}: ${m[1]}`);
+    expect(problems).toEqual([]);
+  });
+});

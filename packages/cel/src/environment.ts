@@ -15,12 +15,12 @@ import { resolveNames } from './names.js';
 import {
   applyParsed,
   type CallCost,
-  COST,
   captureChecker,
   captureEvaluator,
+  costSymbol,
   type EngineNode,
   type Evaluator,
-  LENIENT,
+  lenientSymbol,
   paramsAsDyn,
   patchAst,
   patchParsed,
@@ -213,8 +213,8 @@ class CompiledProgram implements Program {
     const limit = shared === undefined ? budget : Math.min(budget, shared.remaining());
     const call: CallCost = { used: 1, limit, halted: false, shared };
     const ev = this.evaluator;
-    const outer = ev[COST];
-    ev[COST] = call;
+    const outer = ev[costSymbol];
+    ev[costSymbol] = call;
     let value: unknown;
     try {
       if (call.used > limit) throw budgetExceeded(limit);
@@ -223,7 +223,7 @@ class CompiledProgram implements Program {
       if (call.halted) throw withPosition(budgetExceeded(call.limit), this.expression);
       throw fromEngineError(e, this.expression, 'evaluation');
     } finally {
-      ev[COST] = outer;
+      ev[costSymbol] = outer;
       shared?.charge(Math.min(call.used, shared.remaining()));
     }
     // An exceeded budget inside `a || b` may have been absorbed by CEL's commutative error rules.
@@ -263,12 +263,12 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
     patchParsed(root);
   };
   resolve(parsed.ast as unknown as EngineNode);
-  if (unchecked) internals.checker[LENIENT] = true;
+  if (unchecked) internals.checker[lenientSymbol] = true;
   let checked: ReturnType<typeof parsed.check>;
   try {
     checked = parsed.check();
   } finally {
-    internals.checker[LENIENT] = false;
+    internals.checker[lenientSymbol] = false;
   }
   if (!checked.valid)
     throw fromEngineError(checked.error, expr, checked.error?.name === 'ParseError' ? 'parse' : 'type-check');

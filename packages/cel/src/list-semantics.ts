@@ -11,27 +11,27 @@ import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { isQuantity } from '@orchard/meta';
 import { compareTimestamps } from './timestamps.js';
 
-export const LIST_TYPE = Symbol('orchard.cel.listType');
+export const listTypeSymbol = Symbol('orchard.cel.listType');
 
 export type ListSemantics = { type: 'set' } | { type: 'map'; keys: readonly string[] };
 
-type Marked = unknown[] & { [LIST_TYPE]?: ListSemantics };
+type Marked = unknown[] & { [listTypeSymbol]?: ListSemantics };
 
 /** Marks `list` with set or map semantics (returns the same array). */
 export function markList<T extends unknown[]>(list: T, semantics: ListSemantics): T {
-  Object.defineProperty(list, LIST_TYPE, { value: semantics, enumerable: false, configurable: true });
+  Object.defineProperty(list, listTypeSymbol, { value: semantics, enumerable: false, configurable: true });
   return list;
 }
 
 export function listSemantics(v: unknown): ListSemantics | undefined {
-  return Array.isArray(v) ? (v as Marked)[LIST_TYPE] : undefined;
+  return Array.isArray(v) ? (v as Marked)[listTypeSymbol] : undefined;
 }
 
 /** True when `v` holds a marked list anywhere inside it. */
 export function containsMarked(v: unknown, depth = 0): boolean {
   if (depth > 64 || typeof v !== 'object' || v === null) return false;
   if (Array.isArray(v)) {
-    if ((v as Marked)[LIST_TYPE] !== undefined) return true;
+    if ((v as Marked)[listTypeSymbol] !== undefined) return true;
     for (const x of v) if (containsMarked(x, depth + 1)) return true;
     return false;
   }

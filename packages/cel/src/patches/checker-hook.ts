@@ -12,7 +12,7 @@ import { checkWithTypeParameters } from './type-parameters.js';
 import { checkUnchecked } from './unchecked-programs.js';
 
 /** While set on a checker, `check` runs in the unchecked mode. */
-export const LENIENT = Symbol('orchard.cel.lenient');
+export const lenientSymbol = Symbol('orchard.cel.lenient');
 
 /** The engine's type checker, as far as the patches use it. */
 export interface Checker {
@@ -24,7 +24,7 @@ export interface Checker {
     getListType(t: CheckedType): CheckedType;
     getMapType(k: CheckedType, v: CheckedType): CheckedType;
   };
-  [LENIENT]?: boolean;
+  [lenientSymbol]?: boolean;
 }
 
 /** A type of the engine's checker. */
@@ -37,12 +37,12 @@ export interface CheckedType {
   unify(registry: unknown, other: CheckedType): CheckedType | undefined;
 }
 
-export const CHECKER_PROBE = '__orchard_check_probe';
+export const checkerProbeKey = '__orchard_check_probe';
 let probedChecker: Checker | undefined;
 
 /** Registers the checker probe (a macro whose type-check hook receives the checker). */
 export function registerCheckProbe(env: Environment): void {
-  env.registerFunction(`${CHECKER_PROBE}(ast): bool`, () => ({
+  env.registerFunction(`${checkerProbeKey}(ast): bool`, () => ({
     typeCheck(chk: Checker) {
       probedChecker = chk;
       return chk.getType('bool');
@@ -54,7 +54,7 @@ export function registerCheckProbe(env: Environment): void {
 /** Captures the type checker of `env` and installs the checked-mode and unchecked-mode patches. */
 export function captureChecker(env: Environment): Checker {
   probedChecker = undefined;
-  env.check(`${CHECKER_PROBE}(0)`);
+  env.check(`${checkerProbeKey}(0)`);
   const chk = probedChecker as Checker | undefined;
   probedChecker = undefined;
   if (chk === undefined || typeof chk.check !== 'function')
@@ -63,7 +63,9 @@ export function captureChecker(env: Environment): Checker {
     );
   const strict = chk.check;
   chk.check = function check(this: Checker, ast: EngineNode, ctx: unknown): CheckedType {
-    return this[LENIENT] ? checkUnchecked(this, ast, ctx) : checkWithTypeParameters(this, strict, ast, ctx);
+    return this[lenientSymbol]
+      ? checkUnchecked(this, ast, ctx)
+      : checkWithTypeParameters(this, strict, ast, ctx);
   };
   return chk;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile, createEnv } from '../environment.js';
 import { isCelError } from '../errors.js';
-import { captureEvaluator, EVALUATOR_PROBE, registerProbe } from './cost-hook.js';
+import { captureEvaluator, evaluatorProbeKey, registerProbe } from './cost-hook.js';
 import { expectShape, expectUpstream, rawEnvironment } from './raw-engine.js';
 
 const P = 'cost-hook';
@@ -11,11 +11,11 @@ describe(`patch ${P}`, () => {
   it('relies on: a registered function runs with the evaluator as this; run(ast, ctx) evaluates each node', () => {
     const env = rawEnvironment();
     let self: { run?: unknown } | undefined;
-    env.registerFunction(`${EVALUATOR_PROBE}(): bool`, function (this: { run?: unknown }) {
+    env.registerFunction(`${evaluatorProbeKey}(): bool`, function (this: { run?: unknown }) {
       self = this;
       return true;
     });
-    env.evaluate(`${EVALUATOR_PROBE}()`);
+    env.evaluate(`${evaluatorProbeKey}()`);
     expectShape(P, typeof self?.run === 'function', 'this.run(ast, ctx) in a registered function');
     const ev = self as { run(a: { evaluate: unknown }, c: unknown): unknown };
     const inner = ev.run;

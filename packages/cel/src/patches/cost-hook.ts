@@ -20,19 +20,19 @@ export interface CallCost {
   shared: CostTracker | undefined;
 }
 
-export const COST = Symbol('orchard.cel.cost');
+export const costSymbol = Symbol('orchard.cel.cost');
 
 /** The engine's evaluator, as far as the cost hook uses it. */
 export interface Evaluator {
   run(ast: EngineNode, ctx: unknown): unknown;
-  [COST]?: CallCost | undefined;
+  [costSymbol]?: CallCost | undefined;
 }
 
 const MapCreateBaseCost = 30;
 
 /** Charge `units` to the running evaluation (from a library function, `this` is the evaluator). */
 export function chargeCost(ev: unknown, units: number): void {
-  const c = (ev as Evaluator | undefined)?.[COST];
+  const c = (ev as Evaluator | undefined)?.[costSymbol];
   if (c === undefined) return;
   c.used += units;
   if (c.used > c.limit) {
@@ -51,7 +51,7 @@ function sizeCost(v: unknown): number {
 
 function installCostHook(ev: Evaluator): void {
   ev.run = function run(this: Evaluator, ast: EngineNode, ctx: unknown): unknown {
-    const c = this[COST];
+    const c = this[costSymbol];
     if (c === undefined) return ast.evaluate(this, ast, ctx);
     const op = ast.op;
     if (op !== 'value') {
@@ -76,12 +76,12 @@ function installCostHook(ev: Evaluator): void {
   };
 }
 
-export const EVALUATOR_PROBE = '__orchard_probe';
+export const evaluatorProbeKey = '__orchard_probe';
 let probed: Evaluator | undefined;
 
 /** Registers the probe on a base environment (before it is cloned). */
 export function registerProbe(env: Environment): void {
-  env.registerFunction(`${EVALUATOR_PROBE}(): bool`, function (this: Evaluator) {
+  env.registerFunction(`${evaluatorProbeKey}(): bool`, function (this: Evaluator) {
     probed = this;
     return true;
   });
@@ -90,7 +90,7 @@ export function registerProbe(env: Environment): void {
 /** Captures the evaluator of `env` (whose base registered the probe) and installs the cost hook. */
 export function captureEvaluator(env: Environment): Evaluator {
   probed = undefined;
-  env.evaluate(`${EVALUATOR_PROBE}()`);
+  env.evaluate(`${evaluatorProbeKey}()`);
   const ev = probed as Evaluator | undefined;
   probed = undefined;
   if (ev === undefined || typeof ev.run !== 'function')

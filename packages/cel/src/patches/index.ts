@@ -15,12 +15,12 @@ import { stringFromBytesPatch } from './string-from-bytes.js';
 import { timeZonesPatch } from './time-zones.js';
 import { timestampsPatch } from './timestamps.js';
 
-export { type Checker, captureChecker, LENIENT, registerCheckProbe } from './checker-hook.js';
+export { type Checker, captureChecker, lenientSymbol, registerCheckProbe } from './checker-hook.js';
 export {
   type CallCost,
-  COST,
   captureEvaluator,
   chargeCost,
+  costSymbol,
   type Evaluator,
   registerProbe,
 } from './cost-hook.js';

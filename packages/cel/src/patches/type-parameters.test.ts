@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compile, createEnv } from '../environment.js';
-import { CHECKER_PROBE } from './checker-hook.js';
+import { checkerProbeKey } from './checker-hook.js';
 import { expectShape, expectUpstream, rawAst, rawEnvironment } from './raw-engine.js';
 
 const P = 'type-parameters';
@@ -9,14 +9,14 @@ describe(`patch ${P} (and the checker-hook it rides on)`, () => {
   it("relies on: a macro's typeCheck(chk) gets the checker with check, getType and registry", () => {
     const env = rawEnvironment();
     let chk: { check?: unknown; getType?: unknown; registry?: { getListType?: unknown } } | undefined;
-    env.registerFunction(`${CHECKER_PROBE}(ast): bool`, () => ({
+    env.registerFunction(`${checkerProbeKey}(ast): bool`, () => ({
       typeCheck(c: typeof chk & { getType(n: string): unknown }) {
         chk = c;
         return c.getType('bool');
       },
       evaluate: () => true,
     }));
-    env.check(`${CHECKER_PROBE}(0)`);
+    env.check(`${checkerProbeKey}(0)`);
     expectShape(
       P,
       typeof chk?.check === 'function' && typeof chk?.getType === 'function',
