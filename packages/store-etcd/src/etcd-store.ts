@@ -63,6 +63,9 @@ export interface EtcdStore extends Store {
   readonly prefix: string;
 }
 
+/** gRPC's words for a call that was never sent: no connection to the member, or its circuit open. */
+const notSent = /No connection established|ECONNREFUSED|circuit breaker is open/;
+
 /** 64 MiB: far above the 1.5 MiB object limit, so a watch batch or a list page is never refused by size. */
 const maxMessageBytes = 64 * 1024 * 1024;
 
@@ -145,6 +148,21 @@ export function createEtcdStore(
       return await fn();
     } catch (e) {
       throw await mapError(e, key);
+    }
+  }
+
+  /**
+   * A write: repeated on another member only when the failed attempt never reached one (no
+   * connection, or the member was set aside), since then it cannot have committed.
+   */
+  async function write<T>(fn: () => Promise<T>, key?: string): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await call(fn, key);
+      } catch (e) {
+        const unsent = isStoreError(e, 'Unavailable') && notSent.test(e.message);
+        if (!unsent || attempt >= o.endpoints.length || closed) throw e;
+      }
     }
   }
 
@@ -294,7 +312,7 @@ export function createEtcdStore(
 
     async create(key: string, value: Uint8Array): Promise<KeyValue> {
       const k = ks.toEtcd(key);
-      const res = await call(
+      const res = await write(
         () =>
           kv.txn({
             compare: [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
@@ -325,7 +343,7 @@ export function createEtcdStore(
             key,
           );
         const value = await tryUpdate(cur);
-        const res = await call(
+        const res = await write(
           () =>
             kv.txn({
               compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: cur.modRevision }],
@@ -363,7 +381,7 @@ export function createEtcdStore(
             key,
           );
         await options.check?.(cur);
-        const res = await call(
+        const res = await write(
           () =>
             kv.txn({
               compare: [{ key: k, target: 'Mod', result: 'Equal', mod_revision: cur.modRevision }],
