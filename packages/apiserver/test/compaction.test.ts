@@ -1,7 +1,5 @@
-import type { CompactorTimers } from '@orchard/apiserver';
-import { startTestServer, type TestServer } from '@orchard/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpClient, openWatch } from './helpers/watch-client.js';
+import { openWatch, startTestServer, type TestServer } from '@orchard/testing';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 /**
  * Periodic store compaction (`compactionIntervalMs`, `--compaction-interval`) on a running server,
@@ -11,33 +9,17 @@ import { httpClient, openWatch } from './helpers/watch-client.js';
 const NS = 'compaction';
 const base = `/api/v1/namespaces/${NS}/configmaps`;
 
-/** A manual interval timer: `advance(ms)` runs every tick due and awaits its compaction. */
-function fakeTimers() {
-  let now = 0;
-  const intervals = new Map<number, { callback: () => Promise<void>; ms: number; due: number }>();
-  const timers: CompactorTimers = {
-    now: () => now,
-    setInterval(callback, ms) {
-      const id = intervals.size + 1;
-      intervals.set(id, { callback, ms, due: now + ms });
-      return id;
-    },
-    clearInterval(handle) {
-      intervals.delete(handle as number);
-    },
-  };
+/**
+ * Vitest fake timers drive the compactor's default (system) interval and the clock it and the
+ * watch cache read (`Date`); timeouts and I/O stay real. `advance(ms)` runs every tick due, then
+ * yields one macrotask so each tick's store work (promises only) has settled.
+ */
+function fakeClock() {
+  vi.useFakeTimers({ now: Date.now(), toFake: ['setInterval', 'clearInterval', 'Date'] });
   return {
-    timers,
     async advance(ms: number) {
-      const end = now + ms;
-      for (;;) {
-        const next = [...intervals.values()].filter((t) => t.due <= end).sort((a, b) => a.due - b.due)[0];
-        if (!next) break;
-        now = next.due;
-        next.due += next.ms;
-        await next.callback();
-      }
-      now = end;
+      await vi.advanceTimersByTimeAsync(ms);
+      await new Promise((r) => setImmediate(r));
     },
   };
 }
@@ -46,7 +28,7 @@ type Meta = { metadata: { resourceVersion: string; continue?: string }; data?: R
 
 describe('store compaction on a running server', () => {
   let api: TestServer;
-  const clock = fakeTimers();
+  let clock: ReturnType<typeof fakeClock>;
   const interval = 60_000;
   const rv = (r: { json: unknown }) => Number((r.json as Meta).metadata.resourceVersion);
   const update = async (i: number) => {
@@ -58,19 +40,20 @@ describe('store compaction on a running server', () => {
   };
 
   beforeAll(async () => {
+    clock = fakeClock();
     api = await startTestServer({
       insecureHttp: true,
       server: {
         // A short watch window, so an old version is outside it after a few real milliseconds.
         watchCache: { windowMs: 50, bookmarkIntervalMs: 0 },
         compactionIntervalMs: interval,
-        compactionTimers: clock.timers,
       },
     });
     await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: NS } } });
   });
   afterAll(async () => {
     await api?.stop();
+    vi.useRealTimers();
   });
 
   it('compacts to the previous tick; old versions 410, current reads and open watches keep working', async () => {
@@ -84,7 +67,7 @@ describe('store compaction on a running server', () => {
     const page = await api.request('GET', `${base}?limit=1`);
     const token = (page.json as Meta).metadata.continue;
     expect(token).toBeTruthy();
-    const watch = await openWatch(httpClient(api.url), base, { resourceVersion: String(oldRv) });
+    const watch = await openWatch(api, base, { resourceVersion: String(oldRv) });
 
     // Ticks every interval; each compacts to what the previous one saw, so compactedRevision
     // trails the current revision by one interval of writes and the history stays bounded.
@@ -101,7 +84,7 @@ describe('store compaction on a running server', () => {
     expect(await store.compactedRevision()).toBeGreaterThan(oldRv);
     await expect(store.get(`/`, { atRevision: oldRv })).rejects.toMatchObject({ code: 'Compacted' });
 
-    await new Promise((r) => setTimeout(r, 100)); // age oldRv past the 50 ms watch window
+    await clock.advance(100); // age oldRv past the 50 ms watch window
     const exact = await api.request('GET', `${base}?resourceVersion=${oldRv}&resourceVersionMatch=Exact`);
     expect(exact.status).toBe(410);
     expect((exact.json as { reason?: string }).reason).toBe('Expired');
@@ -125,7 +108,7 @@ describe('store compaction on a running server', () => {
     watch.close();
 
     // A watch from the current version works after compaction too.
-    const fresh = await openWatch(httpClient(api.url), base, { resourceVersion: String(await update(1000)) });
+    const fresh = await openWatch(api, base, { resourceVersion: String(await update(1000)) });
     await update(1001);
     await fresh.until(1);
     expect(fresh.events[0]?.object.metadata?.resourceVersion).toBe(String(await store.currentRevision()));
@@ -133,10 +116,11 @@ describe('store compaction on a running server', () => {
   });
 
   it('stops compacting when the server closes', async () => {
-    const other = fakeTimers();
+    // The fake clock of this suite drives this server's compactor too.
+    const other = clock;
     const s = await startTestServer({
       insecureHttp: true,
-      server: { compactionIntervalMs: interval, compactionTimers: other.timers },
+      server: { compactionIntervalMs: interval },
     });
     await s.request('POST', '/api/v1/namespaces', { body: { metadata: { name: NS } } });
     await other.advance(interval);
@@ -150,10 +134,10 @@ describe('store compaction on a running server', () => {
 
 describe('compaction disabled', () => {
   it('compactionIntervalMs 0 never compacts', async () => {
-    const clock = fakeTimers();
+    const clock = fakeClock();
     const s = await startTestServer({
       insecureHttp: true,
-      server: { compactionIntervalMs: 0, compactionTimers: clock.timers },
+      server: { compactionIntervalMs: 0 },
     });
     await s.request('POST', '/api/v1/namespaces', { body: { metadata: { name: NS } } });
     for (let i = 0; i < 3; i++) {
@@ -162,5 +146,6 @@ describe('compaction disabled', () => {
     }
     expect(await s.server.storage.compactedRevision()).toBe(0);
     await s.stop();
+    vi.useRealTimers();
   });
 });

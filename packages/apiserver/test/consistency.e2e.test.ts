@@ -1,8 +1,7 @@
 import { listPages } from '@orchard/client';
 import type { ApiObject } from '@orchard/meta';
-import { startTestServer, type TestServer } from '@orchard/testing';
+import { openWatch, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpClient, openWatch } from './helpers/watch-client.js';
 
 /**
  * Spec doc 1 §4.7: while writers change objects, a chunked list (limit=7) shows ONE snapshot, and a
@@ -49,7 +48,7 @@ async function writer(id: number): Promise<void> {
 
 describe('consistency under concurrent writers', () => {
   it('a paged list is one snapshot; a watch from it sees every later change once, in order', async () => {
-    const client = httpClient(api.url);
+    const client = api.client;
     const writers = Promise.all(Array.from({ length: WRITERS }, (_, id) => writer(id)));
 
     // Paged list (limit=7) while the writers run.

@@ -20,6 +20,7 @@ import {
   kubectl,
   kubectlAvailable,
   kubectlBinary,
+  type RawResponse,
   startTestServer,
   type TestServer,
   waitFor,
@@ -30,13 +31,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const PB = 'application/vnd.kubernetes.protobuf';
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';
 
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: Buffer;
-}
-
-/** One request with a byte body and a byte response (the test server's helper decodes text). */
+/** One request with a byte body and a byte response (the shared helper of @orchard/testing). */
 function raw(
   api: TestServer,
   method: string,
@@ -44,30 +39,7 @@ function raw(
   headers: Record<string, string> = {},
   body?: Uint8Array,
 ): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const tls = api.tls;
-    if (!tls) throw new Error('the encodings tests run over HTTPS');
-    const req = httpsRequest(
-      new URL(path, api.url),
-      {
-        method,
-        headers: body ? { ...headers, 'content-length': String(body.byteLength) } : headers,
-        ca: tls.ca.cert,
-        cert: tls.admin.cert,
-        key: tls.admin.key,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  return api.raw(method, path, { headers, ...(body ? { body } : {}) });
 }
 
 /** Opens a watch and collects raw chunks until `done` says enough or the time budget ends. */

@@ -70,7 +70,7 @@ describe('garbage collector', () => {
     const wa = await openWatch(api, `${cms}?fieldSelector=metadata.name%3Dfg-a`);
     const wb = await openWatch(api, `${gadgetsPath}?fieldSelector=metadata.name%3Dfg-b`);
     const wc = await openWatch(api, `${secrets}?fieldSelector=metadata.name%3Dfg-c`);
-    await Promise.all([wa.next(1), wb.next(1), wc.next(1)]);
+    await Promise.all([wa.until(1), wb.until(1), wc.until(1)]);
     const r = await api.request('DELETE', `${cms}/fg-a`, { body: { propagationPolicy: 'Foreground' } });
     expect(r.status).toBe(200);
     const owner = json<{ metadata: { finalizers: string[]; deletionTimestamp: string } }>(r);

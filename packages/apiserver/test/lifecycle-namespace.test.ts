@@ -102,7 +102,7 @@ describe.each(['orch', 'kubernetes'] as const)('namespace lifecycle (%s flavor)'
     expect(held.status).toBe(201);
 
     const nsWatch = await openWatch(api, `/api/v1/namespaces?fieldSelector=metadata.name%3D${ns}`);
-    await nsWatch.next(1);
+    await nsWatch.until(1);
     const del = await api.request('DELETE', `/api/v1/namespaces/${ns}`, {
       body: { propagationPolicy: 'Background' },
     });

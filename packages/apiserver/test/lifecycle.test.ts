@@ -34,7 +34,7 @@ describe('deletion lifecycle (spec doc 1 §3)', () => {
       details: { name: 'plain', kind: 'configmaps', uid },
     });
     expect((await api.request('GET', `${cms}/plain`)).status).toBe(404);
-    const events = await w.next(2);
+    const events = await w.until(2);
     expect(events.map((e) => e.type)).toEqual(['ADDED', 'DELETED']);
     expect((await api.request('POST', cms, { body: cm('plain') })).status).toBe(201);
     w.close();
@@ -97,7 +97,7 @@ describe('deletion lifecycle (spec doc 1 §3)', () => {
     expect((await api.request('GET', `${cms}/held`)).status).toBe(404);
 
     // create, delete (Terminating), label, one finalizer removed, last finalizer removed.
-    const events = await w.next(5);
+    const events = await w.until(5);
     expect(events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'MODIFIED', 'MODIFIED', 'DELETED']);
     expect(events[1]?.object.metadata.deletionTimestamp).toBe(terminating.metadata.deletionTimestamp);
     expect(events[4]?.object.metadata.finalizers).toEqual(['example.com/b']);
@@ -138,7 +138,7 @@ describe('deletion lifecycle (spec doc 1 §3)', () => {
     expect((await api.request('GET', `${cms}/dry`)).status).toBe(200);
     // The next event after ADDED is the real delete.
     await api.request('DELETE', `${cms}/dry`);
-    const events = await w.next(2);
+    const events = await w.until(2);
     expect(events.map((e) => e.type)).toEqual(['ADDED', 'DELETED']);
     await new Promise((r) => setTimeout(r, 50));
     expect(w.events).toHaveLength(2);
@@ -288,7 +288,7 @@ describe('deletion lifecycle (spec doc 1 §3)', () => {
       metadata: { name: 'loose', deletionGracePeriodSeconds: 0 },
     });
     expect((await api.request('GET', `${pods}/loose`)).status).toBe(404);
-    expect((await w.next(3)).map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
+    expect((await w.until(3)).map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
     w.close();
 
     // Scheduled: the grace period (terminationGracePeriodSeconds) is kept.

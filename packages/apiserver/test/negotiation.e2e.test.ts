@@ -31,12 +31,8 @@ describe('content negotiation (kubernetes flavor)', () => {
   });
 
   async function raw(path: string, headers: Record<string, string>, method = 'GET', body?: Uint8Array) {
-    const res = await fetch(`${api.url}${path}`, { method, headers, ...(body ? { body } : {}) });
-    return {
-      status: res.status,
-      type: res.headers.get('content-type'),
-      bytes: new Uint8Array(await res.arrayBuffer()),
-    };
+    const r = await api.raw(method, path, { headers, ...(body ? { body } : {}) });
+    return { status: r.status, type: r.headers['content-type'] ?? null, bytes: new Uint8Array(r.body) };
   }
 
   it('answers Protobuf for a built-in kind when asked (kubectl typed-client Accept)', async () => {

@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import { startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -14,27 +13,10 @@ interface Raw {
   json: { kind?: string; reason?: string; code?: number; message?: string; status?: { phase?: string } };
 }
 
-/** One request with the path sent byte for byte (the test helper's URL parser would resolve `..`). */
-function raw(api: TestServer, method: string, path: string): Promise<Raw> {
-  const { hostname, port } = new URL(api.url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, method, path }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: Raw['json'] = {};
-        try {
-          json = JSON.parse(text) as Raw['json'];
-        } catch {
-          // not JSON
-        }
-        resolve({ status: res.statusCode ?? 0, json });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
+/** One request with the path sent byte for byte (`request` would resolve `..`); non-JSON reads as `{}`. */
+async function raw(api: TestServer, method: string, path: string): Promise<Raw> {
+  const r = await api.raw(method, path);
+  return { status: r.status, json: (r.json ?? {}) as Raw['json'] };
 }
 
 describe.each(['orch', 'kubernetes'] as const)('spec QA (%s flavor)', (flavor) => {

@@ -1,8 +1,7 @@
 import { isClientError, type RestClient } from '@orchard/client';
 import { inconsistentContinueMessage } from '@orchard/pager';
-import { startTestServer, type TestServer } from '@orchard/testing';
+import { openWatch, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpClient, openWatch } from './helpers/watch-client.js';
 
 /**
  * Spec doc 1 §4.5 (both tables), §4.6 (every watch case), §4.7 and §7 (410, 504) against the real
@@ -54,7 +53,7 @@ for (const flavor of ['orch', 'kubernetes'] as const) {
         insecureHttp: true,
         server: { watchCache: { tooLargeWaitMs: 200, bookmarkIntervalMs: 100 } },
       });
-      client = httpClient(api.url);
+      client = api.client;
       await api.request('POST', '/api/v1/namespaces', { body: { metadata: { name: NS } } });
       for (const n of ['a', 'b', 'c', 'd', 'e']) {
         const r = await api.request('POST', base, {
@@ -362,9 +361,7 @@ for (const flavor of ['orch', 'kubernetes'] as const) {
       });
 
       it('watch from a version older than the window → HTTP 410 before the stream', async () => {
-        const err = await openWatch(httpClient(small.url), base, { resourceVersion: '1' }).catch(
-          (e: unknown) => e,
-        );
+        const err = await openWatch(small, base, { resourceVersion: '1' }).catch((e: unknown) => e);
         expect(isClientError(err, 'Status')).toBe(true);
         if (!isClientError(err)) return;
         expect(err.status).toBe(410);

@@ -1,8 +1,7 @@
 import { request } from 'node:http';
 import { isClientError } from '@orchard/client';
-import { startTestServer, type TestServer } from '@orchard/testing';
+import { openWatch, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpClient, openWatch } from './helpers/watch-client.js';
 
 /**
  * The watch window by time (the `--watch-window` setting) and a watcher that does not read its
@@ -28,12 +27,12 @@ describe('watch window by time', () => {
     const recent = (await api.request('POST', base, { body: { metadata: { name: 'new' } } })).json as {
       metadata: { resourceVersion: string };
     };
-    const err = await openWatch(httpClient(api.url), base, {
+    const err = await openWatch(api, base, {
       resourceVersion: before.metadata.resourceVersion,
     }).catch((e: unknown) => e);
     if (!isClientError(err)) throw new Error('expected a 410');
     expect(err.status).toBe(410);
-    const w = await openWatch(httpClient(api.url), base, {
+    const w = await openWatch(api, base, {
       resourceVersion: recent.metadata.resourceVersion,
     });
     await api.request('POST', base, { body: { metadata: { name: 'newer' } } });
@@ -56,7 +55,7 @@ describe('bookmark before the deadline (no periodic bookmarks)', () => {
   it('sends exactly one BOOKMARK, about a second before timeoutSeconds ends the watch', async () => {
     const rv = ((await api.request('GET', base)).json as { metadata: { resourceVersion: string } }).metadata
       .resourceVersion;
-    const w = await openWatch(httpClient(api.url), base, {
+    const w = await openWatch(api, base, {
       resourceVersion: rv,
       allowWatchBookmarks: 'true',
       timeoutSeconds: '2',
@@ -96,7 +95,7 @@ describe('a watcher that does not read', () => {
     stuck.on('end', () => {
       stuckEnded = true;
     });
-    const reader = await openWatch(httpClient(api.url), base, { resourceVersion: rv });
+    const reader = await openWatch(api, base, { resourceVersion: rv });
     const big = 'x'.repeat(120 * 1024);
     const N = 150;
     for (let i = 0; i < N; i++) {
@@ -127,7 +126,7 @@ describe('a watcher that does not read', () => {
     expect(got.map((m) => m.name)).toEqual(Array.from({ length: got.length }, (_, i) => `big-${i}`));
     // Its last version is a valid resume point: a new watch from it continues exactly where it stopped.
     const last = got.at(-1)?.resourceVersion ?? rv;
-    const resumed = await openWatch(httpClient(api.url), base, { resourceVersion: last });
+    const resumed = await openWatch(api, base, { resourceVersion: last });
     await resumed.until(N - got.length);
     expect(resumed.events[0]?.object.metadata?.name).toBe(`big-${got.length}`);
     resumed.close();

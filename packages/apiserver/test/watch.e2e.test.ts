@@ -1,56 +1,5 @@
-import { get, type IncomingMessage } from 'node:http';
-import { startTestServer, type TestServer } from '@orchard/testing';
+import { openWatch, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-interface Event {
-  type: string;
-  object: {
-    kind?: string;
-    metadata: { name?: string; resourceVersion: string; annotations?: Record<string, string> };
-    code?: number;
-    reason?: string;
-  };
-}
-
-/** Opens a watch and collects newline-delimited JSON events until `stop()`. */
-function openWatch(url: string): Promise<{
-  res: IncomingMessage;
-  events: Event[];
-  ended: Promise<void>;
-  stop(): void;
-  until(n: number): Promise<void>;
-}> {
-  return new Promise((resolve, reject) => {
-    const req = get(url, (res) => {
-      const events: Event[] = [];
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        buf += chunk;
-        for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
-          events.push(JSON.parse(buf.slice(0, nl)) as Event);
-          buf = buf.slice(nl + 1);
-        }
-      });
-      const ended = new Promise<void>((r) => {
-        res.on('end', () => r());
-        res.on('close', () => r());
-      });
-      resolve({
-        res,
-        events,
-        ended,
-        stop: () => req.destroy(),
-        async until(n: number) {
-          for (let i = 0; i < 200 && events.length < n; i++) await new Promise((r) => setTimeout(r, 10));
-          if (events.length < n)
-            throw new Error(`expected ${n} events, got ${events.length}: ${JSON.stringify(events)}`);
-        },
-      });
-    });
-    req.on('error', reject);
-  });
-}
 
 describe('watch over HTTP (orch flavor)', () => {
   let api: TestServer;
@@ -69,14 +18,12 @@ describe('watch over HTTP (orch flavor)', () => {
   it('flushes headers at once and streams changes after a resourceVersion', async () => {
     await create('a');
     const list = (await api.request('GET', base)).json as { metadata: { resourceVersion: string } };
-    const w = await openWatch(
-      `${api.url}${base}?watch=true&resourceVersion=${list.metadata.resourceVersion}`,
-    );
+    const w = await openWatch(api, `${base}?watch=true&resourceVersion=${list.metadata.resourceVersion}`);
     try {
       // Headers arrived before any event.
-      expect(w.res.statusCode).toBe(200);
-      expect(w.res.headers['content-type']).toBe('application/json');
-      expect(w.res.headers['transfer-encoding']).toBe('chunked');
+      expect(w.status).toBe(200);
+      expect(w.headers['content-type']).toBe('application/json');
+      expect(w.headers['transfer-encoding']).toBe('chunked');
       expect(w.events).toHaveLength(0);
       await create('b');
       const b = (await api.request('GET', `${base}/b`)).json as { metadata: { resourceVersion: string } };
@@ -95,19 +42,19 @@ describe('watch over HTTP (orch flavor)', () => {
       const rvs = w.events.map((e) => Number(e.object.metadata.resourceVersion));
       expect([...rvs].sort((x, y) => x - y)).toEqual(rvs);
     } finally {
-      w.stop();
+      w.close();
     }
   });
 
   it('starts with synthetic ADDED events without a resourceVersion (and with 0)', async () => {
     for (const q of ['watch=1', 'watch=1&resourceVersion=0']) {
-      const w = await openWatch(`${api.url}${base}?${q}`);
+      const w = await openWatch(api, `${base}?${q}`);
       try {
         await w.until(1);
         expect(w.events.every((e) => e.type === 'ADDED')).toBe(true);
         expect(w.events.map((e) => e.object.metadata.name)).toContain('a');
       } finally {
-        w.stop();
+        w.close();
       }
     }
   });
@@ -115,7 +62,7 @@ describe('watch over HTTP (orch flavor)', () => {
   it('applies label selectors to transitions (leaving the selection is DELETED)', async () => {
     const rv = ((await api.request('GET', base)).json as { metadata: { resourceVersion: string } }).metadata
       .resourceVersion;
-    const w = await openWatch(`${api.url}${base}?watch=1&resourceVersion=${rv}&labelSelector=team%3Dred`);
+    const w = await openWatch(api, `${base}?watch=1&resourceVersion=${rv}&labelSelector=team%3Dred`);
     try {
       await create('sel', { team: 'blue' });
       await api.request('PATCH', `${base}/sel`, {
@@ -133,12 +80,12 @@ describe('watch over HTTP (orch flavor)', () => {
       await w.until(3);
       expect(w.events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
     } finally {
-      w.stop();
+      w.close();
     }
   });
 
   it('watches a single object by name (GET on the item with watch)', async () => {
-    const w = await openWatch(`${api.url}${base}/a?watch=true`);
+    const w = await openWatch(api, `${base}/a?watch=true`);
     try {
       await w.until(1);
       await create('other');
@@ -149,13 +96,14 @@ describe('watch over HTTP (orch flavor)', () => {
       await w.until(2);
       expect(w.events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED a', 'MODIFIED a']);
     } finally {
-      w.stop();
+      w.close();
     }
   });
 
   it('sends the initial-events-end bookmark with sendInitialEvents', async () => {
     const w = await openWatch(
-      `${api.url}${base}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`,
+      api,
+      `${base}?watch=1&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`,
     );
     try {
       for (let i = 0; i < 200 && !w.events.some((e) => e.type === 'BOOKMARK'); i++)
@@ -164,14 +112,14 @@ describe('watch over HTTP (orch flavor)', () => {
       expect(bookmark?.object.metadata.annotations).toEqual({ 'orch.io/initial-events-end': 'true' });
       expect(w.events.slice(0, -1).every((e) => e.type === 'ADDED')).toBe(true);
     } finally {
-      w.stop();
+      w.close();
     }
   });
 
   it('ends at timeoutSeconds', async () => {
-    const w = await openWatch(`${api.url}${base}?watch=1&resourceVersion=1&timeoutSeconds=0`);
+    const w = await openWatch(api, `${base}?watch=1&resourceVersion=1&timeoutSeconds=0`);
     await w.ended;
-    expect(w.res.complete).toBe(true);
+    expect(w.complete).toBe(true);
   });
 
   it('answers 410 Expired for a compacted resourceVersion', async () => {
@@ -185,7 +133,7 @@ describe('watch over HTTP (orch flavor)', () => {
 
   it('ends open watches when the server stops', async () => {
     const other = await startTestServer({ insecureHttp: true });
-    const w = await openWatch(`${other.url}/api/v1/namespaces?watch=1`);
+    const w = await openWatch(other, `/api/v1/namespaces?watch=1`);
     await w.until(1);
     await other.stop();
     await w.ended;

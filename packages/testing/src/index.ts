@@ -6,8 +6,19 @@
  *   await api.stop();
  */
 
+export type { CrdFixture, CrdFixtureOptions } from './crd.js';
+export { crdCollectionPath, crdFixture, installCrd } from './crd.js';
 export type { KubectlOptions, KubectlResult } from './kubectl.js';
 export { kubectl, kubectlAvailable, kubectlBinary } from './kubectl.js';
-export type { RequestOptions, TestResponse, TestServer, TestServerOptions } from './test-server.js';
+export type {
+  RawRequestOptions,
+  RawResponse,
+  RequestOptions,
+  TestResponse,
+  TestServer,
+  TestServerOptions,
+} from './test-server.js';
 export { startTestServer, testStorageBackend } from './test-server.js';
 export { waitFor } from './wait-for.js';
+export type { CollectedEvent, WatchCollector } from './watch.js';
+export { openWatch } from './watch.js';

@@ -67,6 +67,20 @@ export interface TestResponse {
   readonly json: unknown;
 }
 
+export interface RawRequestOptions {
+  /** Sent byte for byte: no content-type is added (content-length is). */
+  readonly body?: Uint8Array | string;
+  readonly headers?: Record<string, string>;
+  /** Send without the admin client certificate (HTTPS only). */
+  readonly anonymous?: boolean;
+}
+
+/** A response as bytes (and, for convenience, as text and JSON). */
+export interface RawResponse extends TestResponse {
+  /** `bytes` as a Buffer. */
+  readonly body: Buffer;
+}
+
 /**
  * A running in-process server for tests: its URL, kubeconfig, the `ApiServer`, its storage and TLS
  * material.
@@ -87,6 +101,11 @@ export interface TestServer {
   readonly client: RestClient;
   /** One HTTP request to the server as the admin (client certificate, trusted CA). */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  /**
+   * One request with `path` sent as it is (not resolved: `..` and `%2e` reach the server) and the
+   * body as bytes, answering the body as bytes too (Protobuf, CBOR, framing tests).
+   */
+  raw(method: string, path: string, options?: RawRequestOptions): Promise<RawResponse>;
   /** Stops the server and removes its temp directory. */
   stop(): Promise<void>;
 }
@@ -135,24 +154,22 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     : undefined;
   const anonAgent = tls ? new Agent({ ca: tls.ca.cert, keepAlive: false }) : undefined;
 
-  const request = (method: string, path: string, ro: RequestOptions = {}): Promise<TestResponse> =>
+  const { hostname, port } = new URL(launched.url);
+  const raw = (method: string, path: string, ro: RawRequestOptions = {}): Promise<RawResponse> =>
     new Promise((resolve, reject) => {
-      const url = new URL(path, launched.url);
-      let body: Uint8Array | undefined;
       const headers: Record<string, string> = { ...ro.headers };
-      if (ro.body !== undefined) {
-        if (typeof ro.body === 'string') body = Buffer.from(ro.body);
-        else if (ro.body instanceof Uint8Array) body = ro.body;
-        else {
-          body = Buffer.from(JSON.stringify(ro.body));
-          headers['content-type'] ??= 'application/json';
-        }
-        headers['content-length'] = String(body.byteLength);
-      }
+      const body = typeof ro.body === 'string' ? Buffer.from(ro.body) : ro.body;
+      if (body !== undefined) headers['content-length'] = String(body.byteLength);
       const send = tls ? httpsRequest : httpRequest;
       const req = send(
-        url,
-        { method, headers, ...(tls ? { agent: ro.anonymous ? anonAgent : agent } : {}) },
+        {
+          host: hostname,
+          port,
+          path,
+          method,
+          headers,
+          ...(tls ? { agent: ro.anonymous ? anonAgent : agent } : {}),
+        },
         (res) => {
           const chunks: Buffer[] = [];
           res.on('data', (c: Buffer) => chunks.push(c));
@@ -165,7 +182,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
             } catch {
               json = undefined;
             }
-            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, bytes, json });
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text, bytes, json, body: bytes });
           });
           res.on('error', reject);
         },
@@ -173,6 +190,29 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       req.on('error', reject);
       req.end(body);
     });
+
+  const request = async (method: string, path: string, ro: RequestOptions = {}): Promise<TestResponse> => {
+    const url = new URL(path, launched.url);
+    const headers: Record<string, string> = { ...ro.headers };
+    let body: Uint8Array | string | undefined;
+    if (typeof ro.body === 'string' || ro.body instanceof Uint8Array) body = ro.body;
+    else if (ro.body !== undefined) {
+      body = JSON.stringify(ro.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const {
+      status,
+      headers: h,
+      text,
+      bytes,
+      json,
+    } = await raw(method, `${url.pathname}${url.search}`, {
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      ...(ro.anonymous ? { anonymous: true } : {}),
+    });
+    return { status, headers: h, text, bytes, json };
+  };
 
   return {
     url: launched.url,
@@ -193,6 +233,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
         : { server: launched.url, userAgent: 'orchard-testing' },
     ),
     request,
+    raw,
     async stop() {
       agent?.destroy();
       anonAgent?.destroy();
