@@ -240,6 +240,30 @@ describe.skipIf(!kubectlAvailable())('kubectl auth whoami for every method', () 
     expect(missing.stderr).toContain('error: failed to create token: serviceaccounts "nope" not found');
   });
 
+  it('kubectl create token --bound-object-kind Secret: the token dies with the Secret', async () => {
+    const admin = kubeconfigWith(api.url, ca, {
+      'client-certificate-data': Buffer.from(api.tls.admin.cert).toString('base64'),
+      'client-key-data': Buffer.from(api.tls.admin.key).toString('base64'),
+    });
+    expect((await kubectl(['create', 'secret', 'generic', 'bound-s1'], { kubeconfig: admin })).code).toBe(0);
+    const created = await kubectl(
+      ['create', 'token', 'default', '--bound-object-kind=Secret', '--bound-object-name=bound-s1'],
+      { kubeconfig: admin },
+    );
+    expect(created.code, created.stderr).toBe(0);
+    const kc = tokenConfig(created.stdout);
+    expect((await whoami(kc)).json?.status.userInfo.username).toBe('system:serviceaccount:default:default');
+    expect((await kubectl(['delete', 'secret', 'bound-s1'], { kubeconfig: admin })).code).toBe(0);
+    const after = await whoami(kc);
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain('Unauthorized');
+    const wrongUid = await kubectl(
+      ['create', 'token', 'default', '--bound-object-kind=Pod', '--bound-object-name=nope'],
+      { kubeconfig: admin },
+    );
+    expect(wrongUid.stderr).toContain('pods "nope" not found');
+  });
+
   it('an OIDC token from a local issuer, across a key rotation', async () => {
     const claims = (sub: string) => ({
       iss: issuer,
