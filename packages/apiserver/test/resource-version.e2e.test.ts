@@ -1,5 +1,5 @@
 import { isClientError, type RestClient } from '@orchard/client';
-import { inconsistentContinueMessage } from '@orchard/pager';
+import { inconsistentContinueMessage } from '@orchard/pager/internal';
 import { openWatch, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 

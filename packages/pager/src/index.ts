@@ -12,12 +12,7 @@ export type {
 } from './continue-token.js';
 export { createContinueCodec, defaultContinueCodecOptions } from './continue-token.js';
 export type { PagerErrorCode } from './errors.js';
-export {
-  continueExpiredMessage,
-  inconsistentContinueMessage,
-  isPagerError,
-  PagerError,
-} from './errors.js';
+export { isPagerError, PagerError } from './errors.js';
 export type { PageInfo } from './list-meta.js';
 export { buildListMeta } from './list-meta.js';
 export type { ListParams, ListPlan, ReadPlan, WatchParams, WatchPlan } from './plan.js';
