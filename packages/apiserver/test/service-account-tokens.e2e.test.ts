@@ -21,7 +21,8 @@ const otherPem = pem(generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).pri
 const rsaPem = pem(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
 
 async function until(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  // Bounded (about 20 s on a loaded machine), never a timing assertion.
+  for (let i = 0; i < 800; i++) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, 25));
   }
