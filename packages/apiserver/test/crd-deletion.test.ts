@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer } from '@orchard/testing';
+import { crdFixture, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from './lifecycle-helpers.js';
 
@@ -31,29 +31,13 @@ describe.each(['kubernetes', 'orch'] as const)('CRD deletion (%s flavor)', (flav
   const apiGroup = `apiextensions.${domain}`;
   const crds = `/apis/${apiGroup}/v1/customresourcedefinitions`;
   const gizmos = '/apis/example.com/v1/namespaces/default/gizmos';
-  const crd = {
-    apiVersion: `${apiGroup}/v1`,
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'gizmos.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'gizmos', singular: 'gizmo', kind: 'Gizmo' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: { spec: { type: 'object', properties: { n: { type: 'integer' } } } },
-            },
-          },
-        },
-      ],
-    },
-  };
+  const crd = crdFixture({
+    flavor,
+    group: 'example.com',
+    plural: 'gizmos',
+    kind: 'Gizmo',
+    spec: { n: { type: 'integer' } },
+  });
   const gizmo = (name: string, finalizers?: string[]) => ({
     apiVersion: 'example.com/v1',
     kind: 'Gizmo',

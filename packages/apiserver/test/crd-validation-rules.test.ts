@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer, waitFor } from '@orchard/testing';
+import { crdFixture, startTestServer, type TestServer, waitFor } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -20,45 +20,32 @@ function crd(
   rules: Record<string, unknown>[],
   specProps: Record<string, unknown> = {},
 ) {
-  return {
-    apiVersion: `${apiGroup}/v1`,
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'gadgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  [`${ext}validations`]: rules,
-                  properties: {
-                    minReplicas: { type: 'integer' },
-                    maxReplicas: { type: 'integer' },
-                    mode: {
-                      type: 'string',
-                      maxLength: 16,
-                      [`${ext}validations`]: [{ rule: 'self == oldSelf', message: 'mode is immutable' }],
-                    },
-                    names: { type: 'array', items: { type: 'string' } },
-                    ...specProps,
-                  },
-                },
-              },
+  return crdFixture({
+    flavor: apiGroup === 'apiextensions.k8s.io' ? 'kubernetes' : 'orch',
+    group: 'example.com',
+    plural: 'gadgets',
+    kind: 'Gadget',
+    schema: {
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          [`${ext}validations`]: rules,
+          properties: {
+            minReplicas: { type: 'integer' },
+            maxReplicas: { type: 'integer' },
+            mode: {
+              type: 'string',
+              maxLength: 16,
+              [`${ext}validations`]: [{ rule: 'self == oldSelf', message: 'mode is immutable' }],
             },
+            names: { type: 'array', items: { type: 'string' } },
+            ...specProps,
           },
         },
-      ],
+      },
     },
-  };
+  });
 }
 
 describe.each(['kubernetes', 'orch'] as const)('CRD validation rules (%s flavor)', (flavor) => {

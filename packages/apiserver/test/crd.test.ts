@@ -1,4 +1,11 @@
-import { kubectl, kubectlAvailable, startTestServer, type TestServer, waitFor } from '@orchard/testing';
+import {
+  crdFixture,
+  kubectl,
+  kubectlAvailable,
+  startTestServer,
+  type TestServer,
+  waitFor,
+} from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setCustomResourceConverter } from '../src/crd/conversion.js';
 
@@ -30,24 +37,20 @@ function widgetCrd(ext: string, apiGroup: string, versions: string[] = ['v1'], s
       status: { type: 'object', properties: { ready: { type: 'boolean' } } },
     },
   };
-  return {
-    apiVersion: `${apiGroup}/v1`,
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'widgets.example.com' },
-    spec: {
-      group: 'example.com',
-      scope: 'Namespaced',
-      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wd'] },
-      versions: versions.map((name) => ({
-        name,
-        served: true,
-        storage: name === storage,
-        subresources: { status: {} },
-        additionalPrinterColumns: [{ name: 'Color', type: 'string', jsonPath: '.spec.color' }],
-        schema: { openAPIV3Schema: schema },
-      })),
+  return crdFixture({
+    flavor: apiGroup === 'apiextensions.k8s.io' ? 'kubernetes' : 'orch',
+    group: 'example.com',
+    plural: 'widgets',
+    kind: 'Widget',
+    shortNames: ['wd'],
+    versions,
+    storageVersion: storage,
+    versionFields: {
+      subresources: { status: {} },
+      additionalPrinterColumns: [{ name: 'Color', type: 'string', jsonPath: '.spec.color' }],
     },
-  };
+    schema,
+  });
 }
 
 describe.each(['kubernetes', 'orch'] as const)('CustomResourceDefinitions (%s flavor)', (flavor) => {

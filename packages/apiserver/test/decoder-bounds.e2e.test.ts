@@ -1,6 +1,6 @@
 import { encodeProtobuf } from '@orchard/codecs/protobuf';
 import { kubernetesFlavor } from '@orchard/meta';
-import { startTestServer, type TestServer } from '@orchard/testing';
+import { crdFixture, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -110,17 +110,8 @@ describe('decoder bounds and value checks (kubernetes flavor)', () => {
   it('a Protobuf CRD whose schema nests 600 levels is a 400', async () => {
     let schema: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 600; i++) schema = { type: 'object', properties: { a: schema } };
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'deeps.example.com' },
-      spec: {
-        group: 'example.com',
-        names: { plural: 'deeps', kind: 'Deep' },
-        scope: 'Namespaced',
-        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: schema } }],
-      },
-    };
+    const crd = crdFixture({ group: 'example.com', plural: 'deeps', kind: 'Deep', schema });
+
     const r = await api.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
       body: encodeProtobuf(crd, kubernetesFlavor),
       headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },

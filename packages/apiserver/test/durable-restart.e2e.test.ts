@@ -3,7 +3,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSqliteStore } from '@orchard/store-sqlite';
-import { kubectl, kubectlAvailable } from '@orchard/testing';
+import { crdFixture, kubectl, kubectlAvailable } from '@orchard/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startCliServer } from './helpers/cli-server.js';
@@ -23,29 +23,12 @@ const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const widgets = '/apis/example.com/v1/namespaces/demo/widgets';
 const applyHeaders = { 'content-type': 'application/apply-patch+yaml' };
 
-const widgetCrd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'widgets.example.com' },
-  spec: {
-    group: 'example.com',
-    scope: 'Namespaced',
-    names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: { spec: { type: 'object', properties: { color: { type: 'string' } } } },
-          },
-        },
-      },
-    ],
-  },
-};
+const widgetCrd = crdFixture({
+  group: 'example.com',
+  plural: 'widgets',
+  kind: 'Widget',
+  spec: { color: { type: 'string' } },
+});
 
 const rvOf = (json: unknown) =>
   Number((json as { metadata: { resourceVersion: string } }).metadata.resourceVersion);

@@ -17,6 +17,7 @@ import {
 } from '@orchard/codecs/protobuf';
 import { kubernetesFlavor } from '@orchard/meta';
 import {
+  crdFixture,
   kubectl,
   kubectlAvailable,
   kubectlBinary,
@@ -273,30 +274,16 @@ describe('Table, Protobuf, gzip and negotiation (kubernetes flavor, HTTPS)', () 
   });
 
   it('a Protobuf request for a custom resource falls back to JSON when listed, else 406', async () => {
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'widgets.example.com' },
-      spec: {
-        group: 'example.com',
-        scope: 'Namespaced',
-        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } },
-              },
-            },
-            additionalPrinterColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }],
-          },
-        ],
+    const crd = crdFixture({
+      group: 'example.com',
+      plural: 'widgets',
+      kind: 'Widget',
+      listKind: 'WidgetList',
+      spec: { size: { type: 'integer' } },
+      versionFields: {
+        additionalPrinterColumns: [{ name: 'Size', type: 'integer', jsonPath: '.spec.size' }],
       },
-    };
+    });
     expect(
       (await api.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd }))
         .status,
@@ -331,29 +318,17 @@ describe('Table, Protobuf, gzip and negotiation (kubernetes flavor, HTTPS)', () 
   });
 
   it('CustomResourceDefinitions themselves speak Protobuf (create and get)', async () => {
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'things.example.org' },
-      spec: {
-        group: 'example.org',
-        scope: 'Cluster',
-        names: { plural: 'things', singular: 'thing', kind: 'Thing', listKind: 'ThingList' },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-              },
-            },
-          },
-        ],
+    const crd = crdFixture({
+      group: 'example.org',
+      plural: 'things',
+      kind: 'Thing',
+      listKind: 'ThingList',
+      scope: 'Cluster',
+      schema: {
+        type: 'object',
+        properties: { spec: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
       },
-    };
+    });
     const created = await raw(
       api,
       'POST',
@@ -362,7 +337,9 @@ describe('Table, Protobuf, gzip and negotiation (kubernetes flavor, HTTPS)', () 
       encodeProtobuf(crd, kubernetesFlavor),
     );
     expect(created.status).toBe(201);
-    const back = decodeProtobuf(created.body, kubernetesFlavor) as typeof crd;
+    const back = decodeProtobuf(created.body, kubernetesFlavor) as {
+      spec: { versions: { schema: { openAPIV3Schema: { properties: { spec: unknown } } } }[] };
+    };
     expect(back.spec.versions[0]?.schema.openAPIV3Schema.properties.spec).toEqual({
       type: 'object',
       'x-kubernetes-preserve-unknown-fields': true,
@@ -716,39 +693,20 @@ describe.skipIf(!kubectlAvailable())(
     });
 
     it('a CRD with printer columns prints them', async () => {
-      const crd = {
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        metadata: { name: 'gadgets.example.com' },
-        spec: {
-          group: 'example.com',
-          scope: 'Namespaced',
-          names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget', listKind: 'GadgetList' },
-          versions: [
-            {
-              name: 'v1',
-              served: true,
-              storage: true,
-              schema: {
-                openAPIV3Schema: {
-                  type: 'object',
-                  properties: {
-                    spec: {
-                      type: 'object',
-                      properties: { color: { type: 'string' }, size: { type: 'integer' } },
-                    },
-                  },
-                },
-              },
-              additionalPrinterColumns: [
-                { name: 'Color', type: 'string', jsonPath: '.spec.color' },
-                { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
-                { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
-              ],
-            },
+      const crd = crdFixture({
+        group: 'example.com',
+        plural: 'gadgets',
+        kind: 'Gadget',
+        listKind: 'GadgetList',
+        spec: { color: { type: 'string' }, size: { type: 'integer' } },
+        versionFields: {
+          additionalPrinterColumns: [
+            { name: 'Color', type: 'string', jsonPath: '.spec.color' },
+            { name: 'Size', type: 'integer', jsonPath: '.spec.size' },
+            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
           ],
         },
-      };
+      });
       expect(
         (await api.request('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', { body: crd }))
           .status,

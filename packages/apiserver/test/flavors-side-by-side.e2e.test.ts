@@ -1,6 +1,6 @@
 import { decodeProtobuf, encodeProtobuf } from '@orchard/codecs/protobuf';
 import { flavorByName } from '@orchard/meta';
-import { startTestServer, type TestServer } from '@orchard/testing';
+import { crdFixture, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -20,35 +20,22 @@ describe('an orch and a kubernetes server side by side', () => {
 
   const crd = (flavor: 'orch' | 'kubernetes', i: number) => {
     const f = flavorByName(flavor);
-    return {
-      apiVersion: `${f.group('apiextensions')}/v1`,
-      kind: 'CustomResourceDefinition',
-      metadata: { name: `things${i}.side.example.com` },
-      spec: {
-        group: 'side.example.com',
-        scope: 'Namespaced',
-        names: { plural: `things${i}`, singular: `thing${i}`, kind: `Thing${i}` },
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                properties: {
-                  spec: {
-                    type: 'object',
-                    [`${f.extensionPrefix}preserve-unknown-fields`]: true,
-                    properties: { port: { [`${f.extensionPrefix}int-or-string`]: true } },
-                  },
-                },
-              },
-            },
+    return crdFixture({
+      flavor,
+      group: 'side.example.com',
+      plural: `things${i}`,
+      kind: `Thing${i}`,
+      schema: {
+        type: 'object',
+        properties: {
+          spec: {
+            type: 'object',
+            [`${f.extensionPrefix}preserve-unknown-fields`]: true,
+            properties: { port: { [`${f.extensionPrefix}int-or-string`]: true } },
           },
-        ],
+        },
       },
-    };
+    });
   };
 
   it('encodes and decodes Protobuf on both concurrently, each with its own extension names', async () => {

@@ -1,4 +1,4 @@
-import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
+import { crdFixture, kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -83,29 +83,14 @@ describe.skipIf(!kubectlAvailable())('kubectl as a user (kubernetes flavor)', ()
   });
 
   it("a strategic merge patch of a custom resource answers upstream's 415 message", async () => {
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'widgets.qa.example.com' },
-      spec: {
-        group: 'qa.example.com',
-        names: { plural: 'widgets', singular: 'widget', kind: 'Widget', shortNames: ['wd'] },
-        scope: 'Namespaced',
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                properties: { spec: { type: 'object', properties: { size: { type: 'integer' } } } },
-              },
-            },
-          },
-        ],
-      },
-    };
+    const crd = crdFixture({
+      group: 'qa.example.com',
+      plural: 'widgets',
+      kind: 'Widget',
+      shortNames: ['wd'],
+      spec: { size: { type: 'integer' } },
+    });
+
     const kin = (input: unknown, ...args: string[]) =>
       kubectl(args, { kubeconfig: api.kubeconfigPath, input: JSON.stringify(input) });
     expect((await kin(crd, 'create', '-f', '-')).code).toBe(0);

@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer } from '@orchard/testing';
+import { crdFixture, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cm, gadgets, json, openWatch, waitFor } from './lifecycle-helpers.js';
 
@@ -19,27 +19,15 @@ describe.each(['orch', 'kubernetes'] as const)('namespace lifecycle (%s flavor)'
   beforeAll(async () => {
     api = await startTestServer({ flavor, insecureHttp: true, server: { resources: [gadgets] } });
     const crd = await api.request('POST', crds, {
-      body: {
-        apiVersion: `apiextensions.${domain}/v1`,
-        kind: 'CustomResourceDefinition',
-        metadata: { name: 'widgets.example.com' },
-        spec: {
-          group: 'example.com',
-          scope: 'Namespaced',
-          names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-          versions: [
-            {
-              name: 'v1',
-              served: true,
-              storage: true,
-              schema: {
-                openAPIV3Schema: { type: 'object', [`x-${finalizer}-preserve-unknown-fields`]: true },
-              },
-            },
-          ],
-        },
-      },
+      body: crdFixture({
+        flavor,
+        group: 'example.com',
+        plural: 'widgets',
+        kind: 'Widget',
+        schema: { type: 'object', [`x-${finalizer}-preserve-unknown-fields`]: true },
+      }),
     });
+
     expect(crd.status).toBe(201);
     await waitFor(
       'widgets served',

@@ -1,5 +1,12 @@
 import { jsonPatchSuiteCases } from '@orchard/patch/testing';
-import { kubectl, kubectlAvailable, startTestServer, type TestServer, waitFor } from '@orchard/testing';
+import {
+  crdFixture,
+  kubectl,
+  kubectlAvailable,
+  startTestServer,
+  type TestServer,
+  waitFor,
+} from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -7,34 +14,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * their errors (415, 422, 409, 400), and `kubectl patch` / client-side `kubectl apply`.
  */
 
-const docsCrd = (ext: string) => ({
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'jsondocs.test.orchard.dev' },
-  spec: {
+const docsCrd = (ext: string) =>
+  crdFixture({
     group: 'test.orchard.dev',
-    scope: 'Namespaced',
-    names: { plural: 'jsondocs', singular: 'jsondoc', kind: 'JsonDoc' },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: {
-              spec: {
-                type: 'object',
-                properties: { doc: { [`${ext}preserve-unknown-fields`]: true, nullable: true } },
-              },
-            },
-          },
-        },
-      },
-    ],
-  },
-});
+    plural: 'jsondocs',
+    kind: 'JsonDoc',
+    spec: { doc: { [`${ext}preserve-unknown-fields`]: true, nullable: true } },
+  });
 
 /** Moves every JSON pointer of a suite patch under `/spec/doc` (pointers that are not valid stay as they are). */
 function embedPatchText(text: string): string {

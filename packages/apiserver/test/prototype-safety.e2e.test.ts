@@ -1,4 +1,4 @@
-import { startTestServer, type TestServer, waitFor } from '@orchard/testing';
+import { crdFixture, startTestServer, type TestServer, waitFor } from '@orchard/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -175,32 +175,20 @@ describe.each(['kubernetes', 'orch'] as const)(
     it('custom resources with preserved unknown fields keep __proto__ as an ordinary own field', async () => {
       const ext = flavor === 'kubernetes' ? 'x-kubernetes-' : 'x-orch-';
       const apiGroup = flavor === 'kubernetes' ? 'apiextensions.k8s.io' : 'apiextensions.orch.io';
-      const crd = {
-        apiVersion: `${apiGroup}/v1`,
-        kind: 'CustomResourceDefinition',
-        metadata: { name: 'gadgets.proto.example.com' },
-        spec: {
-          group: 'proto.example.com',
-          scope: 'Namespaced',
-          names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
-          versions: [
-            {
-              name: 'v1',
-              served: true,
-              storage: true,
-              schema: {
-                openAPIV3Schema: {
-                  type: 'object',
-                  properties: {
-                    spec: { type: 'object', [`${ext}preserve-unknown-fields`]: true },
-                    typed: { type: 'object', properties: { a: { type: 'string' } } },
-                  },
-                },
-              },
-            },
-          ],
+      const crd = crdFixture({
+        flavor,
+        group: 'proto.example.com',
+        plural: 'gadgets',
+        kind: 'Gadget',
+        schema: {
+          type: 'object',
+          properties: {
+            spec: { type: 'object', [`${ext}preserve-unknown-fields`]: true },
+            typed: { type: 'object', properties: { a: { type: 'string' } } },
+          },
         },
-      };
+      });
+
       expect(
         (await api.request('POST', `/apis/${apiGroup}/v1/customresourcedefinitions`, { body: crd })).status,
       ).toBe(201);

@@ -42,6 +42,8 @@ export interface CrdFixture {
     names: Record<string, unknown>;
     versions: Record<string, unknown>[];
   };
+  /** So the fixture passes where an `ApiObject` is expected (codecs, kubectl input). */
+  [field: string]: unknown;
 }
 
 function flavorOf(flavor: FlavorName | Flavor | undefined): Flavor {
