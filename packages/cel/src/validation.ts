@@ -344,6 +344,22 @@ function schemaTypeName(s: StructuralSchema): string {
 
 class BudgetExhausted extends Error {}
 
+/** Records that the object's total cost budget ran out (upstream's message) and stops validation. */
+function budgetExhausted(
+  causes: ValidationCause[],
+  field: string,
+  schema: StructuralSchema,
+): BudgetExhausted {
+  causes.push(
+    fieldErrors.invalid(
+      field,
+      schemaTypeName(schema),
+      'validation failed due to running out of cost budget, no further validation rules will be run',
+    ),
+  );
+  return new BudgetExhausted();
+}
+
 /** Appends a rule's relative fieldPath (`.a.b`, `['x.y']`) to a data path. */
 function joinFieldPath(path: string, rel: string): string {
   const p = path + rel;
@@ -388,14 +404,7 @@ export function validateWithRules(
         } catch (e) {
           if (isCelError(e) && e.code === 'cost-budget-exceeded') {
             if (tracker.remaining() <= 0) {
-              causes.push(
-                fieldErrors.invalid(
-                  field,
-                  schemaTypeName(node.schema),
-                  'validation failed due to running out of cost budget, no further validation rules will be run',
-                ),
-              );
-              throw new BudgetExhausted();
+              throw budgetExhausted(causes, field, node.schema);
             }
             causes.push(
               fieldErrors.invalid(
@@ -426,14 +435,7 @@ export function validateWithRules(
               message = m;
           } catch (e) {
             if (isCelError(e) && e.code === 'cost-budget-exceeded' && tracker.remaining() <= 0) {
-              causes.push(
-                fieldErrors.invalid(
-                  field,
-                  schemaTypeName(node.schema),
-                  'validation failed due to running out of cost budget, no further validation rules will be run',
-                ),
-              );
-              throw new BudgetExhausted();
+              throw budgetExhausted(causes, field, node.schema);
             }
             // a failing messageExpression falls back to the static message
           }

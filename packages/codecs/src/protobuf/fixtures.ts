@@ -200,3 +200,16 @@ export function samplePodList(n: number): ApiObject & { items: ApiObject[] } {
   });
   return { apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: '5000' }, items };
 }
+
+/** A one-version CustomResourceDefinition (`a.example.com`) with the given `openAPIV3Schema`. */
+export function sampleCrd(openAPIV3Schema: Record<string, unknown>): ApiObject {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: 'a.example.com' },
+    spec: {
+      group: 'example.com',
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema } }],
+    },
+  };
+}

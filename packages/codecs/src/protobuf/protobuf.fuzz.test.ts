@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyByteEdits, byteEditsArb } from '../fuzz-edits.js';
 import { isWireDecodeError } from './errors.js';
-import { samplePod } from './fixtures.js';
+import { sampleCrd, samplePod } from './fixtures.js';
 import {
   decodeProtobuf,
   decodeProtobufWatchEvent,
@@ -17,29 +17,12 @@ import {
 } from './protobuf.js';
 
 const k8s = kubernetesFlavor;
-const crd = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'a.example.com' },
-  spec: {
-    group: 'example.com',
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: {
-            type: 'object',
-            properties: { a: { type: 'array', items: [{ type: 'string' }], default: [1] } },
-            additionalProperties: { type: 'string' },
-            dependencies: { a: ['b'] },
-          },
-        },
-      },
-    ],
-  },
-};
+const crd = sampleCrd({
+  type: 'object',
+  properties: { a: { type: 'array', items: [{ type: 'string' }], default: [1] } },
+  additionalProperties: { type: 'string' },
+  dependencies: { a: ['b'] },
+});
 const bodies = [
   encodeProtobuf(crd, k8s),
   encodeProtobuf(samplePod(1), k8s),

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { type ApiObject, kubernetesFlavor } from '@orchard/meta';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samplePod, samplePodList } from './fixtures.js';
+import { sampleCrd, samplePod, samplePodList } from './fixtures.js';
 import { protoFiles } from './proto/index.js';
 import { decodeProtobuf, encodeProtobuf, encodeProtobufWatchEvent } from './protobuf.js';
 import { messageType } from './registry.js';
@@ -156,31 +156,15 @@ describe.skipIf(!protoc)('protoc cross-check (upstream field numbers)', () => {
   });
 
   it('CustomResourceDefinition: schema extensions land in their upstream fields', () => {
-    const crd = {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'a.example.com' },
-      spec: {
-        group: 'example.com',
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            schema: {
-              openAPIV3Schema: {
-                type: 'object',
-                'x-kubernetes-preserve-unknown-fields': true,
-                properties: {
-                  l: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
-                },
-                additionalProperties: false,
-              },
-            },
-          },
-        ],
+    const crd = sampleCrd({
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+      properties: {
+        l: { type: 'array', 'x-kubernetes-list-type': 'set', items: { type: 'string' } },
       },
-    };
+      additionalProperties: false,
+    });
+
     const text = protocDecode(
       'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition',
       rawOf(encodeProtobuf(crd, k8s)),
