@@ -3,6 +3,7 @@ import type { StructuralSchema } from '@orchard/schema';
 import { describe, expect, it } from 'vitest';
 import { compile, createEnv } from './environment.js';
 import { isCelError } from './errors.js';
+import { thrownBy } from './test-helpers.js';
 import { timestampNanos } from './timestamps.js';
 import { celTypeOf, fromCelValue, toCelValue } from './types.js';
 
@@ -108,12 +109,7 @@ describe('schema-driven conversion', () => {
     'self.replicas.startsWith("1")',
     'self.labels.app == 1',
   ])('rejects %s at compile time', (expr) => {
-    let err: unknown;
-    try {
-      compile(expr, env);
-    } catch (e) {
-      err = e;
-    }
+    const err = thrownBy(() => compile(expr, env));
     expect(isCelError(err) && err.code).toBe('type-check');
   });
 });

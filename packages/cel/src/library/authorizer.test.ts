@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile, createEnv } from '../environment.js';
 import { isCelError } from '../errors.js';
+import { thrownBy } from '../test-helpers.js';
 import { type AuthorizationAttributes, type Authorizer, createAuthorizerValue } from './authorizer.js';
 
 /** A fake authorizer: allows what the table says, records every question. */
@@ -91,12 +92,7 @@ describe('authorizer library', () => {
   it('offers fieldSelector/labelSelector only with the AuthorizeWithSelectors gate', () => {
     const expr =
       "authorizer.group('').resource('pods').fieldSelector('spec.nodeName=n1').labelSelector('app=web').check('list').allowed()";
-    let err: unknown;
-    try {
-      compile(expr, env);
-    } catch (e) {
-      err = e;
-    }
+    const err = thrownBy(() => compile(expr, env));
     expect(isCelError(err) && err.code).toBe('type-check');
 
     const gated = createEnv({

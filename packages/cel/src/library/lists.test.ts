@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile, createEnv } from '../environment.js';
 import { isCelError } from '../errors.js';
+import { thrownBy } from '../test-helpers.js';
 
 const env = createEnv();
 const run = (expr: string) => compile(expr, env).evaluate();
@@ -31,12 +32,7 @@ describe('lists library', () => {
     ['[9223372036854775807, 1].sum()', /overflow/],
     ['[1, "a"].isSorted()', /compare|overload/],
   ])('%s fails with %s', (expr, msg) => {
-    let err: unknown;
-    try {
-      run(expr);
-    } catch (e) {
-      err = e;
-    }
+    const err = thrownBy(() => run(expr));
     expect(isCelError(err) && err.code).toBe('evaluation');
     expect((err as Error).message).toMatch(msg);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile, createEnv } from '../environment.js';
 import { isCelError } from '../errors.js';
+import { thrownBy } from '../test-helpers.js';
 
 const env = createEnv();
 const run = (expr: string) => compile(expr, env).evaluate();
@@ -45,12 +46,7 @@ describe('quantity library', () => {
     ["quantity('9999999999999999999999999999999999999G').asInteger()", /cannot convert value to integer/],
     ["quantity('1.5').asInteger()", /cannot convert value to integer/],
   ])('%s fails', (expr, msg) => {
-    let err: unknown;
-    try {
-      run(expr);
-    } catch (e) {
-      err = e;
-    }
+    const err = thrownBy(() => run(expr));
     expect(isCelError(err) && err.code).toBe('evaluation');
     expect((err as Error).message).toMatch(msg);
   });

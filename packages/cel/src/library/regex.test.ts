@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile, createEnv } from '../environment.js';
 import { isCelError } from '../errors.js';
+import { thrownBy } from '../test-helpers.js';
 
 const env = createEnv({ variables: { s: 'string', l: 'list<string>' } });
 const run = (expr: string, vars: Record<string, unknown> = {}) => compile(expr, env).evaluate(vars);
@@ -24,12 +25,7 @@ describe('regex library (RE2)', () => {
   });
 
   it('rejects an invalid pattern', () => {
-    let err: unknown;
-    try {
-      run("'a'.matches('[')");
-    } catch (e) {
-      err = e;
-    }
+    const err = thrownBy(() => run("'a'.matches('[')"));
     expect(isCelError(err) && err.code).toBe('evaluation');
     expect((err as Error).message).toMatch(/invalid regular expression/);
   });
@@ -40,14 +36,11 @@ describe('regex library (RE2)', () => {
   });
 
   it('halts a regex over a huge input on the cost budget, before matching', () => {
-    let err: unknown;
-    try {
+    const err = thrownBy(() => {
       run('l.exists(x, x.matches("(a+)+$"))', {
         l: Array.from({ length: 50 }, () => `${'a'.repeat(200_000)}!`),
       });
-    } catch (e) {
-      err = e;
-    }
+    });
     expect(isCelError(err) && err.code).toBe('cost-budget-exceeded');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compile, createEnv } from '../environment.js';
 import { isCelError } from '../errors.js';
+import { thrownBy } from '../test-helpers.js';
 
 const env = createEnv();
 const run = (expr: string) => compile(expr, env).evaluate();
@@ -44,12 +45,7 @@ describe('URLs library', () => {
   });
 
   it("url('not a url') is an evaluation error", () => {
-    let err: unknown;
-    try {
-      run("url('not a url')");
-    } catch (e) {
-      err = e;
-    }
+    const err = thrownBy(() => run("url('not a url')"));
     expect(isCelError(err) && err.code).toBe('evaluation');
     expect((err as Error).message).toMatch(/URL parse error/);
   });
