@@ -1,5 +1,6 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type AuthorizationMode, parseAuthorizationModes } from '@orchard/authz';
 import { flavorByName } from '@orchard/meta';
 import {
   authenticationFlagOptions,
@@ -51,6 +52,9 @@ const usage = `Usage: orchard-apiserver [options]
   --max-mutating-requests-inflight N  mutating requests served at once (default 200; 0 = no limit)
   --request-timeout D    answer 504 to a request still running after D (default 1m0s; watches exempt)
   --max-watches-per-user N  open watches one user may hold (default 2000; 0 = no limit)
+  --authorization-mode LIST  ordered authorizers: AlwaysAllow, AlwaysDeny, RBAC, ABAC (default RBAC;
+                         Node and Webhook are not built); system:masters (the admin) always passes
+  --authorization-policy-file PATH  ABAC policy, one JSON object per line (needs mode ABAC)
   -h, --help             this text
 
 ${authenticationFlagsUsage}`;
@@ -84,6 +88,8 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         'max-mutating-requests-inflight': { type: 'string' },
         'request-timeout': { type: 'string' },
         'max-watches-per-user': { type: 'string' },
+        'authorization-mode': { type: 'string', default: 'RBAC' },
+        'authorization-policy-file': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         ...authenticationFlagOptions,
       },
@@ -198,6 +204,17 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       return fail(`invalid --compaction-interval ${compactionInterval}: ${(e as Error).message}`);
     }
   }
+  let authorizationModes: AuthorizationMode[] = [];
+  try {
+    authorizationModes = parseAuthorizationModes(String(values['authorization-mode']));
+  } catch (e) {
+    return fail((e as Error).message);
+  }
+  const policyFile = values['authorization-policy-file'];
+  if (typeof policyFile === 'string' && !authorizationModes.includes('ABAC'))
+    fail('--authorization-policy-file: given without mode ABAC in --authorization-mode');
+  if (typeof policyFile !== 'string' && authorizationModes.includes('ABAC'))
+    fail('--authorization-mode: ABAC needs --authorization-policy-file');
   const kubeconfigOut = resolve(
     typeof values['kubeconfig-out'] === 'string'
       ? values['kubeconfig-out']
@@ -253,6 +270,8 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         ...(compactionIntervalMs === undefined ? {} : { compactionIntervalMs }),
         featureGates,
         ...(authn ? { authentication: authn.authentication } : {}),
+        authorizationModes,
+        ...(typeof policyFile === 'string' ? { authorizationPolicyFile: resolve(policyFile) } : {}),
         logger: {
           info: (m) => process.stderr.write(`${m}\n`),
           error: (m, e) =>

@@ -1,4 +1,5 @@
 import type { UnionAuthenticator } from '@orchard/authn';
+import type { AuthorizationMode, Authorizer } from '@orchard/authz';
 import type { Codec } from '@orchard/codecs';
 import type { Flavor } from '@orchard/meta';
 import { orchFlavor } from '@orchard/meta';
@@ -6,7 +7,6 @@ import type { Store } from '@orchard/store';
 import type { AuthenticationOptions } from './authentication/authentication-options.js';
 import type { ResponseConversion } from './codecs.js';
 import type { FeatureGateOverrides } from './feature-gates.js';
-import type { Authorizer } from './filters/authorization.js';
 import type { ResourceDefinition, UserInfo } from './registry/resource.js';
 import {
   partialObjectMetadataConversion,
@@ -69,8 +69,20 @@ export interface ApiServerOptions {
    * `authentication`, or every request is `insecureUser` when `anonymousIsAdmin` (default: without `tls`).
    */
   readonly authenticator?: UnionAuthenticator;
-  /** Whether an authenticated request may proceed (the authorization filter). Default: allow all. */
+  /**
+   * Whether an authenticated request may proceed (the authorization filter), used as given (no
+   * `system:masters` bypass is added). Default: the chain of `authorizationModes` behind the
+   * `system:masters` bypass.
+   */
   readonly authorizer?: Authorizer;
+  /**
+   * `--authorization-mode` (spec doc 2 §5.3): the modes of the chain, in order (`AlwaysAllow`,
+   * `AlwaysDeny`, `RBAC`, `ABAC`; `Node` and `Webhook` are not built). Default `['RBAC']`: denied by
+   * default, the default roles open health, `/version`, discovery and self reviews.
+   */
+  readonly authorizationModes: readonly AuthorizationMode[];
+  /** `--authorization-policy-file`: the ABAC policy file (one JSON object per line); needs mode `ABAC`. */
+  readonly authorizationPolicyFile?: string;
   /** Resource types served in addition to (or, with `builtinResources: false`, instead of) the built-ins. */
   readonly resources: readonly ResourceDefinition[];
   /** Serve the built-in types (namespaces, configmaps, secrets, serviceaccounts, events, leases). Default: true. */
@@ -173,6 +185,7 @@ export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze
     groups: Object.freeze(['system:masters', 'system:authenticated']),
   }),
   resources: Object.freeze([]),
+  authorizationModes: Object.freeze(['RBAC'] as const),
   builtinResources: true,
   responseConversions: Object.freeze([
     tableResponseConversion,

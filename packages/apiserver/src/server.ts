@@ -1,6 +1,16 @@
+import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  type Authorizer,
+  alwaysAllowAuthorizer,
+  createAbacAuthorizer,
+  createModeAuthorizer,
+  createRbacAuthorizer,
+  parseAbacPolicies,
+} from '@orchard/authz';
 import type { Codec } from '@orchard/codecs';
 import { ApiError } from '@orchard/meta';
+import { createRbacEvaluator, type RbacEvaluator } from '@orchard/rbac';
 import { createMemoryStore, type Store } from '@orchard/store';
 import {
   createServerAuthentication,
@@ -14,7 +24,7 @@ import { resolveFeatureGates } from './feature-gates.js';
 import { admissionFilter } from './filters/admission.js';
 import { auditFilter } from './filters/audit.js';
 import { authenticationFilter, createFixedAuthenticator } from './filters/authentication.js';
-import { alwaysAllowAuthorizer, authorizationFilter } from './filters/authorization.js';
+import { authorizationFilter } from './filters/authorization.js';
 import { composeFilters, type FilterContext } from './filters/filter.js';
 import { impersonationFilter, mastersOnlyImpersonationAuthorizer } from './filters/impersonation.js';
 import { requestLimitsFilter } from './filters/request-limits.js';
@@ -26,6 +36,11 @@ import { createHealthChecks, type HealthChecks } from './health/health.js';
 import { installLifecycle, type Lifecycle } from './lifecycle/lifecycle.js';
 import { createListener } from './listener.js';
 import { type ApiServerOptions, defaultApiServerOptions } from './options.js';
+import { createAggregationController } from './rbac/aggregation-controller.js';
+import { reconcileDefaultPolicy } from './rbac/default-policy.js';
+import { rbacEscalationStep } from './rbac/escalation-step.js';
+import { type RbacInformer, startRbacInformer } from './rbac/rbac-informer.js';
+import { rbacGroup } from './rbac/rbac-resources.js';
 import { builtinObjects, createBootstrapObjects } from './registry/builtin/bootstrap.js';
 import { builtinResources } from './registry/builtin/index.js';
 import { createResourceRegistry, type ResourceRegistry } from './registry/registry.js';
@@ -62,6 +77,8 @@ export interface ApiServer {
   readonly options: ApiServerOptions;
   /** The deletion lifecycle: namespace controller and garbage collector (`idle()` for tests). */
   readonly lifecycle: Lifecycle;
+  /** The authorizer chain and the RBAC state it reads. */
+  readonly authorization: ServerAuthorization;
   /** Adds a wire codec (Protobuf, CBOR) for requests and responses. */
   addCodec(codec: Codec): void;
   /**
@@ -75,6 +92,34 @@ export interface ApiServer {
   ): void;
   /** Adds a response conversion selected by Accept parameters (Table). */
   addResponseConversion(conversion: ResponseConversion): void;
+}
+
+/** The server's authorization: the chain, and the RBAC evaluator fed from the served RBAC objects. */
+export interface ServerAuthorization {
+  readonly authorizer: Authorizer;
+  readonly rbac: RbacEvaluator;
+  /**
+   * Resolves once RBAC decisions reflect every write up to `revision` (a resourceVersion; default:
+   * the start-up state) and ClusterRole aggregation has settled. Decisions follow writes within one
+   * watch fan-out; tests use this instead of sleeping.
+   */
+  synced(revision?: number): Promise<void>;
+}
+
+/** The ABAC authorizer of `--authorization-policy-file`; a bad file stops the start naming it. */
+function abacFromFile(path: string | undefined): Authorizer | undefined {
+  if (path === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new Error(`--authorization-policy-file: cannot read ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return createAbacAuthorizer(parseAbacPolicies(text, path));
+  } catch (e) {
+    throw new Error(`--authorization-policy-file: ${(e as Error).message}`);
+  }
 }
 
 /**
@@ -102,8 +147,22 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
         e,
       ),
   );
+  const rbac = createRbacEvaluator();
+  const onlyAllowAll =
+    options.authorizationModes.length === 1 && options.authorizationModes[0] === 'AlwaysAllow';
+  const authorizer: Authorizer =
+    options.authorizer ??
+    (onlyAllowAll && options.authorizationPolicyFile === undefined
+      ? alwaysAllowAuthorizer
+      : createModeAuthorizer({
+          modes: options.authorizationModes,
+          rbac: createRbacAuthorizer(rbac),
+          ...(options.authorizationPolicyFile !== undefined
+            ? { abac: abacFromFile(options.authorizationPolicyFile) }
+            : {}),
+        }));
   const registry = createResourceRegistry([
-    ...(options.builtinResources ? builtinResources(flavor) : []),
+    ...(options.builtinResources ? builtinResources(flavor, () => authorizer) : []),
     ...options.resources,
   ]);
   const codecs: Codec[] = [...(options.codecs ?? defaultCodecs(flavor, options.featureGates))];
@@ -116,6 +175,10 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   addStandardChecks(health, store, drainingController.signal);
   health.addHook('bootstrap-namespaces');
   const writePipeline = new WritePipeline(defaultWriteSteps);
+  writePipeline.insertAfter(
+    'validation',
+    rbacEscalationStep(rbacGroup(flavor), () => authorizer, rbac),
+  );
   const log = options.logger;
   const insecure = options.anonymousIsAdmin ?? options.tls === undefined;
   // Built before the state so that a bad key or issuer fails createApiServer, not the first request.
@@ -141,6 +204,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     codecs,
     offers: buildOffers(codecs, conversions, flavor),
     writePipeline,
+    authorizer,
     health,
     log,
     closing: closingController.signal,
@@ -156,7 +220,6 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   });
   const authenticator =
     options.authenticator ?? authentication?.union ?? createFixedAuthenticator(options.insecureUser);
-  const authorizer = options.authorizer ?? alwaysAllowAuthorizer;
   const chain = composeFilters(
     [
       authenticationFilter(authenticator, {
@@ -170,7 +233,15 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
         flavor,
       ),
       auditFilter(),
-      authorizationFilter(authorizer),
+      // Until the RBAC state is loaded a decision would see no bindings: requests wait for it.
+      authorizationFilter(
+        authorizer === alwaysAllowAuthorizer
+          ? authorizer
+          : {
+              authorize: (a) =>
+                rbacLoaded ? authorizer.authorize(a) : rbacReady.then(() => authorizer.authorize(a)),
+            },
+      ),
       admissionFilter(),
     ],
     route,
@@ -190,6 +261,41 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       await startCrdController(state, closingController.signal);
     health.completeHook('bootstrap-namespaces');
   })();
+  // RBAC: the default policy reconciled, then the evaluator fed from the served objects, with
+  // ClusterRole aggregation after every ClusterRole change. Requests wait for it (`listen`).
+  const aggregation = createAggregationController(state, closingController.signal);
+  let informer: RbacInformer | undefined;
+  const rbacReady = (async () => {
+    await ready;
+    await reconcileDefaultPolicy(state);
+    informer = startRbacInformer(state, rbac, closingController.signal, {
+      onClusterRoles: (all) => aggregation.changed(all),
+    });
+    await informer.synced;
+    aggregation.changed(informer.clusterRoles);
+    await aggregation.idle();
+  })();
+  let rbacLoaded = false;
+  rbacReady.then(
+    () => {
+      rbacLoaded = true;
+    },
+    (e) => log.error('RBAC start-up failed', e),
+  );
+  const authorization: ServerAuthorization = {
+    authorizer,
+    rbac,
+    async synced(revision) {
+      await rbacReady;
+      if (revision !== undefined) await informer?.waitFor(revision);
+      await aggregation.idle();
+      // Aggregation may have written ClusterRoles: wait for those writes too.
+      if (revision !== undefined)
+        await informer?.waitFor(
+          state.watchCaches.for({ group: rbacGroup(flavor), resource: 'clusterroles' }).revision,
+        );
+    },
+  };
   ready.catch((e) => log.error('start-up failed', e));
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
@@ -260,7 +366,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
 
   return {
     handle,
-    ready,
+    ready: rbacReady,
     registry,
     authentication,
     storage: store,
@@ -270,6 +376,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     health,
     options,
     lifecycle,
+    authorization,
     setCustomResourceConverter(group, kind, converter) {
       if (converter) state.converters.set(`${group}/${kind}`, converter);
       else state.converters.delete(`${group}/${kind}`);
@@ -285,6 +392,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     async listen(port = 0, host = '127.0.0.1') {
       const address = await listener.listen(port, host);
       await ready;
+      await rbacReady;
       return address;
     },
     async close() {

@@ -1,3 +1,4 @@
+import type { Authorizer } from '@orchard/authz';
 import type { Codec } from '@orchard/codecs';
 import type { Flavor } from '@orchard/meta';
 import type { Store } from '@orchard/store';
@@ -28,6 +29,8 @@ export interface ServerState {
   /** Response offers for resource requests (codecs × conversions). Recomputed when codecs change. */
   offers: readonly ResponseOffer[];
   readonly writePipeline: WritePipeline;
+  /** The authorizer chain every request and review is decided by. */
+  readonly authorizer: Authorizer;
   readonly health: HealthChecks;
   readonly log: Logger;
   /** Aborted when the server begins to shut down: open watches end. */

@@ -127,18 +127,22 @@ describe('client certificates, static tokens and anonymous', () => {
     expect(r.json.status.userInfo.username).toBe('jane');
   });
 
-  it('no credential: public paths served, everything else 401 until an authorizer decides', async () => {
-    for (const p of ['/version', '/livez', '/readyz', '/healthz', '/healthz/ping'])
+  it('no credential: the anonymous user, which the default RBAC policy lets read only the public paths', async () => {
+    for (const p of ['/version', '/livez', '/readyz', '/healthz'])
       expect((await api.call('GET', p)).status, p).toBe(200);
-    for (const p of ['/api/v1/namespaces', '/apis', '/api', '/openapi/v3', '/'])
-      expect((await api.call('GET', p)).json, p).toEqual(unauthorizedStatus);
+    // system:public-info-viewer names the health paths themselves, not their per-check sub-paths.
+    for (const p of ['/healthz/ping', '/api/v1/namespaces', '/apis', '/api', '/openapi/v3', '/'])
+      expect((await api.call('GET', p)).status, p).toBe(403);
+    expect((await api.call('GET', '/api/v1/namespaces')).json.message).toBe(
+      'namespaces is forbidden: User "system:anonymous" cannot list resource "namespaces" in API group "" at the cluster scope',
+    );
   });
 
   it('a non-Bearer Authorization header is no credential (anonymous)', async () => {
     expect((await api.call('GET', '/version', { headers: { authorization: 'Basic YTpi' } })).status).toBe(
       200,
     );
-    expect((await api.call('GET', '/api', { headers: { authorization: 'Basic YTpi' } })).status).toBe(401);
+    expect((await api.call('GET', '/api', { headers: { authorization: 'Basic YTpi' } })).status).toBe(403);
   });
 
   it('a token is never anonymous: an invalid one is 401 even on a public path', async () => {
@@ -167,7 +171,7 @@ describe('client certificates, static tokens and anonymous', () => {
         status: -1,
         text: e.message,
       }));
-      expect([201, 401, 400, 431], JSON.stringify(headers).slice(0, 80)).toContain(r.status);
+      expect([201, 401, 400, 403, 431], JSON.stringify(headers).slice(0, 80)).toContain(r.status);
       if (r.status === 201) expect((r as { json: any }).json.status.userInfo.username).not.toBe('root');
     }
     expect((await api.whoami({ cert: api.tls.admin })).status).toBe(201);
@@ -234,13 +238,15 @@ describe('authenticating proxy (--requestheader-*)', () => {
 
   it.each([
     ['proxy CN not allowed', () => ({ cert: otherProxy, headers: { 'x-remote-user': 'dave' } }), 401],
-    // A proxy certificate is no user certificate: without headers it is nobody (anonymous → 401).
-    ['proxy certificate without headers', () => ({ cert: proxy }), 401],
-    ['headers without a certificate', () => ({ headers: { 'x-remote-user': 'dave' } }), 401],
-  ])('%s → 401', async (_name, options, status) => {
+    // A proxy certificate is no user certificate: without headers it is nobody (anonymous, which
+    // RBAC refuses: 403).
+    ['proxy certificate without headers', () => ({ cert: proxy }), 403],
+    ['headers without a certificate', () => ({ headers: { 'x-remote-user': 'dave' } }), 403],
+  ])('%s → %i', async (_name, options, status) => {
     const r = await api.whoami(options());
     expect(r.status).toBe(status);
-    expect(r.json).toEqual(unauthorizedStatus);
+    if (status === 401) expect(r.json).toEqual(unauthorizedStatus);
+    else expect(r.json.message).toContain('User "system:anonymous"');
   });
 
   it('headers sent with a client-CA certificate are ignored: the certificate decides', async () => {

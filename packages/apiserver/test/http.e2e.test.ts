@@ -288,10 +288,10 @@ describe('reference server over HTTPS (orch flavor)', () => {
     expect(status).toBe(401);
   });
 
-  it('rejects requests without a client certificate with 401, but serves health and version', async () => {
+  it('refuses requests without a client certificate (system:anonymous, 403), but serves health and version', async () => {
     const r = await api.request('GET', '/api/v1/namespaces', { anonymous: true });
-    expect(r.status).toBe(401);
-    expect(r.json).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+    expect(r.status).toBe(403);
+    expect(r.json).toMatchObject({ kind: 'Status', reason: 'Forbidden', code: 403 });
     expect((await api.request('GET', '/livez', { anonymous: true })).status).toBe(200);
     expect((await api.request('GET', '/version', { anonymous: true })).status).toBe(200);
   });

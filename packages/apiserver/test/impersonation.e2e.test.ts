@@ -12,7 +12,11 @@ const tokens = parseTokenFile(
 describe('impersonation while no authorizer is configured: system:masters only', () => {
   let api: AuthServer;
   beforeAll(async () => {
-    api = await startAuthServer({ authentication: { tokenFile: tokens } });
+    // AlwaysAllow: the masters-only impersonation check applies (no authorizer to ask).
+    api = await startAuthServer({
+      authentication: { tokenFile: tokens },
+      server: { authorizationModes: ['AlwaysAllow'] },
+    });
   });
   afterAll(() => api.stop());
   const asRoot = { authorization: 'Bearer tok-root' };

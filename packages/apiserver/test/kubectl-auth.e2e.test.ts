@@ -122,6 +122,8 @@ describe.skipIf(!kubectlAvailable())('kubectl auth whoami for every method', () 
         },
         requestHeader: { allowedNames: ['front-proxy-client'] },
       },
+      // About authentication: every user may read (the impersonation check stays masters-only).
+      server: { authorizationModes: ['AlwaysAllow'] },
     });
 
     // The authenticating proxy: TLS for kubectl (no client credential), then forwards with its own

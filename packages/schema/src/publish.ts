@@ -63,6 +63,8 @@ export function schemaName(
         : group;
   if (prefix === 'apiextensions')
     return `${root}.apiextensions-apiserver.pkg.apis.apiextensions.${version}.${kind}`;
+  // Upstream's Go package for `rbac.authorization.k8s.io` is `k8s.io/api/rbac`.
+  if (prefix === 'rbac.authorization') return `${root}.api.rbac.${version}.${kind}`;
   return `${root}.api.${prefix}.${version}.${kind}`;
 }
 

@@ -17,6 +17,7 @@ export type {
   TestResponse,
   TestServer,
   TestServerOptions,
+  TestUser,
 } from './test-server.js';
 export { startTestServer, testStorageBackend } from './test-server.js';
 export { waitFor } from './wait-for.js';

@@ -12,7 +12,13 @@ import {
   type StorageBackend,
   storageBackends,
 } from '@orchard/apiserver';
-import { type GeneratedTls, generateServerTls } from '@orchard/apiserver/tls';
+import {
+  buildKubeconfig,
+  type GeneratedTls,
+  generateServerTls,
+  issueClientCert,
+} from '@orchard/apiserver/tls';
+import type { AuthorizationMode } from '@orchard/authz';
 import { createRestClient, type RestClient } from '@orchard/client';
 import { type Flavor, type FlavorName, flavorByName } from '@orchard/meta';
 
@@ -22,6 +28,12 @@ export interface TestServerOptions {
   readonly flavor?: FlavorName | Flavor;
   /** Plain HTTP; every request is the admin. Default false (HTTPS with client certificates). */
   readonly insecureHttp?: boolean;
+  /**
+   * The authorization modes (`--authorization-mode`). Default: the server's, `RBAC` (the admin is in
+   * `system:masters` and passes; other users meet the default roles). `'AlwaysAllow'` for quick tests
+   * that use other users and are not about authorization.
+   */
+  readonly authorization?: AuthorizationMode | readonly AuthorizationMode[];
   /** Passed through to `createApiServer` (store, resources, maxRequestBodyBytes …). */
   readonly server?: Partial<ApiServerOptions>;
   /**
@@ -47,6 +59,13 @@ export function testStorageBackend(): StorageBackend {
   return env;
 }
 
+/** Another user to act as (HTTPS only): a client certificate with CN = username, O = each group. */
+export interface TestUser {
+  readonly username: string;
+  /** Default none (the server adds `system:authenticated`). */
+  readonly groups?: readonly string[];
+}
+
 /** One request to the test server: body, headers, and whether to send it anonymously. */
 export interface RequestOptions {
   /** A body: objects are sent as JSON, strings and bytes as they are. */
@@ -54,6 +73,8 @@ export interface RequestOptions {
   readonly headers?: Record<string, string>;
   /** Send without the admin client certificate (HTTPS only). */
   readonly anonymous?: boolean;
+  /** Send as this user instead of the admin (HTTPS only; a client certificate minted from the test CA). */
+  readonly as?: TestUser;
 }
 
 /** A response to a `TestServer` request: status, headers, text and the JSON body. */
@@ -73,6 +94,8 @@ export interface RawRequestOptions {
   readonly headers?: Record<string, string>;
   /** Send without the admin client certificate (HTTPS only). */
   readonly anonymous?: boolean;
+  /** Send as this user instead of the admin (HTTPS only; a client certificate minted from the test CA). */
+  readonly as?: TestUser;
 }
 
 /** A response as bytes (and, for convenience, as text and JSON). */
@@ -106,6 +129,11 @@ export interface TestServer {
    * body as bytes, answering the body as bytes too (Protobuf, CBOR, framing tests).
    */
   raw(method: string, path: string, options?: RawRequestOptions): Promise<RawResponse>;
+  /**
+   * A kubeconfig file for `user` (a client certificate minted from the test CA; HTTPS only), for
+   * running kubectl as someone other than the admin.
+   */
+  kubeconfigFor(user: TestUser): Promise<string>;
   /** Stops the server and removes its temp directory. */
   stop(): Promise<void>;
 }
@@ -140,7 +168,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       insecureHttp: insecure,
       ...(tls ? { tls } : {}),
       ...(options.publishRootCa ? { publishRootCa: true } : {}),
-      server: { ...options.server, ...(opened ? { store: opened.store } : {}), flavor },
+      server: {
+        ...options.server,
+        ...(opened ? { store: opened.store } : {}),
+        flavor,
+        ...(options.authorization === undefined
+          ? {}
+          : {
+              authorizationModes:
+                typeof options.authorization === 'string'
+                  ? [options.authorization]
+                  : [...options.authorization],
+            }),
+      },
     });
   } catch (e) {
     await opened?.store.close();
@@ -153,10 +193,32 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ? new Agent({ ca: tls.ca.cert, cert: tls.admin.cert, key: tls.admin.key, keepAlive: true })
     : undefined;
   const anonAgent = tls ? new Agent({ ca: tls.ca.cert, keepAlive: false }) : undefined;
+  const userKey = (u: TestUser) => JSON.stringify([u.username, u.groups ?? []]);
+  const userCerts = new Map<string, ReturnType<typeof issueClientCert>>();
+  const certFor = (u: TestUser) => {
+    if (!tls) throw new Error('startTestServer: acting as another user needs HTTPS (not insecureHttp)');
+    let c = userCerts.get(userKey(u));
+    if (!c) {
+      c = issueClientCert(tls.ca, u.username, u.groups ?? []);
+      userCerts.set(userKey(u), c);
+    }
+    return c;
+  };
+  const userAgents = new Map<string, Agent>();
+  const agentFor = async (u: TestUser): Promise<Agent> => {
+    let a = userAgents.get(userKey(u));
+    if (!a) {
+      const c = await certFor(u);
+      a = new Agent({ ca: tls?.ca.cert, cert: c.cert, key: c.key, keepAlive: false });
+      userAgents.set(userKey(u), a);
+    }
+    return a;
+  };
 
   const { hostname, port } = new URL(launched.url);
-  const raw = (method: string, path: string, ro: RawRequestOptions = {}): Promise<RawResponse> =>
-    new Promise((resolve, reject) => {
+  const raw = async (method: string, path: string, ro: RawRequestOptions = {}): Promise<RawResponse> => {
+    const asAgent = ro.as ? await agentFor(ro.as) : undefined;
+    return new Promise((resolve, reject) => {
       const headers: Record<string, string> = { ...ro.headers };
       const body = typeof ro.body === 'string' ? Buffer.from(ro.body) : ro.body;
       if (body !== undefined) headers['content-length'] = String(body.byteLength);
@@ -168,7 +230,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
           path,
           method,
           headers,
-          ...(tls ? { agent: ro.anonymous ? anonAgent : agent } : {}),
+          ...(tls ? { agent: asAgent ?? (ro.anonymous ? anonAgent : agent) } : {}),
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -190,6 +252,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       req.on('error', reject);
       req.end(body);
     });
+  };
+  let userConfigs = 0;
 
   const request = async (method: string, path: string, ro: RequestOptions = {}): Promise<TestResponse> => {
     const url = new URL(path, launched.url);
@@ -210,6 +274,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       headers,
       ...(body !== undefined ? { body } : {}),
       ...(ro.anonymous ? { anonymous: true } : {}),
+      ...(ro.as ? { as: ro.as } : {}),
     });
     return { status, headers: h, text, bytes, json };
   };
@@ -234,9 +299,22 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ),
     request,
     raw,
+    async kubeconfigFor(user) {
+      const c = await certFor(user);
+      const path = join(dir, `user-${++userConfigs}.kubeconfig`);
+      const text = buildKubeconfig({
+        server: launched.url,
+        caPem: (tls as GeneratedTls).ca.cert,
+        clientCertPem: c.cert,
+        clientKeyPem: c.key,
+      });
+      await writeFile(path, text, { mode: 0o600 });
+      return path;
+    },
     async stop() {
       agent?.destroy();
       anonAgent?.destroy();
+      for (const a of userAgents.values()) a.destroy();
       await launched.stop();
       await opened?.store.close();
       await rm(dir, { recursive: true, force: true });

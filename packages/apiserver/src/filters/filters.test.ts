@@ -86,6 +86,7 @@ describe('authenticator and authorizer options', () => {
 
   it('serves the authenticated user; without one, 401 except on the public paths', async () => {
     const url = await start({
+      authorizationModes: ['AlwaysAllow'],
       authenticator: createUnionAuthenticator({
         authenticators: [
           {

@@ -45,7 +45,7 @@ export interface WriteStep {
  * `deletion-lifecycle` after `object-meta` and the CRD controller's `crd-terminating` first):
  * `crd-terminating` → `version-in` → `type-meta` → `patch` → `schema` →
  * `object-meta` → `deletion-lifecycle` → `namespace-lifecycle` → `strategy-prepare` → `field-manager`
- * → `schema-validation` → `validation-rules` → `validation` → `version-out`. Add a step with
+ * → `schema-validation` → `validation-rules` → `validation` → `rbac-escalation` → `version-out`. Add a step with
  * `insertBefore`/`insertAfter` or swap one with `replace`, instead of editing handlers; a step that
  * changes the object belongs before `field-manager`, which records the request's changes in
  * `managedFields`. The dry-run gate and the store write follow the last step, in the handler.

@@ -22,15 +22,35 @@ export interface UnsafeDeleteAttributes {
 }
 
 /**
- * Authorization hook of the unsafe delete: the caller must be allowed both `delete` and
- * `unsafe-delete-ignore-read-errors` on the object. The reference server has no authorizer yet
- * (every authenticated request is served as allowed), so this resolves for every caller; once the
- * authorizer chain exists it is asked for both verbs here and a refusal becomes a 403 Forbidden.
+ * Authorization of the unsafe delete: the caller must be allowed both `delete` (the request itself
+ * was) and `unsafe-delete-ignore-read-errors` on the object, asked of the server's authorizer chain;
+ * a refusal is a 403 Forbidden with upstream's wording.
  */
 export async function authorizeUnsafeDelete(
-  _state: ServerState,
-  _attributes: UnsafeDeleteAttributes,
-): Promise<void> {}
+  state: ServerState,
+  attributes: UnsafeDeleteAttributes,
+): Promise<void> {
+  for (const verb of attributes.verbs) {
+    const r = await state.authorizer.authorize({
+      user: attributes.user,
+      verb,
+      isResourceRequest: true,
+      path: '',
+      apiGroup: attributes.group,
+      apiVersion: '',
+      namespace: attributes.namespace,
+      resource: attributes.resource,
+      subresource: '',
+      name: attributes.name,
+    });
+    if (r.decision !== 'allow')
+      throw errors.forbidden(
+        { group: attributes.group, resource: attributes.resource },
+        attributes.name,
+        `not permitted to do ${JSON.stringify(verb)}, reason: ${r.reason === '' ? 'no RBAC policy matched' : r.reason}`,
+      );
+  }
+}
 
 /** 422 when the object can be read: the option is only for objects storage cannot decode. */
 function readableObjectError(target: DeleteTarget): ApiError {

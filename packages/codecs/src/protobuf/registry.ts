@@ -16,6 +16,7 @@ const AUTOSCALING = 'k8s.io.api.autoscaling.v1';
 const AUTHN = 'k8s.io.api.authentication.v1';
 const APIEXTENSIONS = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
 const AUTHZ = 'k8s.io.api.authorization.v1';
+const RBAC = 'k8s.io.api.rbac.v1';
 
 /**
  * One served kind. `group` is `''` (core), a plain group (`apps`), or `<prefix>.*` for a group
@@ -92,6 +93,28 @@ export const protobufKinds: readonly ProtobufKind[] = Object.freeze([
     version: 'v1',
     kind: 'LocalSubjectAccessReview',
     message: `${AUTHZ}.LocalSubjectAccessReview`,
+  },
+  { group: 'rbac.authorization.*', version: 'v1', kind: 'Role', message: `${RBAC}.Role`, list: true },
+  {
+    group: 'rbac.authorization.*',
+    version: 'v1',
+    kind: 'RoleBinding',
+    message: `${RBAC}.RoleBinding`,
+    list: true,
+  },
+  {
+    group: 'rbac.authorization.*',
+    version: 'v1',
+    kind: 'ClusterRole',
+    message: `${RBAC}.ClusterRole`,
+    list: true,
+  },
+  {
+    group: 'rbac.authorization.*',
+    version: 'v1',
+    kind: 'ClusterRoleBinding',
+    message: `${RBAC}.ClusterRoleBinding`,
+    list: true,
   },
 ]);
 

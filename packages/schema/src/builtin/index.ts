@@ -16,6 +16,7 @@ import {
   serviceAccountSchema,
   serviceSchema,
 } from './core.js';
+import { clusterRoleBindingSchema, clusterRoleSchema, roleBindingSchema, roleSchema } from './rbac.js';
 
 /** A built-in kind: group, version, kind, resource, scope and sub-resources. */
 export interface BuiltinType {
@@ -133,6 +134,46 @@ const table: BuiltinType[] = [
     namespaced: false,
     status: true,
     schema: customResourceDefinitionSchema,
+  },
+  {
+    groupPrefix: 'rbac.authorization',
+    qualified: true,
+    version: 'v1',
+    kind: 'Role',
+    resource: 'roles',
+    namespaced: true,
+    status: false,
+    schema: roleSchema,
+  },
+  {
+    groupPrefix: 'rbac.authorization',
+    qualified: true,
+    version: 'v1',
+    kind: 'ClusterRole',
+    resource: 'clusterroles',
+    namespaced: false,
+    status: false,
+    schema: clusterRoleSchema,
+  },
+  {
+    groupPrefix: 'rbac.authorization',
+    qualified: true,
+    version: 'v1',
+    kind: 'RoleBinding',
+    resource: 'rolebindings',
+    namespaced: true,
+    status: false,
+    schema: roleBindingSchema,
+  },
+  {
+    groupPrefix: 'rbac.authorization',
+    qualified: true,
+    version: 'v1',
+    kind: 'ClusterRoleBinding',
+    resource: 'clusterrolebindings',
+    namespaced: false,
+    status: false,
+    schema: clusterRoleBindingSchema,
   },
 ];
 

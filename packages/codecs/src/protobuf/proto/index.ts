@@ -12,6 +12,7 @@ import { autoscalingV1Proto } from './autoscaling-v1.js';
 import { coordinationV1Proto } from './coordination-v1.js';
 import { coreV1Proto } from './core-v1.js';
 import type { ProtoFile } from './proto-file.js';
+import { rbacV1Proto } from './rbac-v1.js';
 
 export type { ProtoFile } from './proto-file.js';
 
@@ -27,5 +28,6 @@ export const protoFiles: readonly ProtoFile[] = Object.freeze([
   coordinationV1Proto,
   authenticationV1Proto,
   authorizationV1Proto,
+  rbacV1Proto,
   apiextensionsV1Proto,
 ]);
