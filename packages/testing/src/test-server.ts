@@ -88,6 +88,7 @@ export interface TestResponse {
   readonly json: unknown;
 }
 
+/** A request sent as given by `raw()`: bytes, headers, and who sends it. */
 export interface RawRequestOptions {
   /** Sent byte for byte: no content-type is added (content-length is). */
   readonly body?: Uint8Array | string;
