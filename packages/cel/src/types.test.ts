@@ -5,7 +5,7 @@ import { compile, createEnv } from './environment.js';
 import { isCelError } from './errors.js';
 import { thrownBy } from './test-helpers.js';
 import { timestampNanos } from './timestamps.js';
-import { celTypeOf, fromCelValue, toCelValue } from './types.js';
+import { celTypeOf, fromCelValue, toCelValue, toCelValueUntyped } from './types.js';
 
 describe('type mapping from schemas', () => {
   it.each<[StructuralSchema, string]>([
@@ -186,5 +186,23 @@ describe('nanosecond date-time values', () => {
     expect(timestampNanos(d) % 1_000_000_000n).toBe(123_456_789n);
     expect(fromCelValue(d)).toBe('2024-01-02T03:04:05.123456789Z');
     expect(fromCelValue(toCelValue('2024-01-02T03:04:05Z', schema))).toBe('2024-01-02T03:04:05.000Z');
+  });
+});
+
+describe('hostile keys in client data', () => {
+  it('keeps __proto__ and constructor as keys, never as the prototype or a schema', () => {
+    const data = JSON.parse('{"__proto__":{"polluted":1},"constructor":{"x":2},"a":1}');
+    const untyped = toCelValueUntyped(data) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(untyped)).toBe(Object.prototype);
+    expect(Object.keys(untyped)).toEqual(['__proto__', 'constructor', 'a']);
+    const typed = toCelValue(data, {
+      type: 'object',
+      properties: { a: { type: 'integer' } },
+      preserveUnknownFields: true,
+    }) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(typed)).toBe(Object.prototype);
+    expect(typed.a).toBe(1n);
+    expect((typed as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
   });
 });

@@ -6,7 +6,7 @@
  */
 
 import { Duration } from '@marcbachmann/cel-js/evaluator';
-import { isDurationParseError, parseGoDuration } from '@orchard/meta/internal';
+import { isDurationParseError, parseGoDuration, setOwn } from '@orchard/meta/internal';
 import type { StructuralSchema } from '@orchard/schema';
 import { escapePropertyName } from './escaping.js';
 import { markList } from './list-semantics.js';
@@ -85,7 +85,8 @@ export function toCelValueUntyped(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(toCelValueUntyped);
   if (typeof value === 'object' && value !== null) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = toCelValueUntyped(v);
+    // setOwn: a `__proto__` key of client data is a key like any other, not the prototype.
+    for (const [k, v] of Object.entries(value)) setOwn(out, k, toCelValueUntyped(v));
     return out;
   }
   return value ?? null;
@@ -146,16 +147,17 @@ export function toCelValue(value: unknown, schema: StructuralSchema | undefined)
       const props = schema.properties;
       const ap = schema.additionalProperties;
       for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-        const ps = props?.[k];
+        // Own keys only: `constructor` or `__proto__` in client data names no schema.
+        const ps = props !== undefined && Object.hasOwn(props, k) ? props[k] : undefined;
         if (ps !== undefined) {
           const name = escapePropertyName(k);
-          if (name !== undefined) out[name] = toCelValue(v, ps);
-        } else if (typeof ap === 'object') out[k] = toCelValue(v, ap);
+          if (name !== undefined) setOwn(out, name, toCelValue(v, ps));
+        } else if (typeof ap === 'object') setOwn(out, k, toCelValue(v, ap));
         else if (ap === true || schema.preserveUnknownFields || props === undefined) {
-          if (props === undefined) out[k] = toCelValueUntyped(v);
+          if (props === undefined) setOwn(out, k, toCelValueUntyped(v));
           else {
             const name = escapePropertyName(k);
-            if (name !== undefined) out[name] = toCelValueUntyped(v);
+            if (name !== undefined) setOwn(out, name, toCelValueUntyped(v));
           }
         }
       }

@@ -13,7 +13,7 @@ export const deploymentSchema = kindSchema(
       {
         replicas: int32(
           'Number of desired pods. This is a pointer to distinguish between explicit zero and not specified. Defaults to 1.',
-          { default: 1, minimum: 0 },
+          { default: 1 },
         ),
         selector: {
           ...labelSelectorSchema,

@@ -157,7 +157,7 @@ const servicePort = obj(
     appProtocol: str(
       'The application protocol for this port. This is used as a hint for implementations to offer richer behavior for protocols that they understand.',
     ),
-    port: int32('The port that will be exposed by this service.', { minimum: 1, maximum: 65535 }),
+    port: int32('The port that will be exposed by this service.'),
     targetPort: intOrString(
       "Number or name of the port to access on the pods targeted by the service. Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME. If this is a string, it will be looked up as a named port in the target Pod's container ports.",
     ),

@@ -69,9 +69,9 @@ const containerPort = obj(
     name: str(
       'If specified, this must be an IANA_SVC_NAME and unique within the pod. Each named port in a pod must have a unique name.',
     ),
+    // No minimum/maximum, as upstream's OpenAPI: the range is checked with upstream's message.
     containerPort: int32(
       "Number of port to expose on the pod's IP address. This must be a valid port number, 0 < x < 65536.",
-      { minimum: 1, maximum: 65535 },
     ),
     hostPort: int32(
       'Number of port to expose on the host. If specified, this must be a valid port number, 0 < x < 65536.',

@@ -1,5 +1,6 @@
-import { type Quantity, quantityFromJson } from '@orchard/meta';
+import type { Quantity } from '@orchard/meta';
 import { getOwn, isJsonObject } from '@orchard/meta/internal';
+import { quantityOf } from './quantity-of.js';
 
 export type PodQosClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
 
@@ -7,15 +8,6 @@ export type PodQosClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
 const qosResources = ['cpu', 'memory'] as const;
 
 type Totals = Map<string, Quantity>;
-
-/** The quantity of a JSON value, or undefined when absent or malformed (validation reports those). */
-function quantityOf(v: unknown): Quantity | undefined {
-  try {
-    return v === undefined ? undefined : quantityFromJson(v);
-  } catch {
-    return undefined;
-  }
-}
 
 function addPositive(totals: Totals, resources: unknown, found?: Set<string>): void {
   if (!isJsonObject(resources)) return;

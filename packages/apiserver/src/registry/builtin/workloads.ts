@@ -4,6 +4,10 @@ import { defineResource } from '../resource.js';
 import { statusSubresourceStrategy } from '../status-strategy.js';
 import { setDeploymentDefaults, setPodDefaults, setServiceDefaults } from './defaults.js';
 import { podQosClass } from './pod-qos.js';
+import { validatePodSpec } from './validation/pod-spec.js';
+import { validatePodSpecUpdate } from './validation/pod-update.js';
+import { validateServiceSpec } from './validation/service.js';
+import { validateWorkloadSpec, validateWorkloadSpecUpdate } from './validation/workload.js';
 
 const statusSub = { name: 'status', verbs: ['get', 'patch', 'update'] } as const;
 
@@ -23,6 +27,11 @@ export const pods: ResourceDefinition = defineResource({
       selectableFields: podSelectableFields,
       prepareForCreate: setPodDefaults,
       prepareForUpdate: setPodDefaults,
+      validate: (obj) => validatePodSpec(obj.spec, 'spec'),
+      validateUpdate: (obj, old, ctx) =>
+        ctx.subresource === 'status'
+          ? []
+          : [...validatePodSpec(obj.spec, 'spec'), ...validatePodSpecUpdate(obj.spec, old.spec)],
     },
     // Defaults first: limits copied into requests decide the class, as upstream's PrepareForCreate sees them.
     {
@@ -69,7 +78,11 @@ export const services: ResourceDefinition = defineResource({
   allowCreateOnUpdate: true,
   subresources: [statusSub],
   strategy: statusSubresourceStrategy(
-    { prepareForCreate: setServiceDefaults, prepareForUpdate: setServiceDefaults },
+    {
+      prepareForCreate: setServiceDefaults,
+      prepareForUpdate: setServiceDefaults,
+      validate: (obj) => validateServiceSpec(obj.spec),
+    },
     { initialStatus: () => ({ loadBalancer: {} }) },
   ),
 });
@@ -98,5 +111,8 @@ export const deployments: ResourceDefinition = defineResource({
       const changed = JSON.stringify(obj.spec) !== JSON.stringify(old.spec);
       obj.metadata = { ...obj.metadata, generation: ctx.subresource !== 'status' && changed ? gen + 1 : gen };
     },
+    validate: (obj) => validateWorkloadSpec(obj.spec, 'Deployment'),
+    validateUpdate: (obj, old, ctx) =>
+      ctx.subresource === 'status' ? [] : validateWorkloadSpecUpdate(obj.spec, old.spec, 'Deployment'),
   }),
 });

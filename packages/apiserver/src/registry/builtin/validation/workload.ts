@@ -1,0 +1,90 @@
+/**
+ * Upstream's validation of the workload kinds (apps/v1 `ValidateDeploymentSpec` and the update
+ * rules): a selector that is present, not empty and matches the template's labels, immutable in
+ * apps/v1; non-negative replicas; a pod template whose restart policy is `Always`.
+ */
+import { fieldErrors, type LabelSelector, labelSelectorFromObject, type StatusCause } from '@orchard/meta';
+import { isJsonObject, jsonEqual } from '@orchard/meta/internal';
+import { validatePodSpec } from './pod-spec.js';
+
+/** A Go `%#v`-like rendering of a map of strings, as upstream's messages print labels. */
+function goStringMap(m: unknown): string {
+  if (!isJsonObject(m)) return 'map[string]string(nil)';
+  const entries = Object.keys(m)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${JSON.stringify(m[k])}`);
+  return `map[string]string{${entries.join(', ')}}`;
+}
+
+/** A Go `%#v`-like rendering of a `metav1.LabelSelector`. */
+export function goLabelSelector(s: unknown): string {
+  const sel = isJsonObject(s) ? s : {};
+  const expressions = Array.isArray(sel.matchExpressions)
+    ? `[]v1.LabelSelectorRequirement{...}`
+    : '[]v1.LabelSelectorRequirement(nil)';
+  return `v1.LabelSelector{MatchLabels:${goStringMap(sel.matchLabels)}, MatchExpressions:${expressions}}`;
+}
+
+function isEmptySelector(s: Record<string, unknown>): boolean {
+  const labels = isJsonObject(s.matchLabels) ? Object.keys(s.matchLabels).length : 0;
+  const expressions = Array.isArray(s.matchExpressions) ? s.matchExpressions.length : 0;
+  return labels + expressions === 0;
+}
+
+/** `spec` of a Deployment, ReplicaSet, StatefulSet or DaemonSet: selector, replicas, template. */
+export function validateWorkloadSpec(spec: unknown, kind: string): StatusCause[] {
+  if (!isJsonObject(spec)) return [fieldErrors.required('spec')];
+  const causes: StatusCause[] = [];
+  if (typeof spec.replicas === 'number' && spec.replicas < 0)
+    causes.push(fieldErrors.invalid('spec.replicas', spec.replicas, 'must be greater than or equal to 0'));
+  const selector = spec.selector;
+  const template = isJsonObject(spec.template) ? spec.template : undefined;
+  if (!isJsonObject(selector)) causes.push(fieldErrors.required('spec.selector'));
+  else if (isEmptySelector(selector))
+    causes.push(
+      fieldErrors.invalid(
+        'spec.selector',
+        goLabelSelector(selector),
+        `empty selector is invalid for ${kind.toLowerCase()}`,
+      ),
+    );
+  else if (template !== undefined) {
+    const labels = isJsonObject(template.metadata) ? template.metadata.labels : undefined;
+    let matches = false;
+    try {
+      matches = labelSelectorFromObject(selector as LabelSelector).matches(
+        isJsonObject(labels) ? (labels as Record<string, string>) : {},
+      );
+    } catch {
+      // an invalid selector is reported by the selector's own validation
+      matches = true;
+    }
+    if (!matches)
+      causes.push(
+        fieldErrors.invalid(
+          'spec.template.metadata.labels',
+          goStringMap(labels),
+          '`selector` does not match template `labels`',
+        ),
+      );
+  }
+  if (template === undefined) causes.push(fieldErrors.required('spec.template'));
+  else {
+    const podSpec = isJsonObject(template.spec) ? template.spec : undefined;
+    causes.push(...validatePodSpec(podSpec, 'spec.template.spec'));
+    const restart = podSpec?.restartPolicy;
+    if (restart !== undefined && restart !== 'Always')
+      causes.push(fieldErrors.notSupported('spec.template.spec.restartPolicy', restart, ['Always']));
+  }
+  return causes;
+}
+
+/** The update rules: everything `validateWorkloadSpec` checks, and the selector may not change. */
+export function validateWorkloadSpecUpdate(spec: unknown, oldSpec: unknown, kind: string): StatusCause[] {
+  const causes = validateWorkloadSpec(spec, kind);
+  const selector = isJsonObject(spec) ? spec.selector : undefined;
+  const oldSelector = isJsonObject(oldSpec) ? oldSpec.selector : undefined;
+  if (oldSelector !== undefined && !jsonEqual(selector, oldSelector))
+    causes.push(fieldErrors.invalid('spec.selector', goLabelSelector(selector), 'field is immutable'));
+  return causes;
+}
