@@ -6,6 +6,10 @@ import { type Flavor, type FlavorName, flavorByName } from '@orchard/meta';
 import type { TestServer } from './test-server.js';
 import { waitFor } from './wait-for.js';
 
+/**
+ * What `crdFixture` builds: group, names, scope, versions and schema of a test
+ * CustomResourceDefinition.
+ */
 export interface CrdFixtureOptions {
   /** API group of the custom resources (`example.com`). */
   readonly group: string;
@@ -32,6 +36,7 @@ export interface CrdFixtureOptions {
   readonly versionFields?: Record<string, unknown>;
 }
 
+/** A CustomResourceDefinition object for tests, ready to POST. */
 export interface CrdFixture {
   apiVersion: string;
   kind: 'CustomResourceDefinition';

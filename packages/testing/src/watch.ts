@@ -32,6 +32,10 @@ export interface CollectedEvent {
   };
 }
 
+/**
+ * An open watch whose events are collected as they arrive: status, headers, events, `ended` and
+ * `close()`.
+ */
 export interface WatchCollector {
   readonly status: number;
   readonly headers: IncomingHttpHeaders;
