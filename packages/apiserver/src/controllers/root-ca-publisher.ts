@@ -1,7 +1,7 @@
 import { newUid, nowRfc3339 } from '@orchard/meta';
 import { isStoreError } from '@orchard/store';
-import { createWorkQueue } from '../lifecycle/work-queue.js';
 import type { ServerState } from '../state.js';
+import { createNamespaceQueue } from './namespace-queue.js';
 import type { ObservingController } from './service-account-controller.js';
 
 const description =
@@ -18,22 +18,9 @@ export function createRootCaPublisher(state: ServerState, bundle: string): Obser
   const name = flavor.rootCaConfigMap;
   const data = { 'ca.crt': bundle };
   const annotations = { [flavor.descriptionAnnotation]: description };
-  const queue = createWorkQueue(
-    (namespace) => ensure(namespace),
-    {
-      onError: (item, error, dropped) =>
-        state.log.error(`root-ca publisher: ${item}${dropped ? ' (dropped)' : ''}`, error),
-      onOverflow: () => {},
-    },
-    { workers: 2 },
-  );
+  const queue = createNamespaceQueue(state, 'root-ca publisher', 'configmaps', ensure);
 
   async function ensure(namespace: string): Promise<void> {
-    if (!state.registry.get('', 'configmaps')) return;
-    const ns = (
-      await objects.get(objects.key({ group: '', resource: 'namespaces', namespace: '' }, namespace))
-    ).object;
-    if (!ns || ns.metadata.deletionTimestamp) return;
     const key = objects.key({ group: '', resource: 'configmaps', namespace }, name);
     const current = (await objects.get(key)).object;
     if (current === undefined) {

@@ -1,8 +1,8 @@
 import { newUid, nowRfc3339 } from '@orchard/meta';
 import { isStoreError } from '@orchard/store';
 import type { ObservedObject } from '../lifecycle/observed.js';
-import { createWorkQueue } from '../lifecycle/work-queue.js';
 import type { ServerState } from '../state.js';
+import { createNamespaceQueue } from './namespace-queue.js';
 
 /** A controller fed by the lifecycle's one store watch. */
 export interface ObservingController {
@@ -20,22 +20,9 @@ export const defaultServiceAccountName = 'default';
  */
 export function createServiceAccountController(state: ServerState): ObservingController {
   const objects = state.objects;
-  const queue = createWorkQueue(
-    (namespace) => ensure(namespace),
-    {
-      onError: (item, error, dropped) =>
-        state.log.error(`service-account controller: ${item}${dropped ? ' (dropped)' : ''}`, error),
-      onOverflow: () => {},
-    },
-    { workers: 2 },
-  );
+  const queue = createNamespaceQueue(state, 'service-account controller', 'serviceaccounts', ensure);
 
   async function ensure(namespace: string): Promise<void> {
-    if (!state.registry.get('', 'serviceaccounts')) return;
-    const ns = (
-      await objects.get(objects.key({ group: '', resource: 'namespaces', namespace: '' }, namespace))
-    ).object;
-    if (!ns || ns.metadata.deletionTimestamp) return;
     const key = objects.key({ group: '', resource: 'serviceaccounts', namespace }, defaultServiceAccountName);
     if ((await objects.get(key)).object) return;
     try {
