@@ -27,7 +27,7 @@ export class CborScanError extends Error {
   }
 }
 
-const SELF_DESCRIBED = 55799;
+const selfDescribedTag = 55799;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 class Scanner {
@@ -149,7 +149,7 @@ class Scanner {
       case 6: {
         if (info === 31) throw new CborScanError('Malformed', 'a tag cannot have indefinite length');
         const tag = this.arg(info);
-        if (tag !== SELF_DESCRIBED) throw new CborScanError('Malformed', `unsupported CBOR tag ${tag}`);
+        if (tag !== selfDescribedTag) throw new CborScanError('Malformed', `unsupported CBOR tag ${tag}`);
         this.item(depth + 1);
         return;
       }

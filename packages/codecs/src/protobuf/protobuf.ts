@@ -16,8 +16,8 @@ import { ConversionError, decodeMessage, encodeMessage as encodeWire } from './w
 export const protobufPrefix: readonly number[] = Object.freeze([0x6b, 0x38, 0x73, 0x00]);
 const prefixBytes = Uint8Array.from(protobufPrefix);
 
-const UNKNOWN = 'k8s.io.apimachinery.pkg.runtime.Unknown';
-const WATCH_EVENT = 'k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent';
+const unknownMessage = 'k8s.io.apimachinery.pkg.runtime.Unknown';
+const watchEventMessage = 'k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent';
 const watchEventTypes: ReadonlySet<string> = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
 
 /** True when the kind has a Protobuf message: built-in kinds only; custom resources never. */
@@ -74,7 +74,7 @@ function encodeMessage(type: Type, value: unknown, flavor: Flavor): Uint8Array {
 
 function envelope(apiVersion: string, kind: string, raw: Uint8Array): Uint8Array {
   // Upstream (gogo) always writes contentEncoding and contentType, empty; so do we, for byte parity.
-  const body = messageType(UNKNOWN)
+  const body = messageType(unknownMessage)
     .encode({ typeMeta: { apiVersion, kind }, raw, contentEncoding: '', contentType: '' })
     .finish();
   const out = new Uint8Array(4 + body.length);
@@ -128,7 +128,7 @@ function openEnvelope(bytes: Uint8Array, mediaType: string): Envelope {
   assertProtobufPrefix(bytes, mediaType);
   let unknown: Record<string, unknown>;
   try {
-    unknown = decodeRaw(messageType(UNKNOWN), bytes.subarray(4));
+    unknown = decodeRaw(messageType(unknownMessage), bytes.subarray(4));
   } catch (e) {
     throw decodeFailure(e, mediaType, 'invalid Protobuf envelope');
   }
@@ -188,7 +188,7 @@ export function decodeProtobufList(bytes: Uint8Array, flavor: Flavor): ApiObject
 /** The bare `WatchEvent` message of one event (no frame length, no prefix), as upstream streams it. */
 export function encodeProtobufWatchEventMessage(event: WatchEvent, flavor: Flavor): Uint8Array {
   const object = encodeProtobuf(event.object, flavor);
-  return messageType(WATCH_EVENT)
+  return messageType(watchEventMessage)
     .encode({ type: event.type, object: { raw: object } })
     .finish();
 }
@@ -207,7 +207,7 @@ export function decodeProtobufWatchEvent(message: Uint8Array, flavor: Flavor): W
   const mediaType = flavor.protobufMediaType;
   let ev: Record<string, unknown>;
   try {
-    ev = decodeRaw(messageType(WATCH_EVENT), message);
+    ev = decodeRaw(messageType(watchEventMessage), message);
   } catch (e) {
     throw decodeFailure(e, mediaType, 'invalid watch event');
   }

@@ -44,11 +44,11 @@ export class ConversionError extends Error {
   }
 }
 
-const META = '.k8s.io.apimachinery.pkg.apis.meta.v1.';
-const APIEXT = '.k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.';
+const metaV1Package = '.k8s.io.apimachinery.pkg.apis.meta.v1.';
+const apiextensionsV1Package = '.k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.';
 /** 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the range RFC 3339 (and Go's time) can print. */
-const MIN_SECONDS = -62135596800;
-const MAX_SECONDS = 253402300799;
+const minTimestampSeconds = -62135596800;
+const maxTimestampSeconds = 253402300799;
 
 type Kind =
   | 'string'
@@ -96,7 +96,7 @@ export interface MessagePlan {
   readonly byId: Array<FieldPlan | undefined>;
 }
 
-const SCALARS: Record<string, Kind> = {
+const scalarKinds: Record<string, Kind> = {
   string: 'string',
   bool: 'bool',
   int32: 'int32',
@@ -109,11 +109,11 @@ const SCALARS: Record<string, Kind> = {
 
 function specialKind(t: Type): Kind | undefined {
   switch (t.fullName) {
-    case `${META}Time`:
+    case `${metaV1Package}Time`:
       return 'time';
-    case `${META}MicroTime`:
+    case `${metaV1Package}MicroTime`:
       return 'microtime';
-    case `${META}FieldsV1`:
+    case `${metaV1Package}FieldsV1`:
       return 'fieldsv1';
     case '.k8s.io.apimachinery.pkg.runtime.RawExtension':
       return 'rawext';
@@ -121,20 +121,20 @@ function specialKind(t: Type): Kind | undefined {
       return 'intorstring';
     case '.k8s.io.apimachinery.pkg.api.resource.Quantity':
       return 'quantity';
-    case `${APIEXT}JSON`:
+    case `${apiextensionsV1Package}JSON`:
       return 'rawext';
-    case `${APIEXT}JSONSchemaPropsOrArray`:
+    case `${apiextensionsV1Package}JSONSchemaPropsOrArray`:
       return 'propsOrArray';
-    case `${APIEXT}JSONSchemaPropsOrBool`:
+    case `${apiextensionsV1Package}JSONSchemaPropsOrBool`:
       return 'propsOrBool';
-    case `${APIEXT}JSONSchemaPropsOrStringArray`:
+    case `${apiextensionsV1Package}JSONSchemaPropsOrStringArray`:
       return 'propsOrStringArray';
     default:
       return t.name === 'ExtraValue' ? 'extravalue' : undefined;
   }
 }
 
-const VARINT_KINDS: ReadonlySet<Kind> = new Set<Kind>(['bool', 'int32', 'int64', 'uint32', 'uint64']);
+const varintKinds: ReadonlySet<Kind> = new Set<Kind>(['bool', 'int32', 'int64', 'uint32', 'uint64']);
 
 const plans = new Map<string, MessagePlan>();
 
@@ -155,13 +155,13 @@ export function planOf(type: Type): MessagePlan {
       // The JSONSchemaProps alternatives carry a JSONSchemaProps in their field `schema`.
       else if (special.startsWith('props')) sub = planOf((rt as Type).fields.schema?.resolvedType as Type);
     } else {
-      const k = SCALARS[f.type];
+      const k = scalarKinds[f.type];
       if (!k || rt) throw new Error(`unsupported field type ${f.type} in ${type.fullName}.${f.name}`);
       kind = k;
     }
     if (f.map && (f as unknown as { keyType: string }).keyType !== 'string')
       throw new Error(`unsupported map key type in ${type.fullName}.${f.name}`);
-    const wireType = kind === 'double' ? 1 : VARINT_KINDS.has(kind) ? 0 : 2;
+    const wireType = kind === 'double' ? 1 : varintKinds.has(kind) ? 0 : 2;
     const key = `${type.name}.${f.name}`;
     const jsonName = jsonNames.get(key) ?? f.name;
     const fp: FieldPlan = {
@@ -175,7 +175,7 @@ export function planOf(type: Type): MessagePlan {
       map: f.map,
       inline: inlineFields.has(key),
       keepZero: keepZeroFields.has(key),
-      scalar: SCALARS[f.type] !== undefined && !rt,
+      scalar: scalarKinds[f.type] !== undefined && !rt,
     };
     if (sub) fp.sub = sub;
     plan.fields.push(fp);
@@ -603,8 +603,8 @@ function readValue(f: FieldPlan, wt: number, r: Reader, end: number): unknown {
       // An empty message is Go's zero time, which upstream prints as null: omit it.
       if (seconds === undefined && nanos === 0) return undefined;
       const s = seconds ?? 0;
-      if (s === MIN_SECONDS && nanos === 0) return undefined;
-      if (s < MIN_SECONDS || s > MAX_SECONDS || nanos < 0 || nanos > 999_999_999)
+      if (s === minTimestampSeconds && nanos === 0) return undefined;
+      if (s < minTimestampSeconds || s > maxTimestampSeconds || nanos < 0 || nanos > 999_999_999)
         fail('timestamp out of range');
       return formatRfc3339Parts({ seconds: s, nanos }, f.kind === 'microtime' ? 'micros' : 'seconds');
     }

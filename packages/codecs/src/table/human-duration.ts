@@ -3,23 +3,23 @@
  * the printers' `translateTimestampSince`, so a server-side Table reads like a client-side one.
  */
 
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
+const secondMs = 1000;
+const minuteMs = 60 * secondMs;
+const hourMs = 60 * minuteMs;
 
 /** `5s`, `2m30s`, `17m`, `3h2m`, `20h`, `2d5h`, `40d`, `2y34d`, `9y`; `<invalid>` below -1 s. */
 export function humanDuration(ms: number): string {
-  const seconds = Math.trunc(ms / SECOND);
+  const seconds = Math.trunc(ms / secondMs);
   if (seconds < -1) return '<invalid>';
   if (seconds < 0) return '0s';
   if (seconds < 60 * 2) return `${seconds}s`;
-  const minutes = Math.trunc(ms / MINUTE);
+  const minutes = Math.trunc(ms / minuteMs);
   if (minutes < 10) {
     const s = seconds % 60;
     return s === 0 ? `${minutes}m` : `${minutes}m${s}s`;
   }
   if (minutes < 60 * 3) return `${minutes}m`;
-  const hours = Math.trunc(ms / HOUR);
+  const hours = Math.trunc(ms / hourMs);
   if (hours < 8) {
     const m = minutes % 60;
     return m === 0 ? `${hours}h` : `${hours}h${m}m`;
