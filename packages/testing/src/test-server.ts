@@ -40,7 +40,9 @@ export interface TestServerOptions {
    * The storage backend when `server.store` is not given: `memory`, or `sqlite` in a temporary data
    * directory removed by `stop()` (through `openStorage`, as the CLI). Default: the
    * `ORCHARD_TEST_STORAGE` environment variable, else `memory`; CI runs a set of the server's suites
-   * with `ORCHARD_TEST_STORAGE=sqlite`.
+   * with `ORCHARD_TEST_STORAGE=sqlite`, and with `etcd` (each server then gets its own one-member etcd
+   * from `@orchard/store-etcd/testing`, stopped by `stop()`; a shared etcd would mix the suites'
+   * revisions and compactions).
    */
   readonly storage?: StorageBackend;
   /**
@@ -57,6 +59,16 @@ export function testStorageBackend(): StorageBackend {
   if (!isStorageBackend(env))
     throw new Error(`ORCHARD_TEST_STORAGE=${env} is not a storage backend (${storageBackends.join(', ')})`);
   return env;
+}
+
+/** A one-member etcd for one test server (loaded only when the etcd backend is chosen). */
+async function startOwnEtcd(): Promise<{ endpoints: string[]; stop(): Promise<void> }> {
+  const { etcdAvailable, etcdBinary, startEtcdCluster } = await import('@orchard/store-etcd/testing');
+  if (!etcdAvailable())
+    throw new Error(
+      `storage etcd needs an etcd binary at ${etcdBinary} (Debian etcd-server; .ci/run installs it)`,
+    );
+  return startEtcdCluster({ members: 1 });
 }
 
 /** Another user to act as (HTTPS only): a client certificate with CN = username, O = each group. */
@@ -158,10 +170,21 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   // A store the caller passes is theirs to close; a durable one opened here is closed by stop().
   // Memory is the server's own default store, as before.
   const backend = options.storage ?? testStorageBackend();
-  const opened =
-    options.server?.store === undefined && backend !== 'memory'
-      ? await openStorage({ backend, dataDir: join(dir, 'data') })
+  const own = options.server?.store === undefined && backend !== 'memory';
+  const etcd = own && backend === 'etcd' ? await startOwnEtcd() : undefined;
+  let opened: Awaited<ReturnType<typeof openStorage>> | undefined;
+  try {
+    opened = own
+      ? await openStorage({
+          backend,
+          dataDir: join(dir, 'data'),
+          ...(etcd ? { etcd: { servers: etcd.endpoints } } : {}),
+        })
       : undefined;
+  } catch (e) {
+    await etcd?.stop();
+    throw e;
+  }
   let launched: Awaited<ReturnType<typeof launchApiServer>>;
   try {
     launched = await launchApiServer({
@@ -185,6 +208,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     });
   } catch (e) {
     await opened?.store.close();
+    await etcd?.stop();
     await rm(dir, { recursive: true, force: true });
     throw e;
   }
@@ -318,6 +342,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       for (const a of userAgents.values()) a.destroy();
       await launched.stop();
       await opened?.store.close();
+      await etcd?.stop();
       await rm(dir, { recursive: true, force: true });
     },
   };
