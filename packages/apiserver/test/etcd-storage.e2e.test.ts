@@ -225,6 +225,47 @@ describe.skipIf(!have)(
       expect(w.events.slice(0, 5).map((e) => e.object.metadata?.resourceVersion)).toEqual(rvs);
     }, 60_000);
 
+    it('kill -9 of the server during a write storm: every acknowledged write is in etcd, nothing else changed', async () => {
+      const a = await start('/e2e-crash');
+      const path = '/api/v1/namespaces/default/configmaps';
+      expect((await a.request('POST', path, cm('untouched', { keep: 'me' }))).status).toBe(201);
+      const before = (await a.request('GET', `${path}/untouched`)).json as {
+        metadata: { resourceVersion: string };
+      };
+      const acknowledged = new Set<string>();
+      const attempted = new Set<string>();
+      let stop = false;
+      const storm = Array.from({ length: 16 }, async (_, w) => {
+        for (let i = 0; !stop && i < 10_000; i++) {
+          const name = `s-${w}-${i}`;
+          attempted.add(name);
+          const r = await a.request('POST', path, cm(name)).catch(() => undefined);
+          if (r?.status === 201) acknowledged.add(name);
+        }
+      });
+      // Bounded: kill once some writes were acknowledged (or after 10 s regardless).
+      for (let i = 0; i < 200 && acknowledged.size < 100; i++) await new Promise((r) => setTimeout(r, 50));
+      await a.kill9();
+      stop = true;
+      await Promise.all(storm);
+      expect(acknowledged.size).toBeGreaterThan(0);
+      const b = await start('/e2e-crash');
+      const items = (
+        (await b.request('GET', path)).json as {
+          items: Array<{
+            metadata: { name: string; resourceVersion: string };
+            data?: Record<string, string>;
+          }>;
+        }
+      ).items;
+      const names = new Set(items.map((i) => i.metadata.name));
+      for (const name of acknowledged) expect(names.has(name), name).toBe(true);
+      for (const name of names) expect(name === 'untouched' || attempted.has(name), name).toBe(true);
+      const untouched = items.find((i) => i.metadata.name === 'untouched');
+      expect(untouched?.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+      expect(untouched?.data).toEqual({ keep: 'me' });
+    }, 60_000);
+
     it.skipIf(!kubectlAvailable())(
       'stock kubectl on an etcd-backed server (--flavor kubernetes)',
       async () => {
