@@ -529,3 +529,60 @@ describe('modes', () => {
     }
   });
 });
+
+describe('hostile RBAC input', () => {
+  it.each([
+    [
+      `${RBAC}/namespaces/team/roles`,
+      { ...role('p1', []), rules: [{ verbs: ['get'], __proto__: { apiGroups: ['*'] } }] },
+    ],
+    [`${RBAC}/namespaces/team/roles`, { ...role('p2', []), rules: 'everything' }],
+    [
+      `${RBAC}/namespaces/team/roles`,
+      { ...role('p3', []), rules: [{ verbs: [{ constructor: 1 }], apiGroups: [''], resources: ['pods'] }] },
+    ],
+    [
+      `${RBAC}/namespaces/team/rolebindings`,
+      { ...binding('p4', 'Role', 'cm-rw', 'x'), subjects: [{ kind: 'User', name: { __proto__: 'x' } }] },
+    ],
+    [`${RBAC}/namespaces/team/rolebindings`, { ...binding('p5', 'Role', 'cm-rw', 'x'), roleRef: [] }],
+    [
+      `${RBAC}/clusterroles`,
+      {
+        apiVersion: `${G}/v1`,
+        kind: 'ClusterRole',
+        metadata: { name: 'p6' },
+        aggregationRule: { clusterRoleSelectors: [{ matchLabels: { constructor: 5 } }] },
+      },
+    ],
+  ])('is refused with 4xx and harms nothing (%#)', async (path, body) => {
+    const r = await api.request('POST', path, {
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(r.status, r.text).toBeGreaterThanOrEqual(400);
+    expect(r.status).toBeLessThan(500);
+    expect(({} as Obj).apiGroups).toBeUndefined();
+    expect((await api.request('GET', `${RBAC}/clusterroles/view`)).status).toBe(200);
+  });
+
+  it('a review with hostile extra keys and a huge group list answers without harm', async () => {
+    const groups = Array.from({ length: 5000 }, (_, i) => `g${i}`);
+    const r = await api.request('POST', `${AUTHZ}/subjectaccessreviews`, {
+      body: JSON.stringify({
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: {
+          user: 'carol',
+          groups,
+          extra: JSON.parse('{"__proto__":["x"],"constructor":["y"]}'),
+          resourceAttributes: { verb: 'get', resource: 'configmaps', namespace: 'team' },
+        },
+      }),
+      headers: { 'content-type': 'application/json' },
+    });
+    expect(r.status, r.text).toBe(201);
+    expect((r.json as Obj).status.allowed).toBe(true);
+    expect(({} as Obj).x).toBeUndefined();
+  });
+});
