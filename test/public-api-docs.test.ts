@@ -73,29 +73,6 @@ const knownUndocumented = new Set(
   @orchard/cel ValidationRuleReason
   @orchard/cel defaultCelFeatureGates
   @orchard/cel listSemantics
-  @orchard/rbac AggregationRule
-  @orchard/rbac ClusterRole
-  @orchard/rbac ClusterRoleBinding
-  @orchard/rbac DefaultPolicy
-  @orchard/rbac NonResourceAttributes
-  @orchard/rbac RbacAttributes
-  @orchard/rbac RbacEvaluator
-  @orchard/rbac RbacObjectMeta
-  @orchard/rbac Role
-  @orchard/rbac RoleBinding
-  @orchard/rbac RoleRef
-  @orchard/rbac Subject
-  @orchard/rbac SubjectKind
-  @orchard/rbac allServiceAccountsGroup
-  @orchard/rbac apiGroupMatches
-  @orchard/rbac nonResourceURLMatches
-  @orchard/rbac resourceMatches
-  @orchard/rbac resourceNameMatches
-  @orchard/rbac ruleAllowsNonResource
-  @orchard/rbac ruleAllowsResource
-  @orchard/rbac serviceAccountUsernamePrefix
-  @orchard/rbac validateRules
-  @orchard/rbac verbMatches
   @orchard/store-etcd defaultEtcdStoreOptions
   @orchard/store-etcd/testing EtcdClusterOptions
   @orchard/store-etcd/testing EtcdMember

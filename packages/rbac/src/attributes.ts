@@ -18,12 +18,20 @@ export interface ResourceAttributes {
   readonly name?: string;
 }
 
+/**
+ * A request for a path outside the API resources (`/healthz`, `/version`, `/apis`): `verb` is the lower-case
+ * HTTP method (`get`, `post`, …) and `path` the URL path without the query.
+ */
 export interface NonResourceAttributes {
   readonly resourceRequest: false;
   readonly verb: string;
   readonly path: string;
 }
 
+/**
+ * What RBAC matches a request by: a resource request or a non-resource request, told apart by
+ * `resourceRequest`.
+ */
 export type RbacAttributes = ResourceAttributes | NonResourceAttributes;
 
 /**

@@ -35,6 +35,12 @@ export interface AppliedBinding {
   readonly rules: readonly PolicyRule[];
 }
 
+/**
+ * An in-memory index of roles and bindings that answers authorization decisions; `createRbacEvaluator` makes
+ * an empty one. The `set*` methods replace the object with the same namespace/name (so a changed binding
+ * drops its old subjects) and the `delete*` methods ignore names they do not hold; both mutate only this
+ * evaluator. Roles are looked up at decision time, so a binding may be set before its role.
+ */
 export interface RbacEvaluator {
   setRole(role: Role): void;
   deleteRole(namespace: string, name: string): void;

@@ -14,14 +14,24 @@ function has(list: readonly string[] | null | undefined, value: string): boolean
   return false;
 }
 
+/** Whether `rule.verbs` holds `verb` or `*`; exact, case-sensitive comparison. */
 export function verbMatches(rule: PolicyRule, verb: string): boolean {
   return has(rule.verbs, verb);
 }
 
+/**
+ * Whether `rule.apiGroups` holds `group` or `*`; `""` is the core group, and an absent or empty list matches
+ * nothing.
+ */
 export function apiGroupMatches(rule: PolicyRule, group: string): boolean {
   return has(rule.apiGroups, group);
 }
 
+/**
+ * Whether `rule.resources` covers `resource` (with `subresource` as `<resource>/<subresource>`): `*` matches
+ * everything, `<resource>/*` every sub-resource of that resource, `*\/<subresource>` that sub-resource of
+ * every resource; a plain `<resource>` does not cover its sub-resources.
+ */
 export function resourceMatches(
   rule: PolicyRule,
   resource: string,
@@ -39,6 +49,11 @@ export function resourceMatches(
   return false;
 }
 
+/**
+ * Whether `rule.resourceNames` allows `name`: an absent or empty list allows every request, a non-empty one
+ * only a request naming one of its entries exactly (so never an unnamed `create`, `list` or
+ * `deletecollection`).
+ */
 export function resourceNameMatches(rule: PolicyRule, name: string | undefined): boolean {
   const names = rule.resourceNames;
   if (!names || names.length === 0) return true;
@@ -46,6 +61,10 @@ export function resourceNameMatches(rule: PolicyRule, name: string | undefined):
   return names.includes(name);
 }
 
+/**
+ * Whether `rule.nonResourceURLs` covers `path`: `*`, the exact path, or an entry ending in `*` as a prefix
+ * match (`/healthz/*`); an absent list matches nothing.
+ */
 export function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
   const urls = rule.nonResourceURLs;
   if (!urls) return false;
@@ -56,6 +75,10 @@ export function nonResourceURLMatches(rule: PolicyRule, path: string): boolean {
   return false;
 }
 
+/**
+ * Whether `rule` allows a resource request: verb, API group, resource (with sub-resource) and resource name
+ * must all match.
+ */
 export function ruleAllowsResource(rule: PolicyRule, a: ResourceAttributes): boolean {
   return (
     verbMatches(rule, a.verb) &&
@@ -65,6 +88,7 @@ export function ruleAllowsResource(rule: PolicyRule, a: ResourceAttributes): boo
   );
 }
 
+/** Whether `rule` allows a non-resource request: verb and URL must both match. */
 export function ruleAllowsNonResource(rule: PolicyRule, a: NonResourceAttributes): boolean {
   return verbMatches(rule, a.verb) && nonResourceURLMatches(rule, a.path);
 }

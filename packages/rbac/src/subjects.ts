@@ -6,7 +6,9 @@
 import type { UserInfo } from '@orchard/meta';
 import type { Subject } from './types.js';
 
+/** The username prefix of service-account users; the rest is `<namespace>:<name>`. */
 export const serviceAccountUsernamePrefix = 'system:serviceaccount:';
+/** The group every service-account user is in (each also in `system:serviceaccounts:<namespace>`). */
 export const allServiceAccountsGroup = 'system:serviceaccounts';
 
 /** `system:serviceaccount:<namespace>:<name>`. */

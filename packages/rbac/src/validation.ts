@@ -73,6 +73,12 @@ export function validatePolicyRule(rule: unknown, field: string, namespaced: boo
   return out;
 }
 
+/**
+ * Validates a `rules` list of client data without throwing, returning one field cause per problem under
+ * `field` (default `rules`, as `rules[i].verbs`): not a list, missing verbs, a resource rule without
+ * apiGroups or resources, URLs mixed with resources, or (when `namespaced`, i.e. for a Role) any `nonResourceURLs`. `null`/absent rules
+ * are valid; an empty result means valid. Does not mutate `rules`.
+ */
 export function validateRules(rules: unknown, namespaced: boolean, field = 'rules'): FieldCause[] {
   if (rules === undefined || rules === null) return [];
   if (!isList(rules)) return [fieldErrors.invalid(field, rules, 'must be a list')];

@@ -9,6 +9,10 @@ import type { Flavor } from '@orchard/meta';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../types.js';
 import upstream from './upstream-policy.json' with { type: 'json' };
 
+/**
+ * The default roles and bindings a server creates at start-up, as returned by `defaultPolicy(flavor)`: fresh
+ * arrays of fresh objects on every call, so a caller may mutate them.
+ */
 export interface DefaultPolicy {
   readonly clusterRoles: ClusterRole[];
   readonly clusterRoleBindings: ClusterRoleBinding[];
