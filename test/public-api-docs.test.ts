@@ -54,25 +54,6 @@ const knownUndocumented = new Set(
   @orchard/authz createRbacAuthorizer
   @orchard/authz isAbacPolicyError
   @orchard/authz noOpinionResult
-  @orchard/cel AuthorizerDecision
-  @orchard/cel AuthorizerResult
-  @orchard/cel CelEnvOptions
-  @orchard/cel CelError
-  @orchard/cel CelErrorOptions
-  @orchard/cel CompileOptions
-  @orchard/cel CompileValidationRulesOptions
-  @orchard/cel CompiledNode
-  @orchard/cel CompiledRule
-  @orchard/cel CompiledValidationRules
-  @orchard/cel CostEstimate
-  @orchard/cel CostTracker
-  @orchard/cel EvaluateOptions
-  @orchard/cel EvaluationResult
-  @orchard/cel ListSemantics
-  @orchard/cel ValidateOptions
-  @orchard/cel ValidationRuleReason
-  @orchard/cel defaultCelFeatureGates
-  @orchard/cel listSemantics
   @orchard/store-etcd defaultEtcdStoreOptions
   @orchard/store-etcd/testing EtcdClusterOptions
   @orchard/store-etcd/testing EtcdMember

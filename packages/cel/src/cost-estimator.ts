@@ -19,6 +19,10 @@ import {
 } from './limits.js';
 import type { EngineNode } from './patches/engine-ast.js';
 
+/**
+ * The static cost range of an expression in cost units: `min` for the cheapest path through it, `max` for the
+ * worst case over the sizes its variables' schemas allow (what the estimated cost limits compare against).
+ */
 export interface CostEstimate {
   min: number;
   max: number;

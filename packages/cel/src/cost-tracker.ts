@@ -4,6 +4,11 @@
  */
 import { CelError } from './errors.js';
 
+/**
+ * Counts runtime cost units across one or more evaluations; `createCostTracker` makes one. `charge` mutates
+ * `used` and throws a `cost-budget-exceeded` CelError once `used` exceeds `limit`, halting the evaluation
+ * that charged it.
+ */
 export interface CostTracker {
   /** Units spent so far (across every evaluation charged to this tracker). */
   readonly used: number;

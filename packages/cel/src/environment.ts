@@ -37,6 +37,10 @@ export interface CelFeatureGates {
   AuthorizeWithSelectors: boolean;
 }
 
+/**
+ * The feature gates an environment gets for each gate `CelEnvOptions.featureGates` leaves unset: all off, as
+ * upstream 1.32. Frozen; pass a partial `featureGates` instead of mutating it.
+ */
 export const defaultCelFeatureGates: Readonly<CelFeatureGates> = Object.freeze({
   AuthorizeWithSelectors: false,
 });
@@ -49,6 +53,11 @@ export interface VariableDeclaration {
   optionalOf?: StructuralSchema;
 }
 
+/**
+ * Options of `createEnv`: the declared variables, feature gates, container and extra functions; every field
+ * is optional and an empty object gives an environment with the spec's libraries and no variables.
+ * `createEnv` copies what it needs and does not mutate this object.
+ */
 export interface CelEnvOptions {
   /** Variables by name: a CEL type (`'int'`, `'map<string, dyn>'`, `'Authorizer'`) or a declaration. */
   variables?: Record<string, CelType | VariableDeclaration>;
@@ -147,6 +156,10 @@ export function createEnv(options: CelEnvOptions = {}): CelEnv {
   return env;
 }
 
+/**
+ * Options of one `Program.evaluate`/`evaluateWithCost` call; the call throws a `cost-budget-exceeded`
+ * CelError when it exceeds `costBudget` or what is left of `tracker`, whichever is smaller.
+ */
 export interface EvaluateOptions {
   /** Cost limit of this evaluation. Default `PerCallLimit` (1,000,000). */
   costBudget?: number;
@@ -154,12 +167,19 @@ export interface EvaluateOptions {
   tracker?: CostTracker;
 }
 
+/**
+ * What `Program.evaluateWithCost` returns: the CEL value (int64 as `bigint`, …) and the cost units it spent.
+ */
 export interface EvaluationResult {
   value: unknown;
   /** Cost units this evaluation spent. */
   cost: number;
 }
 
+/**
+ * Options of `compile`; all optional. `compile` throws a CelError with code `parse`, `type-check` (including
+ * a wrong `outputType`) or `estimated-cost-exceeded` when the expression is rejected.
+ */
 export interface CompileOptions {
   /** Reject the expression when its estimated worst-case cost exceeds this (no check when unset). */
   estimatedCostLimit?: number;

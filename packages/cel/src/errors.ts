@@ -28,6 +28,10 @@ export interface CelSourcePosition {
 
 const BRAND = Symbol.for('@orchard/cel.CelError');
 
+/**
+ * Optional details of a `CelError`: the engine's finer code, where in the expression it failed, the
+ * expression itself, and the underlying error as `cause`.
+ */
 export interface CelErrorOptions {
   /** The lower-level code of the underlying engine (`no_such_key`, `division_by_zero`, …). */
   detail?: string;
@@ -36,6 +40,12 @@ export interface CelErrorOptions {
   cause?: unknown;
 }
 
+/**
+ * The one error type @orchard/cel throws, from `compile` (codes `parse`, `type-check`,
+ * `estimated-cost-exceeded`, `invalid-argument`) and from evaluation (`evaluation`, `cost-budget-exceeded`).
+ * Its `message` is `summary` followed by ` (at line:column)` when the position is known; recognise it with
+ * `isCelError`, not `instanceof`.
+ */
 export class CelError extends Error {
   readonly code: CelErrorCode;
   /** The engine's finer code, when there is one (`no_such_key`, `numeric_overflow`, …). */

@@ -13,6 +13,10 @@ import { compareTimestamps } from './timestamps.js';
 
 export const listTypeSymbol = Symbol('orchard.cel.listType');
 
+/**
+ * How a list compares and concatenates in CEL: as a set (order-insensitive equality, `+` is a union) or as a
+ * map keyed by the fields in `keys` (order-insensitive equality, `+` merges by key).
+ */
 export type ListSemantics = { type: 'set' } | { type: 'map'; keys: readonly string[] };
 
 type Marked = unknown[] & { [listTypeSymbol]?: ListSemantics };
@@ -23,6 +27,10 @@ export function markList<T extends unknown[]>(list: T, semantics: ListSemantics)
   return list;
 }
 
+/**
+ * The set or map semantics `markList` gave the array `v`, or `undefined` for an unmarked array or any value
+ * that is not an array; reads only, never throws.
+ */
 export function listSemantics(v: unknown): ListSemantics | undefined {
   return Array.isArray(v) ? (v as Marked)[listTypeSymbol] : undefined;
 }

@@ -30,11 +30,19 @@ export const validationRuleReasons = [
   'FieldValueRequired',
   'FieldValueDuplicate',
 ] as const;
+/**
+ * A `reason` a validation rule may declare, one of `validationRuleReasons`; any other value rejects the rule
+ * when it is compiled.
+ */
 export type ValidationRuleReason = (typeof validationRuleReasons)[number];
 
 /** Longest message a `messageExpression` may produce before it is replaced by the static message. */
 export const MaxMessageExpressionLength = 5000;
 
+/**
+ * Options of `compileValidationRules`; all optional, with the defaults named on each field. Problems with the
+ * rules are returned as `errors`, never thrown.
+ */
 export interface CompileValidationRulesOptions {
   /** Names the extension in error paths (`x-orch-validations` / `x-kubernetes-validations`). Default orch. */
   flavor?: Flavor;
@@ -57,6 +65,11 @@ export interface ValidationRuleError {
   code?: CelErrorCode;
 }
 
+/**
+ * One `x-orch-validations` / `x-kubernetes-validations` rule that compiled: its position in the schema node's
+ * list, the rule as written, its program and its `messageExpression` program (undefined without one).
+ * Immutable; reusable for any number of validations.
+ */
 export interface CompiledRule {
   readonly index: number;
   readonly rule: ValidationRule;
@@ -68,6 +81,10 @@ export interface CompiledRule {
   readonly estimatedTotalCost: number;
 }
 
+/**
+ * The compiled rules of one schema node and the compiled nodes below it (by property name, for additional
+ * properties, and for list items); subtrees without rules are left out.
+ */
 export interface CompiledNode {
   readonly schema: StructuralSchema;
   readonly rules: readonly CompiledRule[];
@@ -76,6 +93,10 @@ export interface CompiledNode {
   readonly items?: CompiledNode;
 }
 
+/**
+ * The result of `compileValidationRules` for one schema: the compiled tree to pass to `validateWithRules`,
+ * every rule that was rejected, and the estimated cost of the whole schema.
+ */
 export interface CompiledValidationRules {
   /** The compiled tree (undefined when the schema has no rules anywhere). */
   readonly root: CompiledNode | undefined;
@@ -328,6 +349,10 @@ export function compileValidationRules(
   return { root, errors, totalEstimatedCost: total.cost };
 }
 
+/**
+ * Options of `validateWithRules`; all optional. When the total `budget` is exhausted the remaining rules are
+ * not run and a cost-budget cause is reported instead of throwing.
+ */
 export interface ValidateOptions {
   /** Total runtime cost budget across all rules for one object. Default `RuntimeCELCostBudget`. */
   budget?: number;

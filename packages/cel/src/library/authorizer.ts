@@ -43,8 +43,17 @@ export interface AuthorizationAttributes {
   labelSelector?: { rawSelector: string; parsed: ParsedLabelSelector };
 }
 
+/**
+ * The outcome of one authorizer check made from an expression: `allow`, `deny`, or `noOpinion` (no authorizer
+ * decided, which `allowed()` reads as not allowed).
+ */
 export type AuthorizerDecision = 'allow' | 'deny' | 'noOpinion';
 
+/**
+ * What the host's authorizer callback returns for one check made from an expression
+ * (`authorizer.path(…).check(verb)` or a resource check): the decision, its human-readable `reason`, and an
+ * `error` when no decision could be reached.
+ */
 export interface AuthorizerResult {
   decision: AuthorizerDecision;
   reason: string;
