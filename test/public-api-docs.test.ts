@@ -14,39 +14,6 @@ const knownUndocumented = new Set(
   `
   @orchard/apiserver AuthorizationAttributes
   @orchard/apiserver AuthorizationResult
-  @orchard/authn AuthenticationConfigControllerOptions
-  @orchard/authn BootstrapTokenAuthenticatorOptions
-  @orchard/authn HttpsFetchOptions
-  @orchard/authn JwtAuthenticatorOptions
-  @orchard/authn ParseAuthenticationConfigurationOptions
-  @orchard/authn ReloadOutcome
-  @orchard/authn ServiceAccountTokenAuthenticatorOptions
-  @orchard/authn ServiceAccountTokenRequest
-  @orchard/authn TokenCacheOptions
-  @orchard/authn UnionAuthenticatorOptions
-  @orchard/authn WebhookTokenAuthenticatorOptions
-  @orchard/authn X509AuthenticatorOptions
-  @orchard/authn allAuthenticatedGroup
-  @orchard/authn allUnauthenticatedGroup
-  @orchard/authn anonymousUser
-  @orchard/authn authenticationConfigReloadTimestampMetric
-  @orchard/authn authenticationConfigReloadsMetric
-  @orchard/authn bootstrapGroupPattern
-  @orchard/authn bootstrapTokenPattern
-  @orchard/authn createGauge
-  @orchard/authn createTokenCache
-  @orchard/authn createUnionAuthenticator
-  @orchard/authn defaultAuthenticationConfigControllerOptions
-  @orchard/authn defaultHttpsFetchOptions
-  @orchard/authn defaultJwtAuthenticatorOptions
-  @orchard/authn defaultRequestHeaderAuthenticatorOptions
-  @orchard/authn defaultTokenCacheOptions
-  @orchard/authn defaultUnionAuthenticatorOptions
-  @orchard/authn defaultWebhookTokenAuthenticatorOptions
-  @orchard/authn defaultX509AuthenticatorOptions
-  @orchard/authn noOpinion
-  @orchard/authn parseWebhookKubeconfig
-  @orchard/authn userResult
   @orchard/authz AuthorizationAttributes
   @orchard/authz AuthorizationMode
   @orchard/authz AuthorizationResult

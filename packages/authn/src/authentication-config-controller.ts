@@ -11,11 +11,23 @@ import { invalidConfiguration } from './errors.js';
 import { createGauge, type Gauge } from './gauge.js';
 import { createJwtAuthenticator, type JwtAuthenticatorOptions } from './jwt-authenticator.js';
 
+/**
+ * Name of the gauge set to the time (epoch seconds) of the last reload attempt of the authentication
+ * configuration file, labelled `status` (`success` | `failure`); upstream's name.
+ */
 export const authenticationConfigReloadTimestampMetric =
   'apiserver_authentication_config_controller_automatic_reload_last_timestamp_seconds';
+/**
+ * Name of the counter of reload attempts of the authentication configuration file, labelled `status`
+ * (`success` | `failure`); upstream's name.
+ */
 export const authenticationConfigReloadsMetric =
   'apiserver_authentication_config_controller_automatic_reloads_total';
 
+/**
+ * Options of `createAuthenticationConfigController`; only `path` is required, the rest default as each field
+ * says (`defaultAuthenticationConfigControllerOptions`). Not mutated.
+ */
 export interface AuthenticationConfigControllerOptions {
   /** The `--authentication-config` file. */
   readonly path: string;
@@ -30,10 +42,19 @@ export interface AuthenticationConfigControllerOptions {
   readonly now?: () => number;
 }
 
+/**
+ * The defaults of `AuthenticationConfigControllerOptions` that are values: the file is polled every 5 s.
+ * Frozen.
+ */
 export const defaultAuthenticationConfigControllerOptions: Readonly<
   Required<Pick<AuthenticationConfigControllerOptions, 'pollIntervalMs'>>
 > = Object.freeze({ pollIntervalMs: 5_000 });
 
+/**
+ * What one check of the configuration file did: `unchanged` (same file), `reloaded` (a valid new
+ * configuration is now in force) or `failed` (the edit was rejected and logged; the last good configuration
+ * stays in force).
+ */
 export type ReloadOutcome = 'unchanged' | 'reloaded' | 'failed';
 
 /**

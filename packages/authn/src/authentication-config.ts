@@ -94,6 +94,10 @@ export interface AuthenticationConfiguration {
   readonly anonymous?: AnonymousConfigSection;
 }
 
+/**
+ * Options of `parseAuthenticationConfiguration`; all optional, with the defaults named on each field. They
+ * only decide what is valid and how errors are worded; parsing never mutates them.
+ */
 export interface ParseAuthenticationConfigurationOptions {
   /** The file name errors start with. Default `authentication configuration`. */
   readonly file?: string;

@@ -43,8 +43,16 @@ export interface TokenAuthenticator {
   authenticateToken(token: string): Promise<AuthenticationResult>;
 }
 
+/**
+ * The result of an authenticator that does not recognise the request's credentials, so the next method may
+ * try them; frozen and shared, never mutate it.
+ */
 export const noOpinion: AuthenticationResult = Object.freeze({ kind: 'none' });
 
+/**
+ * The result of an authenticator that identified `user` (held by reference, not copied), with the token
+ * audiences it was valid for when a token method decided.
+ */
 export function userResult(user: UserInfo, audiences?: readonly string[]): AuthenticationResult {
   return audiences ? { kind: 'user', user, audiences } : { kind: 'user', user };
 }

@@ -20,6 +20,10 @@ export type BootstrapSecretReader = (
   name: string,
 ) => Promise<BootstrapTokenSecret | undefined>;
 
+/**
+ * Options of the bootstrap-token authenticator: `getSecret` reads the token's Secret (required; a rejection
+ * of its promise fails the request), the rest default as each field says.
+ */
 export interface BootstrapTokenAuthenticatorOptions {
   readonly getSecret: BootstrapSecretReader;
   /** The flavor's domain: Secret type `bootstrap.<domain>/token`. Default `kubernetes.io`. */
@@ -30,7 +34,16 @@ export interface BootstrapTokenAuthenticatorOptions {
   readonly now?: () => number;
 }
 
+/**
+ * The bootstrap token format `<6 lower-case alphanumerics>.<16 lower-case alphanumerics>`, capturing the id
+ * and the secret; a token not matching it is left to other authenticators.
+ */
 export const bootstrapTokenPattern = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
+/**
+ * The groups a bootstrap token Secret may add through `auth-extra-groups`: `system:bootstrappers:` followed
+ * by lower-case alphanumerics, `:` and `-`, ending alphanumeric; a Secret naming any other group makes
+ * its token fail with 401.
+ */
 export const bootstrapGroupPattern = /^system:bootstrappers:[a-z0-9:-]{0,255}[a-z0-9]$/;
 
 /** Splits `<id>.<secret>`; undefined when the token is not in the bootstrap format. */

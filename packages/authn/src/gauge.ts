@@ -16,6 +16,10 @@ function seriesKey(labels: Readonly<Record<string, string>>): string {
   return JSON.stringify(Object.entries(labels).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
+/**
+ * An empty labelled gauge named `name` with `help` text. `set` replaces the value of the series with the same
+ * labels (label order does not matter; labels are copied); never throws.
+ */
 export function createGauge(name: string, help: string): Gauge {
   const values = new Map<string, { labels: Readonly<Record<string, string>>; value: number }>();
   return {

@@ -12,6 +12,10 @@ export type FetchLike = (
   },
 ) => Promise<Response>;
 
+/**
+ * Options of `createHttpsFetch`; all optional (`defaultHttpsFetchOptions` holds the defaults that are
+ * values).
+ */
 export interface HttpsFetchOptions {
   /** PEM CA bundle to trust instead of the system roots (`certificateAuthority`, `--oidc-ca-file`). */
   readonly ca?: string;
@@ -28,6 +32,10 @@ export interface HttpsFetchOptions {
   readonly maxBodyBytes?: number;
 }
 
+/**
+ * The defaults of `HttpsFetchOptions` that are values: a 10 s deadline for the whole request and a 4 MiB
+ * response body limit. Frozen.
+ */
 export const defaultHttpsFetchOptions: Readonly<
   Required<Pick<HttpsFetchOptions, 'timeoutMs' | 'maxBodyBytes'>>
 > = Object.freeze({ timeoutMs: 10_000, maxBodyBytes: 4 << 20 });

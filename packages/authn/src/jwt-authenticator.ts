@@ -25,6 +25,10 @@ export const jwtSigningAlgorithms = Object.freeze([
   'PS512',
 ]);
 
+/**
+ * Options shared by every JWT authenticator; all optional (`defaultJwtAuthenticatorOptions` holds the
+ * defaults that are values, `now` defaults to `Date.now`). Not mutated.
+ */
 export interface JwtAuthenticatorOptions {
   /**
    * The fetch for discovery and JWKS. Default: node:https trusting `issuer.certificateAuthority`
@@ -45,6 +49,10 @@ export interface JwtAuthenticatorOptions {
   readonly now?: () => number;
 }
 
+/**
+ * The defaults of `JwtAuthenticatorOptions` that are values: JWKS kept 10 minutes, verified tokens reused for
+ * 10 s, 4096 cached tokens. Frozen.
+ */
 export const defaultJwtAuthenticatorOptions: Readonly<
   Required<
     Pick<JwtAuthenticatorOptions, 'jwksCacheMaxAgeMs' | 'verifiedTokenCacheTtlMs' | 'verifiedTokenCacheSize'>

@@ -17,6 +17,11 @@ export interface RequestHeaderAuthenticatorOptions {
   readonly caName?: string;
 }
 
+/**
+ * The defaults of the request-header (front proxy) authenticator: upstream's `X-Remote-User`,
+ * `X-Remote-Group` and `X-Remote-Extra-` headers, no uid header, any CN the CA signed, and the
+ * `requestheader-client-ca` bundle. Frozen.
+ */
 export const defaultRequestHeaderAuthenticatorOptions: Readonly<Required<RequestHeaderAuthenticatorOptions>> =
   Object.freeze({
     usernameHeaders: ['X-Remote-User'],

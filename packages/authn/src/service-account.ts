@@ -43,6 +43,10 @@ export interface ServiceAccountLookup {
   ): Promise<string | undefined>;
 }
 
+/**
+ * Options of the service-account token authenticator: the verification keys and accepted issuers are
+ * required; audiences, lookup, domain and clock tolerance default as each field says.
+ */
 export interface ServiceAccountTokenAuthenticatorOptions {
   /** `--service-account-key-file` keys (each pinned to its algorithm). */
   readonly keys: readonly PinnedKey[];
@@ -167,6 +171,11 @@ export function createServiceAccountTokenAuthenticator(
   };
 }
 
+/**
+ * What to sign a service-account token for (a TokenRequest): the account by namespace, name and uid, the
+ * audiences and lifetime (defaults on each field), and optionally the Pod, Secret or Node it is bound to
+ * (lookup then checks its uid).
+ */
 export interface ServiceAccountTokenRequest {
   readonly namespace: string;
   readonly name: string;

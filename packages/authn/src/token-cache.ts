@@ -6,12 +6,17 @@ export type CachedDecision =
   | { readonly ok: true; readonly result: AuthenticationResult }
   | { readonly ok: false; readonly detail: string };
 
+/**
+ * Options of `createTokenCache`; all optional: size (default 4096, `defaultTokenCacheOptions`; 0 or less
+ * caches nothing) and the clock (default `Date.now`).
+ */
 export interface TokenCacheOptions {
   /** Entries kept; the oldest is dropped beyond it. Default 4096. */
   readonly maxEntries?: number;
   readonly now?: () => number;
 }
 
+/** The default size of a token cache: 4096 entries. Frozen. */
 export const defaultTokenCacheOptions: Readonly<Required<Pick<TokenCacheOptions, 'maxEntries'>>> =
   Object.freeze({ maxEntries: 4096 });
 
@@ -27,6 +32,10 @@ export interface TokenCache {
   clear(): void;
 }
 
+/**
+ * An empty `TokenCache`: entries expire at their own deadline (checked on `get`) and, beyond `maxEntries`,
+ * the least recently set entry is dropped. Never throws.
+ */
 export function createTokenCache(options: TokenCacheOptions = {}): TokenCache {
   const o = { ...defaultTokenCacheOptions, ...options };
   const now = options.now ?? Date.now;

@@ -2,8 +2,13 @@ import type { UserInfo } from '@orchard/meta';
 import type { AuthenticationRequest, Authenticator } from './authenticator.js';
 import { isAuthnError, unauthorized } from './errors.js';
 
+/**
+ * The group the union authenticator adds to every authenticated user (once, if the method did not already).
+ */
 export const allAuthenticatedGroup = 'system:authenticated';
+/** The username of a request served anonymously. */
 export const anonymousUser = 'system:anonymous';
+/** The only group of the anonymous user. */
 export const allUnauthenticatedGroup = 'system:unauthenticated';
 
 /** When anonymous requests are accepted (doc 2 §2.1). */
@@ -13,6 +18,10 @@ export interface AnonymousOptions {
   readonly paths?: readonly string[];
 }
 
+/**
+ * Options of `createUnionAuthenticator`: the methods in order (required), when anonymous requests are
+ * accepted, and where failed checks are reported. Not mutated.
+ */
 export interface UnionAuthenticatorOptions {
   /** Tried in order; the first user wins. */
   readonly authenticators: readonly Authenticator[];
@@ -22,6 +31,10 @@ export interface UnionAuthenticatorOptions {
   readonly onFailure?: (detail: string) => void;
 }
 
+/**
+ * The defaults of `UnionAuthenticatorOptions`: no methods and anonymous access on every path, as upstream's
+ * `--anonymous-auth=true`. Frozen.
+ */
 export const defaultUnionAuthenticatorOptions: Readonly<
   Required<Omit<UnionAuthenticatorOptions, 'onFailure'>>
 > = Object.freeze({
@@ -42,6 +55,12 @@ export interface UnionAuthenticator {
   authenticate(request: AuthenticationRequest): Promise<UnionResult>;
 }
 
+/**
+ * The server-wide authenticator of `options`. Methods run in order and the first user wins; a method that
+ * throws makes the request 401 when no later method finds a user (the first failure goes to `onFailure`,
+ * never to the caller); without any credentials the request is anonymous when allowed, else rejected with
+ * `AuthnError('Unauthorized')`. The returned user is a copy; the method's result is not mutated.
+ */
 export function createUnionAuthenticator(options: UnionAuthenticatorOptions): UnionAuthenticator {
   const o = { ...defaultUnionAuthenticatorOptions, ...options };
   const paths = o.anonymous.paths && o.anonymous.paths.length > 0 ? new Set(o.anonymous.paths) : undefined;

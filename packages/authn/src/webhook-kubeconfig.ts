@@ -37,6 +37,12 @@ export function loadWebhookKubeconfig(path: string): WebhookConnection {
   return parseWebhookKubeconfig(text, path);
 }
 
+/**
+ * Parses the text of a webhook kubeconfig as `loadWebhookKubeconfig` does, `path` naming the file in errors
+ * and being the base of relative certificate paths (which are read from disk). Throws
+ * `AuthnError('InvalidConfiguration')` naming the file and field for invalid YAML, a missing cluster or
+ * server, or an unreadable referenced file.
+ */
 export function parseWebhookKubeconfig(text: string, path: string): WebhookConnection {
   let doc: unknown;
   try {

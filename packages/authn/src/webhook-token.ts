@@ -11,6 +11,10 @@ import { createHttpsFetch, type FetchLike } from './https-fetch.js';
 import { createTokenCache } from './token-cache.js';
 import type { WebhookConnection } from './webhook-kubeconfig.js';
 
+/**
+ * Options of the webhook token authenticator: the connection is required, the rest default as each field says
+ * (`defaultWebhookTokenAuthenticatorOptions` holds the defaults that are values).
+ */
 export interface WebhookTokenAuthenticatorOptions {
   /** The remote service (from `loadWebhookKubeconfig(--authentication-token-webhook-config-file)`). */
   readonly connection: WebhookConnection;
@@ -29,6 +33,10 @@ export interface WebhookTokenAuthenticatorOptions {
   readonly now?: () => number;
 }
 
+/**
+ * The defaults of `WebhookTokenAuthenticatorOptions` that are values: TokenReview `v1`, answers reused for 2
+ * minutes, a 10 s request deadline. Frozen.
+ */
 export const defaultWebhookTokenAuthenticatorOptions: Readonly<
   Required<Pick<WebhookTokenAuthenticatorOptions, 'version' | 'cacheTtlMs' | 'timeoutMs'>>
 > = Object.freeze({ version: 'v1', cacheTtlMs: 120_000, timeoutMs: 10_000 });

@@ -1,10 +1,15 @@
 import { type Authenticator, noOpinion, userResult } from './authenticator.js';
 
+/**
+ * Options of `createX509Authenticator`: which verified CA bundle client certificates must come from (default
+ * `client-ca`).
+ */
 export interface X509AuthenticatorOptions {
   /** The CA bundle name the transport records in `verifiedBy` for `--client-ca-file`. Default `client-ca`. */
   readonly caName?: string;
 }
 
+/** The default of `X509AuthenticatorOptions`: certificates verified by the `client-ca` bundle. Frozen. */
 export const defaultX509AuthenticatorOptions: Readonly<Required<X509AuthenticatorOptions>> = Object.freeze({
   caName: 'client-ca',
 });
