@@ -12,15 +12,6 @@ import { describe, expect, it } from 'vitest';
  */
 const knownUndocumented = new Set(
   `
-  @orchard/apiserver AuthorizationAttributes
-  @orchard/apiserver AuthorizationResult
-  @orchard/authz AuthorizationAttributes
-  @orchard/authz AuthorizationMode
-  @orchard/authz AuthorizationResult
-  @orchard/authz allowResult
-  @orchard/authz createRbacAuthorizer
-  @orchard/authz isAbacPolicyError
-  @orchard/authz noOpinionResult
   @orchard/store-etcd defaultEtcdStoreOptions
   @orchard/store-etcd/testing EtcdClusterOptions
   @orchard/store-etcd/testing EtcdMember

@@ -63,6 +63,10 @@ export class AbacPolicyError extends Error {
   }
 }
 
+/**
+ * True for the error an ABAC policy file is rejected with (code `InvalidPolicyFile`, message `<file>:<line>:
+ * <detail>`); reads only `code`, never throws.
+ */
 export function isAbacPolicyError(e: unknown): e is AbacPolicyError {
   return e instanceof Error && (e as { code?: unknown }).code === 'InvalidPolicyFile';
 }

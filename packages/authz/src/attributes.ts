@@ -6,6 +6,11 @@
 import type { UserInfo } from '@orchard/meta';
 import { nameFromFieldSelector, type RbacAttributes } from '@orchard/rbac';
 
+/**
+ * One request as every authorizer sees it: the user, the verb, and either the resource fields
+ * (`isResourceRequest` true) or the non-resource `path`; string fields that do not apply are `""`.
+ * Authorizers read it and must not mutate it.
+ */
 export interface AuthorizationAttributes {
   readonly user: UserInfo;
   /** A spec verb for resource requests (`requestVerb`); the lower-case HTTP method for non-resource requests. */

@@ -9,6 +9,10 @@ import type { AuthorizationAttributes } from './attributes.js';
 /** `no-opinion` lets the next authorizer of a chain decide; a chain where all abstain denies. */
 export type AuthorizationDecision = 'allow' | 'deny' | 'no-opinion';
 
+/**
+ * One authorizer's answer: `allow`, `deny` or `no-opinion`, with upstream's reason text (`""` when there is
+ * none).
+ */
 export interface AuthorizationResult {
   readonly decision: AuthorizationDecision;
   /** Why (upstream's reason string); appended to a 403 message when not empty. */
@@ -40,7 +44,12 @@ export interface Authorizer {
   rulesFor?(user: UserInfo, namespace: string): SubjectRules;
 }
 
+/** A shared `allow` with no reason; frozen, so return it rather than copying it and never mutate it. */
 export const allowResult: AuthorizationResult = Object.freeze({ decision: 'allow', reason: '' });
+/**
+ * A shared `no-opinion` with no reason, what an authorizer returns to let the next one decide; frozen, never
+ * mutate it.
+ */
 export const noOpinionResult: AuthorizationResult = Object.freeze({ decision: 'no-opinion', reason: '' });
 
 /** Mode `AlwaysAllow`: allows every request (insecure; RBAC behind it never decides anything). */

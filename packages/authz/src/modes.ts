@@ -15,6 +15,9 @@ export const authorizationModes = Object.freeze([
   'Node',
   'Webhook',
 ] as const);
+/**
+ * One `--authorization-mode` entry upstream names; only `supportedAuthorizationModes` can be configured here.
+ */
 export type AuthorizationMode = (typeof authorizationModes)[number];
 
 /** The modes that can be configured here; `Node` and `Webhook` are not built yet. */

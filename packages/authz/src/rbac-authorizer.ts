@@ -8,6 +8,12 @@ import { toRbacAttributes } from './attributes.js';
 import type { Authorizer } from './authorizer.js';
 import { noOpinionResult } from './authorizer.js';
 
+/**
+ * Mode `RBAC` over `evaluator`: allows with the evaluator's reason when a binding of the caller allows the
+ * request, otherwise `no-opinion` (never `deny`), and lists the caller's rules for SelfSubjectRulesReview
+ * (never `incomplete`). Reads the evaluator at each call, so later changes to it apply at once; mutates
+ * nothing.
+ */
 export function createRbacAuthorizer(evaluator: RbacEvaluator): Authorizer {
   return {
     authorize(a) {
