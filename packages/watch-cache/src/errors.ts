@@ -21,6 +21,11 @@ export type WatchCacheErrorCode =
   | 'Corrupt'
   | 'Stopped';
 
+/**
+ * The one error type the watch cache rejects reads with and closes watchers with; `code` says which failure
+ * (see `WatchCacheErrorCode`) and the server maps it to a Status. Recognise it with `isWatchCacheError` (a
+ * field check, so two copies of the package agree), not `instanceof`.
+ */
 export class WatchCacheError extends Error {
   readonly orchardWatchCacheError = true as const;
   readonly code: WatchCacheErrorCode;

@@ -12,6 +12,10 @@ export function etcdAvailable(): boolean {
   return existsSync(etcdBinary);
 }
 
+/**
+ * Options of a test etcd cluster; all optional, with the defaults named on each field (one plain-HTTP
+ * member). Not mutated.
+ */
 export interface EtcdClusterOptions {
   /** Members started, each on its own loopback client and peer ports. Default 1. */
   members?: number;
@@ -42,6 +46,11 @@ export interface EtcdTlsMaterial {
   readonly clientKeyFile: string;
 }
 
+/**
+ * One member of a test cluster: its etcd name, its loopback client and peer URLs and its data directory, all
+ * fixed for the cluster's life (a restarted member keeps them); each read of `EtcdCluster.members`
+ * returns fresh objects, `running` as of that read.
+ */
 export interface EtcdMember {
   readonly name: string;
   readonly clientUrl: string;
