@@ -35,7 +35,7 @@ interface Info {
   schema?: StructuralSchema | undefined;
 }
 
-const UNBOUNDED = MaxRequestSizeBytes;
+const unbounded = MaxRequestSizeBytes;
 
 /** The smallest serialized size of a value of `s` (for bounding unbounded collections). */
 function minSerializedSize(s: StructuralSchema | undefined): number {
@@ -55,19 +55,19 @@ function minSerializedSize(s: StructuralSchema | undefined): number {
 
 /** The worst-case size of a value of `s`. */
 export function maxSizeOf(s: StructuralSchema | undefined): number {
-  if (s === undefined) return UNBOUNDED;
+  if (s === undefined) return unbounded;
   switch (s.type) {
     case 'string':
-      return s.maxLength ?? UNBOUNDED;
+      return s.maxLength ?? unbounded;
     case 'array':
       // each element needs at least its own size plus a separator
-      return s.maxItems ?? Math.floor(UNBOUNDED / (minSerializedSize(s.items) + 1));
+      return s.maxItems ?? Math.floor(unbounded / (minSerializedSize(s.items) + 1));
     case 'object':
       if (s.maxProperties !== undefined) return s.maxProperties;
       if (s.properties && s.additionalProperties === undefined) return Object.keys(s.properties).length;
       // a key `"":` plus a value plus a separator
       return Math.floor(
-        UNBOUNDED /
+        unbounded /
           (4 +
             minSerializedSize(
               typeof s.additionalProperties === 'object' ? s.additionalProperties : undefined,
@@ -158,10 +158,10 @@ function est(node: EngineNode | undefined, scope: Scope): Info {
     }
     case 'accuValue':
     case 'accuInc':
-      return { cost: 1, size: UNBOUNDED };
+      return { cost: 1, size: unbounded };
     case 'accuPush': {
       const a = est(args as EngineNode, scope);
-      return { cost: a.cost + 1, size: UNBOUNDED };
+      return { cost: a.cost + 1, size: unbounded };
     }
     case '.':
     case '.?': {
@@ -201,8 +201,8 @@ function est(node: EngineNode | undefined, scope: Scope): Info {
       const init = est(child(node, 'init'), scope);
       const itemSchema = range.schema?.type === 'array' ? range.schema.items : undefined;
       const elem: Info =
-        range.schema?.type === 'object' ? { cost: 1, size: UNBOUNDED } : infoOfSchema(itemSchema, 1);
-      if (range.schema === undefined) elem.size = UNBOUNDED;
+        range.schema?.type === 'object' ? { cost: 1, size: unbounded } : infoOfSchema(itemSchema, 1);
+      if (range.schema === undefined) elem.size = unbounded;
       const locals = new Map(scope.locals);
       locals.set((node.args as { iterVarName: string }).iterVarName, elem);
       const step = est(child(node, 'step'), { ...scope, locals });
@@ -235,7 +235,7 @@ function est(node: EngineNode | undefined, scope: Scope): Info {
       const [l, r] = args as EngineNode[];
       const a = est(l, scope);
       const b = est(r, scope);
-      const size = Math.min(a.size + b.size, UNBOUNDED * 2);
+      const size = Math.min(a.size + b.size, unbounded * 2);
       return { cost: a.cost + b.cost + 1 + strCost(size), size, schema: a.schema ?? b.schema };
     }
     case '==':
@@ -283,7 +283,7 @@ const AuthorizerCheckCost = 350_000;
 /** The worst-case size of one element of the list `list` (1 for non-string elements). */
 function elementSize(list: Info | undefined): number {
   const items = list?.schema?.type === 'array' ? list.schema.items : undefined;
-  return items === undefined ? UNBOUNDED : maxSizeOf(items);
+  return items === undefined ? unbounded : maxSizeOf(items);
 }
 
 /**

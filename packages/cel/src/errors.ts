@@ -26,7 +26,7 @@ export interface CelSourcePosition {
   column: number;
 }
 
-const BRAND = Symbol.for('@orchard/cel.CelError');
+const brand = Symbol.for('@orchard/cel.CelError');
 
 /**
  * Optional details of a `CelError`: the engine's finer code, where in the expression it failed, the
@@ -54,7 +54,7 @@ export class CelError extends Error {
   readonly expression: string | undefined;
   /** The message without the source excerpt. */
   readonly summary: string;
-  readonly [BRAND] = true;
+  readonly [brand] = true;
 
   constructor(code: CelErrorCode, summary: string, options: CelErrorOptions = {}) {
     const where = options.position ? ` (at ${options.position.line}:${options.position.column})` : '';
@@ -70,7 +70,7 @@ export class CelError extends Error {
 
 /** True for a `CelError` from any copy of this package. */
 export function isCelError(e: unknown): e is CelError {
-  return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[BRAND] === true;
+  return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[brand] === true;
 }
 
 /** Line/column of an offset in `source`. */

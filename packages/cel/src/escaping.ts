@@ -30,11 +30,11 @@ export const celReservedSymbols: ReadonlySet<string> = new Set([
   'while',
 ]);
 
-const ACCESSIBLE = /^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$/;
+const accessible = /^[a-zA-Z_.\-/][a-zA-Z0-9_.\-/]*$/;
 
 /** The CEL identifier for property `name`, or `undefined` when the name is not accessible. */
 export function escapePropertyName(name: string): string | undefined {
-  if (!ACCESSIBLE.test(name)) return undefined;
+  if (!accessible.test(name)) return undefined;
   if (celReservedSymbols.has(name)) return `__${name}__`;
   let out = '';
   for (let i = 0; i < name.length; i++) {
@@ -50,7 +50,7 @@ export function escapePropertyName(name: string): string | undefined {
   return out;
 }
 
-const TOKENS: [string, string][] = [
+const tokens: [string, string][] = [
   ['__underscores__', '__'],
   ['__dot__', '.'],
   ['__dash__', '-'],
@@ -67,7 +67,7 @@ export function unescapePropertyName(ident: string): string | undefined {
   let i = 0;
   outer: while (i < ident.length) {
     if (ident.startsWith('__', i)) {
-      for (const [tok, rep] of TOKENS) {
+      for (const [tok, rep] of tokens) {
         if (ident.startsWith(tok, i)) {
           out += rep;
           i += tok.length;

@@ -10,56 +10,56 @@
  */
 import { Duration } from '@marcbachmann/cel-js/evaluator';
 
-const SUB_MS = Symbol.for('@orchard/cel.timestamp.subMillisecondNanos');
+const subMs = Symbol.for('@orchard/cel.timestamp.subMillisecondNanos');
 
-type NanoDate = Date & { [SUB_MS]?: number };
+type NanoDate = Date & { [subMs]?: number };
 
-const NS_PER_MS = 1_000_000n;
-const NS_PER_S = 1_000_000_000n;
+const nsPerMs = 1_000_000n;
+const nsPerS = 1_000_000_000n;
 
 /** The nanoseconds of `d` below its millisecond (0 … 999,999). */
 export function subMillisecondNanos(d: Date): number {
-  return (d as NanoDate)[SUB_MS] ?? 0;
+  return (d as NanoDate)[subMs] ?? 0;
 }
 
 /** Nanoseconds since the Unix epoch. */
 export function timestampNanos(d: Date): bigint {
-  return BigInt(d.getTime()) * NS_PER_MS + BigInt(subMillisecondNanos(d));
+  return BigInt(d.getTime()) * nsPerMs + BigInt(subMillisecondNanos(d));
 }
 
 /** A timestamp (`Date`) from nanoseconds since the Unix epoch, keeping the sub-millisecond part. */
 export function timestampFromNanos(ns: bigint): Date {
-  let ms = ns / NS_PER_MS;
-  if (ns % NS_PER_MS < 0n) ms -= 1n;
+  let ms = ns / nsPerMs;
+  if (ns % nsPerMs < 0n) ms -= 1n;
   const d = new Date(Number(ms)) as NanoDate;
-  const sub = Number(ns - ms * NS_PER_MS);
-  if (sub !== 0) d[SUB_MS] = sub;
+  const sub = Number(ns - ms * nsPerMs);
+  if (sub !== 0) d[subMs] = sub;
   return d;
 }
 
 /** Nanoseconds of a duration. */
 export function durationNanos(d: Duration): bigint {
-  return d.seconds * NS_PER_S + BigInt(d.nanos);
+  return d.seconds * nsPerS + BigInt(d.nanos);
 }
 
 /** A duration from nanoseconds (seconds and nanos share the sign, as the engine's do). */
 export function durationFromNanos(ns: bigint): Duration {
-  return new Duration(ns / NS_PER_S, Number(ns % NS_PER_S));
+  return new Duration(ns / nsPerS, Number(ns % nsPerS));
 }
 
-const FRACTION = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}\.(\d+)(?:[Zz]|[+-]\d{2}:\d{2})$/;
+const fraction = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}\.(\d+)(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
 /**
  * Adds the sub-millisecond digits of an RFC 3339 string (`…:59.999999999Z`) to the `Date` the
  * engine parsed from it (which keeps milliseconds only).
  */
 export function withFraction(d: Date, text: string): Date {
-  const digits = FRACTION.exec(text)?.[1];
+  const digits = fraction.exec(text)?.[1];
   if (digits === undefined || digits.length <= 3) return d;
   const sub = Number(digits.slice(3, 9).padEnd(6, '0'));
   if (sub === 0) return d;
   const out = new Date(d.getTime()) as NanoDate;
-  out[SUB_MS] = sub;
+  out[subMs] = sub;
   return out;
 }
 

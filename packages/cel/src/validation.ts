@@ -142,7 +142,7 @@ function envFor(
   return env;
 }
 
-const FIELD_PATH_SEGMENT = /^(?:\.([a-zA-Z_][a-zA-Z0-9_-]*)|\['((?:[^'\\]|\\.)*)'\])/;
+const fieldPathSegment = /^(?:\.([a-zA-Z_][a-zA-Z0-9_-]*)|\['((?:[^'\\]|\\.)*)'\])/;
 
 /** Resolves a rule's relative `fieldPath` (`.spec.x`, `['a.b']`) against `schema`; an error message or undefined. */
 function checkFieldPath(fieldPath: string, schema: StructuralSchema): string | undefined {
@@ -150,7 +150,7 @@ function checkFieldPath(fieldPath: string, schema: StructuralSchema): string | u
   let s: StructuralSchema | undefined = schema;
   if (rest === '') return 'must not be empty';
   while (rest.length > 0) {
-    const m = FIELD_PATH_SEGMENT.exec(rest);
+    const m = fieldPathSegment.exec(rest);
     if (!m) return `invalid field path: ${fieldPath}`;
     const name = m[1] ?? (m[2] as string).replace(/\\(.)/g, '$1');
     const next: StructuralSchema | undefined = fieldSchema(s, name);

@@ -1,5 +1,5 @@
 /** Keys per chunk after a split; a chunk splits when it reaches twice this. */
-const CHUNK = 512;
+const chunk = 512;
 
 function lowerBound(arr: readonly string[], key: string): number {
   let lo = 0;
@@ -25,7 +25,7 @@ export class KeyIndex {
   /** An index over keys already sorted ascending and distinct (taken over, not copied). */
   static fromSorted(keys: readonly string[]): KeyIndex {
     const index = new KeyIndex();
-    for (let i = 0; i < keys.length; i += CHUNK) index.chunks.push(keys.slice(i, i + CHUNK));
+    for (let i = 0; i < keys.length; i += chunk) index.chunks.push(keys.slice(i, i + chunk));
     index.count = keys.length;
     return index;
   }
@@ -67,7 +67,7 @@ export class KeyIndex {
     if (c[i] === key) return;
     c.splice(i, 0, key);
     this.count++;
-    if (c.length >= 2 * CHUNK) this.chunks.splice(ci + 1, 0, c.splice(CHUNK));
+    if (c.length >= 2 * chunk) this.chunks.splice(ci + 1, 0, c.splice(chunk));
   }
 
   /** Removes `key` (no-op when absent). */

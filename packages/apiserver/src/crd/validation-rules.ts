@@ -14,7 +14,7 @@ type Obj = Record<string, any>;
 
 /** Compiled rules by (flavor, schema JSON): validating the CRD and serving it compile only once. */
 const cache = new Map<string, CompiledValidationRules>();
-const CACHE_MAX = 512;
+const cacheMax = 512;
 
 export function compiledRulesFor(
   structural: StructuralSchema,
@@ -26,7 +26,7 @@ export function compiledRulesFor(
   let c = cache.get(k);
   if (c === undefined) {
     c = compileValidationRules(structural, { flavor, ...(schemaPath ? { schemaPath } : {}) });
-    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+    if (cache.size >= cacheMax) cache.delete(cache.keys().next().value as string);
     cache.set(k, c);
   }
   return c;

@@ -157,7 +157,7 @@ function checkResource(rc: CelResourceCheck, verb: string): CelDecision {
   return decide(rc.authz, attrs);
 }
 
-const SA_PREFIX = 'system:serviceaccount:';
+const saPrefix = 'system:serviceaccount:';
 
 export function registerAuthorizer(env: Environment, gates: { AuthorizeWithSelectors: boolean }): void {
   env.registerType('Authorizer', CelAuthorizer);
@@ -179,7 +179,7 @@ export function registerAuthorizer(env: Environment, gates: { AuthorizeWithSelec
       if (ns === '' || name === '')
         throw evalError('serviceAccount: namespace and name must not be empty', 'invalid_argument');
       return new CelAuthorizer(a.authorizer, {
-        username: `${SA_PREFIX}${ns}:${name}`,
+        username: `${saPrefix}${ns}:${name}`,
         groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`],
       });
     },

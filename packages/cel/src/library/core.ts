@@ -160,7 +160,7 @@ function optMacro(flat: boolean) {
   });
 }
 
-const INT64_MAX = 2n ** 63n - 1n;
+const int64Max = 2n ** 63n - 1n;
 
 export function registerCore(env: Environment): void {
   for (const recv of ['list', 'map']) {
@@ -213,7 +213,7 @@ export function registerCore(env: Environment): void {
   env.registerConstant('optional_type', 'type', optionalType);
 
   env.registerFunction('int(uint): int', (u: UnsignedInt) => {
-    if (u.value > INT64_MAX) throw evalError('integer overflow', 'numeric_overflow');
+    if (u.value > int64Max) throw evalError('integer overflow', 'numeric_overflow');
     return u.value;
   });
   env.registerFunction('int(google.protobuf.Timestamp): int', (t: Date) =>

@@ -15,8 +15,8 @@ function extreme(list: unknown[], sign: 1 | -1, name: string): unknown {
   return best;
 }
 
-const INT64_MAX = 2n ** 63n - 1n;
-const INT64_MIN = -(2n ** 63n);
+const int64Max = 2n ** 63n - 1n;
+const int64Min = -(2n ** 63n);
 
 function sum(list: unknown[]): unknown {
   if (list.length === 0) return 0n;
@@ -27,7 +27,7 @@ function sum(list: unknown[]): unknown {
       if (typeof x !== 'bigint')
         throw evalError(`sum: mixed element types int and ${typeName(x)}`, 'no_such_overload');
       s += x;
-      if (s > INT64_MAX || s < INT64_MIN) throw evalError('integer overflow', 'numeric_overflow');
+      if (s > int64Max || s < int64Min) throw evalError('integer overflow', 'numeric_overflow');
     }
     return s;
   }

@@ -9,12 +9,12 @@ import { Quantity, tryParseQuantity } from '@orchard/meta';
 import { quantitySplitRegexp } from '@orchard/meta/internal';
 import { evalError } from './values.js';
 
-const TYPE = 'kubernetes.Quantity';
-const SPLIT = new RegExp(quantitySplitRegexp);
+const quantityType = 'kubernetes.Quantity';
+const split = new RegExp(quantitySplitRegexp);
 
 /** Parses as the library does: the string must match the quantity grammar (so `Mi` alone is not a quantity). */
 function parse(s: string): Quantity | undefined {
-  return SPLIT.test(s) ? tryParseQuantity(s) : undefined;
+  return split.test(s) ? tryParseQuantity(s) : undefined;
 }
 
 function wrapQuantityError<T>(f: () => T): T {
@@ -26,8 +26,8 @@ function wrapQuantityError<T>(f: () => T): T {
 }
 
 export function registerQuantity(env: Environment): void {
-  env.registerType(TYPE, Quantity);
-  env.registerFunction(`quantity(string): ${TYPE}`, (s: string) => {
+  env.registerType(quantityType, Quantity);
+  env.registerFunction(`quantity(string): ${quantityType}`, (s: string) => {
     const q = parse(s);
     if (q === undefined)
       throw evalError(
@@ -37,28 +37,38 @@ export function registerQuantity(env: Environment): void {
     return q;
   });
   env.registerFunction('isQuantity(string): bool', (s: string) => parse(s) !== undefined);
-  env.registerFunction(`${TYPE}.isInteger(): bool`, (q: Quantity) => q.isInteger());
-  env.registerFunction(`${TYPE}.asInteger(): int`, (q: Quantity) => {
+  env.registerFunction(`${quantityType}.isInteger(): bool`, (q: Quantity) => q.isInteger());
+  env.registerFunction(`${quantityType}.asInteger(): int`, (q: Quantity) => {
     const v = q.asInt64();
     if (v === undefined) throw evalError('cannot convert value to integer', 'invalid_argument');
     return v;
   });
-  env.registerFunction(`${TYPE}.asApproximateFloat(): double`, (q: Quantity) => q.asApproximateFloat64());
-  env.registerFunction(`${TYPE}.sign(): int`, (q: Quantity) => BigInt(q.sign()));
-  env.registerFunction(`${TYPE}.add(${TYPE}): ${TYPE}`, (a: Quantity, b: Quantity) =>
+  env.registerFunction(`${quantityType}.asApproximateFloat(): double`, (q: Quantity) =>
+    q.asApproximateFloat64(),
+  );
+  env.registerFunction(`${quantityType}.sign(): int`, (q: Quantity) => BigInt(q.sign()));
+  env.registerFunction(`${quantityType}.add(${quantityType}): ${quantityType}`, (a: Quantity, b: Quantity) =>
     wrapQuantityError(() => a.add(b)),
   );
-  env.registerFunction(`${TYPE}.add(int): ${TYPE}`, (a: Quantity, b: bigint) =>
+  env.registerFunction(`${quantityType}.add(int): ${quantityType}`, (a: Quantity, b: bigint) =>
     wrapQuantityError(() => a.add(Quantity.fromInt(b))),
   );
-  env.registerFunction(`${TYPE}.sub(${TYPE}): ${TYPE}`, (a: Quantity, b: Quantity) =>
+  env.registerFunction(`${quantityType}.sub(${quantityType}): ${quantityType}`, (a: Quantity, b: Quantity) =>
     wrapQuantityError(() => a.sub(b)),
   );
-  env.registerFunction(`${TYPE}.sub(int): ${TYPE}`, (a: Quantity, b: bigint) =>
+  env.registerFunction(`${quantityType}.sub(int): ${quantityType}`, (a: Quantity, b: bigint) =>
     wrapQuantityError(() => a.sub(Quantity.fromInt(b))),
   );
-  env.registerFunction(`${TYPE}.isLessThan(${TYPE}): bool`, (a: Quantity, b: Quantity) => a.cmp(b) < 0);
-  env.registerFunction(`${TYPE}.isGreaterThan(${TYPE}): bool`, (a: Quantity, b: Quantity) => a.cmp(b) > 0);
-  env.registerFunction(`${TYPE}.compareTo(${TYPE}): int`, (a: Quantity, b: Quantity) => BigInt(a.cmp(b)));
-  env.registerOperator(`${TYPE} == ${TYPE}`, (a: Quantity, b: Quantity) => a.cmp(b) === 0);
+  env.registerFunction(
+    `${quantityType}.isLessThan(${quantityType}): bool`,
+    (a: Quantity, b: Quantity) => a.cmp(b) < 0,
+  );
+  env.registerFunction(
+    `${quantityType}.isGreaterThan(${quantityType}): bool`,
+    (a: Quantity, b: Quantity) => a.cmp(b) > 0,
+  );
+  env.registerFunction(`${quantityType}.compareTo(${quantityType}): int`, (a: Quantity, b: Quantity) =>
+    BigInt(a.cmp(b)),
+  );
+  env.registerOperator(`${quantityType} == ${quantityType}`, (a: Quantity, b: Quantity) => a.cmp(b) === 0);
 }

@@ -11,7 +11,7 @@ import { chargeCost } from '../patches/cost-hook.js';
 import { evalError } from './values.js';
 
 const cache = new Map<string, RE2JS>();
-const CACHE_MAX = 256;
+const cacheMax = 256;
 
 /** Compiles (and caches) an RE2 pattern; throws an evaluation error for invalid syntax. */
 export function compileRegex(pattern: string): RE2JS {
@@ -22,7 +22,7 @@ export function compileRegex(pattern: string): RE2JS {
     } catch (e) {
       throw evalError(`invalid regular expression '${pattern}': ${(e as Error).message}`, 'invalid_argument');
     }
-    if (cache.size >= CACHE_MAX) cache.delete(cache.keys().next().value as string);
+    if (cache.size >= cacheMax) cache.delete(cache.keys().next().value as string);
     cache.set(pattern, re);
   }
   return re;

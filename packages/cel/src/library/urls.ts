@@ -36,13 +36,13 @@ function urlUnescape(s: string, mode: 'path' | 'host' | 'query'): string {
   return new TextDecoder().decode(new Uint8Array(bytes));
 }
 
-const UNRESERVED_PATH = /[A-Za-z0-9\-_.~$&+,/:;=@!'()*]/;
+const unreservedPath = /[A-Za-z0-9\-_.~$&+,/:;=@!'()*]/;
 
 function escapePath(p: string): string {
   let out = '';
   for (const b of new TextEncoder().encode(p)) {
     const c = String.fromCharCode(b);
-    out += b < 0x80 && UNRESERVED_PATH.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+    out += b < 0x80 && unreservedPath.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
 }

@@ -6,7 +6,7 @@
  * `Uint8Array` and whose `end` is the literal's end offset.
  */
 
-const SIMPLE_ESCAPES: Record<string, number> = {
+const simpleEscapes: Record<string, number> = {
   '\\': 0x5c,
   '?': 0x3f,
   '"': 0x22,
@@ -39,8 +39,8 @@ export function decodeBytesLiteral(content: string): Uint8Array | undefined {
     }
     const next = content[i + 1];
     if (next === undefined) return undefined;
-    if (next in SIMPLE_ESCAPES) {
-      out.push(SIMPLE_ESCAPES[next] as number);
+    if (next in simpleEscapes) {
+      out.push(simpleEscapes[next] as number);
       i += 2;
     } else if (next === 'x' || next === 'X') {
       const h = content.slice(i + 2, i + 4);

@@ -5,7 +5,7 @@ import { captureEvaluator, evaluatorProbeKey, registerProbe } from './cost-hook.
 import { expectShape, expectUpstream, rawEnvironment } from './raw-engine.js';
 
 const P = 'cost-hook';
-const HEAVY = '[1, 2, 3, 4, 5, 6, 7, 8].map(x, [1, 2, 3, 4, 5, 6, 7, 8].map(y, x * y)).size()';
+const heavyExpression = '[1, 2, 3, 4, 5, 6, 7, 8].map(x, [1, 2, 3, 4, 5, 6, 7, 8].map(y, x * y)).size()';
 
 describe(`patch ${P}`, () => {
   it('relies on: a registered function runs with the evaluator as this; run(ast, ctx) evaluates each node', () => {
@@ -39,8 +39,8 @@ describe(`patch ${P}`, () => {
   });
 
   it('fixes: the engine evaluates without a cost limit', () => {
-    expectUpstream(P, rawEnvironment().evaluate(HEAVY) === 8n, 'evaluates the heavy expression');
-    const program = compile(HEAVY, createEnv());
+    expectUpstream(P, rawEnvironment().evaluate(heavyExpression) === 8n, 'evaluates the heavy expression');
+    const program = compile(heavyExpression, createEnv());
     expect(program.evaluate()).toBe(8n);
     try {
       program.evaluate({}, { costBudget: 20 });

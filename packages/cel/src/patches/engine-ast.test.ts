@@ -5,19 +5,19 @@ import { walkAst } from './engine-ast.js';
 import { checkedAstPatches } from './index.js';
 import { expectShape, rawAst } from './raw-engine.js';
 
-const ENGINE_VERSION = '8.0.0';
+const engineVersion = '8.0.0';
 
 describe('the engine the patches are written against', () => {
-  it(`is @marcbachmann/cel-js ${ENGINE_VERSION}, pinned exactly`, () => {
+  it(`is @marcbachmann/cel-js ${engineVersion}, pinned exactly`, () => {
     const own = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
     expect(own.dependencies['@marcbachmann/cel-js'], 'package.json must pin the engine exactly').toBe(
-      ENGINE_VERSION,
+      engineVersion,
     );
     const require = createRequire(import.meta.url);
     const entry = require.resolve('@marcbachmann/cel-js');
     const installed = JSON.parse(readFileSync(new URL('../package.json', `file://${entry}`), 'utf8'));
     expect(installed.version, 'the installed engine is not the version the patches were written for').toBe(
-      ENGINE_VERSION,
+      engineVersion,
     );
   });
 

@@ -8,13 +8,13 @@
 import { evalError } from '../library/values.js';
 import { type AstPatch, callName, wrapHandle } from './engine-ast.js';
 
-const INT64_MAX = 2n ** 63n - 1n;
-const INT64_MIN = -(2n ** 63n);
-const TWO_63 = 2 ** 63;
-const TWO_64 = 2 ** 64;
+const int64Max = 2n ** 63n - 1n;
+const int64Min = -(2n ** 63n);
+const two63 = 2 ** 63;
+const two64 = 2 ** 64;
 
 function checkInt64(v: unknown): unknown {
-  if (typeof v === 'bigint' && (v > INT64_MAX || v < INT64_MIN))
+  if (typeof v === 'bigint' && (v > int64Max || v < int64Min))
     throw evalError('integer overflow', 'numeric_overflow');
   return v;
 }
@@ -25,14 +25,14 @@ export const integerOverflowPatch: AstPatch = {
     if (node.op === 'call' && callName(node) === 'int')
       wrapHandle(node, (inner) => (args, ast, ev) => {
         const x = (args as unknown[])[0];
-        if (typeof x === 'number' && !(x < TWO_63 && x > -TWO_63))
+        if (typeof x === 'number' && !(x < two63 && x > -two63))
           throw evalError('integer overflow', 'numeric_overflow');
         return inner(args, ast, ev);
       });
     else if (node.op === 'call' && callName(node) === 'uint')
       wrapHandle(node, (inner) => (args, ast, ev) => {
         const x = (args as unknown[])[0];
-        if (typeof x === 'number' && !(x > -1 && x < TWO_64))
+        if (typeof x === 'number' && !(x > -1 && x < two64))
           throw evalError('unsigned integer overflow', 'numeric_overflow');
         return inner(args, ast, ev);
       });

@@ -47,7 +47,7 @@ function mapKey(m: Map<unknown, unknown>, k: unknown): unknown {
   return k;
 }
 
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+const unsafeKeys = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** A map literal's value: a plain object when every key is a string, else a `Map`. */
 function evaluateMapLiteral(this: EngineNode, ev: unknown, _ast: unknown, ctx: unknown): unknown {
@@ -62,7 +62,7 @@ function evaluateMapLiteral(this: EngineNode, ev: unknown, _ast: unknown, ctx: u
   if (strings) {
     const obj: Record<string, unknown> = {};
     for (const [k, v] of entries as [string, unknown][]) {
-      if (UNSAFE_KEYS.has(k)) continue;
+      if (unsafeKeys.has(k)) continue;
       if (Object.hasOwn(obj, k)) throw evalError(`Failed with repeated key: ${k}`, 'duplicate_key');
       obj[k] = v;
     }

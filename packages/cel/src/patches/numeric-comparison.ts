@@ -14,7 +14,7 @@ export function isNumeric(v: unknown): boolean {
   return typeof v === 'bigint' || typeof v === 'number' || v instanceof UnsignedInt;
 }
 
-const ORDER: Record<string, (x: number, y: number) => boolean> = {
+const order: Record<string, (x: number, y: number) => boolean> = {
   '<': (x, y) => x < y,
   '<=': (x, y) => x <= y,
   '>': (x, y) => x > y,
@@ -25,8 +25,8 @@ export const numericComparisonPatch: AstPatch = {
   name: 'numeric-comparison',
   apply(node) {
     const op = node.op;
-    if (Object.hasOwn(ORDER, op)) {
-      const test = ORDER[op] as (x: number, y: number) => boolean;
+    if (Object.hasOwn(order, op)) {
+      const test = order[op] as (x: number, y: number) => boolean;
       wrapHandle(
         node,
         (inner) => (l, r, ast, ev) =>

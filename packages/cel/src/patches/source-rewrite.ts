@@ -39,19 +39,19 @@ export interface Preprocessed {
   optionalEntries: Set<number>;
 }
 
-const IDENT_START = /[A-Za-z_]/;
-const IDENT_PART = /[A-Za-z0-9_]/;
-const DIGIT = /[0-9]/;
-const QUOTED_IDENT = /^[A-Za-z0-9_.\-/ ]+$/;
+const identStart = /[A-Za-z_]/;
+const identPart = /[A-Za-z0-9_]/;
+const digit = /[0-9]/;
+const quotedIdent = /^[A-Za-z0-9_.\-/ ]+$/;
 const utf8 = new TextEncoder();
 
 /** Nothing to rewrite without a backtick, `?`, bytes prefix or a `.` before a digit. */
-const NEEDS_SCAN = /[`?]|[bB][rR]?['"]|[rR][bB]['"]|\.\d/;
+const needsScan = /[`?]|[bB][rR]?['"]|[rR][bB]['"]|\.\d/;
 const identity = (o: number): number => o;
 
 /** Rewrites `original` for the engine (see the module comment). */
 export function preprocess(original: string): Preprocessed {
-  if (!NEEDS_SCAN.test(original))
+  if (!needsScan.test(original))
     return {
       source: original,
       changed: false,
@@ -151,7 +151,7 @@ export function preprocess(original: string): Preprocessed {
       const end = original.indexOf('`', i + 1);
       const name = end === -1 ? '' : original.slice(i + 1, end);
       const width = name.length + 2;
-      if ((last === '.' || last === '.?') && QUOTED_IDENT.test(name)) {
+      if ((last === '.' || last === '.?') && quotedIdent.test(name)) {
         let id: string | undefined;
         while (id === undefined && generated < 36 ** (width - 2)) {
           const candidate = `_${(generated++).toString(36)}`.padEnd(width, '_');
@@ -174,9 +174,9 @@ export function preprocess(original: string): Preprocessed {
     }
     // numbers (consumed whole so that `1.5` is not mistaken for a member access)
     if (
-      DIGIT.test(ch) ||
+      digit.test(ch) ||
       (ch === '.' &&
-        DIGIT.test(original[i + 1] ?? '') &&
+        digit.test(original[i + 1] ?? '') &&
         last !== 'ident' &&
         last !== 'close' &&
         last !== 'literal')
@@ -196,10 +196,10 @@ export function preprocess(original: string): Preprocessed {
       last = 'literal';
       continue;
     }
-    if (IDENT_START.test(ch)) {
+    if (identStart.test(ch)) {
       startToken();
       let j = i + 1;
-      while (j < n && IDENT_PART.test(original[j] as string)) j++;
+      while (j < n && identPart.test(original[j] as string)) j++;
       out += original.slice(i, j);
       i = j;
       last = 'ident';

@@ -10,8 +10,8 @@ import { Duration } from '@marcbachmann/cel-js/evaluator';
 import { durationNanos } from '../timestamps.js';
 import { type AstPatch, callName, wrapHandle } from './engine-ast.js';
 
-const OFFSET = /^([+-])?(\d{2}):(\d{2})$/;
-const ACCESSORS = new Set([
+const offset = /^([+-])?(\d{2}):(\d{2})$/;
+const accessors = new Set([
   'getDate',
   'getDayOfMonth',
   'getDayOfWeek',
@@ -29,13 +29,13 @@ export const timeZonesPatch: AstPatch = {
   apply(node) {
     if (node.op !== 'rcall') return;
     const name = callName(node);
-    if (!ACCESSORS.has(name)) return;
+    if (!accessors.has(name)) return;
     wrapHandle(node, (inner) => (args, ev, ast) => {
       const a = args as unknown[];
       if (name === 'getMilliseconds' && a[0] instanceof Duration)
         return (durationNanos(a[0]) / 1_000_000n) % 1000n;
       const tz = a[1];
-      const m = typeof tz === 'string' ? OFFSET.exec(tz) : null;
+      const m = typeof tz === 'string' ? offset.exec(tz) : null;
       if (m && a[0] instanceof Date) {
         const minutes = (Number(m[2]) * 60 + Number(m[3])) * (m[1] === '-' ? -1 : 1);
         return inner([new Date(a[0].getTime() + minutes * 60_000), 'UTC'], ev, ast);

@@ -19,25 +19,25 @@ import {
 } from '../timestamps.js';
 import { type AstPatch, callName, wrapHandle } from './engine-ast.js';
 
-const MIN_TIMESTAMP_MS = -62135596800000; // 0001-01-01T00:00:00Z
-const MAX_TIMESTAMP_MS = 253402300799999; // 9999-12-31T23:59:59.999Z
+const minTimestampMs = -62135596800000; // 0001-01-01T00:00:00Z
+const maxTimestampMs = 253402300799999; // 9999-12-31T23:59:59.999Z
 /** cel-go durations are int64 nanoseconds (about ±292 years). */
-const MAX_DURATION_NANOS = 2n ** 63n - 1n;
+const maxDurationNanos = 2n ** 63n - 1n;
 
 function checkRange(v: unknown): unknown {
   if (v instanceof Date) {
     const t = v.getTime();
-    if (!(t >= MIN_TIMESTAMP_MS && t <= MAX_TIMESTAMP_MS))
+    if (!(t >= minTimestampMs && t <= maxTimestampMs))
       throw evalError('timestamp out of range', 'range_error');
   } else if (v instanceof Duration) {
     const ns = durationNanos(v);
-    if (ns > MAX_DURATION_NANOS || ns < -MAX_DURATION_NANOS)
+    if (ns > maxDurationNanos || ns < -maxDurationNanos)
       throw evalError('duration out of range', 'range_error');
   }
   return v;
 }
 
-const COMPARE: Record<string, (c: number) => boolean> = {
+const compare: Record<string, (c: number) => boolean> = {
   '==': (c) => c === 0,
   '!=': (c) => c !== 0,
   '<': (c) => c < 0,
@@ -58,8 +58,8 @@ export const timestampsPatch: AstPatch = {
         const text = (args as unknown[])[0];
         return checkRange(typeof text === 'string' && v instanceof Date ? withFraction(v, text) : v);
       });
-    else if (Object.hasOwn(COMPARE, op)) {
-      const test = COMPARE[op] as (c: number) => boolean;
+    else if (Object.hasOwn(compare, op)) {
+      const test = compare[op] as (c: number) => boolean;
       wrapHandle(
         node,
         (inner) => (l, r, ast, ev) =>

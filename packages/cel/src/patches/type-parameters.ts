@@ -10,9 +10,9 @@
 import type { CheckedType, Checker } from './checker-hook.js';
 import type { EngineNode } from './engine-ast.js';
 
-const SELECTIONS = new Set(['.', '.?', '[]', '[?]']);
+const selections = new Set(['.', '.?', '[]', '[?]']);
 
-const PARAMS_AS_DYN = new Map([
+const placeholdersAsDyn = new Map([
   ['A', 'dyn'],
   ['T', 'dyn'],
   ['K', 'dyn'],
@@ -21,7 +21,7 @@ const PARAMS_AS_DYN = new Map([
 
 /** `type` with every unresolved type parameter replaced by `dyn` (as cel-go reports it). */
 export function paramsAsDyn(chk: Pick<Checker, 'registry'>, type: CheckedType): CheckedType {
-  return type.hasPlaceholderType ? type.templated(chk.registry, PARAMS_AS_DYN) : type;
+  return type.hasPlaceholderType ? type.templated(chk.registry, placeholdersAsDyn) : type;
 }
 
 type Strict = (this: Checker, ast: EngineNode, ctx: unknown) => CheckedType;
@@ -56,7 +56,7 @@ export function checkWithTypeParameters(
         });
     }
   }
-  if (SELECTIONS.has(ast.op) && ast.meta.alternate === undefined) {
+  if (selections.has(ast.op) && ast.meta.alternate === undefined) {
     // selecting from `{}`, `optional.none()`, …: the operand's parameters are dyn
     const operand = (ast.args as [EngineNode])[0];
     const ot = chk.check(operand, ctx);

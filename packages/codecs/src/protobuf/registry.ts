@@ -8,15 +8,15 @@ import type { Root, Type } from 'protobufjs';
 import protobuf from 'protobufjs';
 import { protoFiles } from './proto/index.js';
 
-const CORE = 'k8s.io.api.core.v1';
-const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
-const APPS = 'k8s.io.api.apps.v1';
-const COORDINATION = 'k8s.io.api.coordination.v1';
-const AUTOSCALING = 'k8s.io.api.autoscaling.v1';
-const AUTHN = 'k8s.io.api.authentication.v1';
-const APIEXTENSIONS = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
-const AUTHZ = 'k8s.io.api.authorization.v1';
-const RBAC = 'k8s.io.api.rbac.v1';
+const corePackage = 'k8s.io.api.core.v1';
+const metaPackage = 'k8s.io.apimachinery.pkg.apis.meta.v1';
+const appsPackage = 'k8s.io.api.apps.v1';
+const coordinationPackage = 'k8s.io.api.coordination.v1';
+const autoscalingPackage = 'k8s.io.api.autoscaling.v1';
+const authnPackage = 'k8s.io.api.authentication.v1';
+const apiextensionsPackage = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
+const authzPackage = 'k8s.io.api.authorization.v1';
+const rbacPackage = 'k8s.io.api.rbac.v1';
 
 /**
  * One served kind. `group` is `''` (core), a plain group (`apps`), or `<prefix>.*` for a group
@@ -33,87 +33,93 @@ export interface ProtobufKind {
 
 /** Every kind with a Protobuf form. Custom resources never have one (spec doc 1 §2.5). */
 export const protobufKinds: readonly ProtobufKind[] = Object.freeze([
-  { group: '', version: 'v1', kind: 'ConfigMap', message: `${CORE}.ConfigMap`, list: true },
-  { group: '', version: 'v1', kind: 'Namespace', message: `${CORE}.Namespace`, list: true },
-  { group: '', version: 'v1', kind: 'Secret', message: `${CORE}.Secret`, list: true },
-  { group: '', version: 'v1', kind: 'ServiceAccount', message: `${CORE}.ServiceAccount`, list: true },
-  { group: '', version: 'v1', kind: 'Pod', message: `${CORE}.Pod`, list: true },
-  { group: '', version: 'v1', kind: 'Service', message: `${CORE}.Service`, list: true },
-  { group: '', version: 'v1', kind: 'Event', message: `${CORE}.Event`, list: true },
-  { group: 'apps', version: 'v1', kind: 'Deployment', message: `${APPS}.Deployment`, list: true },
-  { group: 'apps', version: 'v1', kind: 'ReplicaSet', message: `${APPS}.ReplicaSet`, list: true },
-  { group: 'autoscaling', version: 'v1', kind: 'Scale', message: `${AUTOSCALING}.Scale` },
-  { group: 'coordination.*', version: 'v1', kind: 'Lease', message: `${COORDINATION}.Lease`, list: true },
-  { group: '', version: 'v1', kind: 'Status', message: `${META}.Status` },
-  { group: '', version: 'v1', kind: 'DeleteOptions', message: `${META}.DeleteOptions` },
-  { group: 'meta.*', version: 'v1', kind: 'DeleteOptions', message: `${META}.DeleteOptions` },
-  { group: 'meta.*', version: 'v1', kind: 'Status', message: `${META}.Status` },
+  { group: '', version: 'v1', kind: 'ConfigMap', message: `${corePackage}.ConfigMap`, list: true },
+  { group: '', version: 'v1', kind: 'Namespace', message: `${corePackage}.Namespace`, list: true },
+  { group: '', version: 'v1', kind: 'Secret', message: `${corePackage}.Secret`, list: true },
+  { group: '', version: 'v1', kind: 'ServiceAccount', message: `${corePackage}.ServiceAccount`, list: true },
+  { group: '', version: 'v1', kind: 'Pod', message: `${corePackage}.Pod`, list: true },
+  { group: '', version: 'v1', kind: 'Service', message: `${corePackage}.Service`, list: true },
+  { group: '', version: 'v1', kind: 'Event', message: `${corePackage}.Event`, list: true },
+  { group: 'apps', version: 'v1', kind: 'Deployment', message: `${appsPackage}.Deployment`, list: true },
+  { group: 'apps', version: 'v1', kind: 'ReplicaSet', message: `${appsPackage}.ReplicaSet`, list: true },
+  { group: 'autoscaling', version: 'v1', kind: 'Scale', message: `${autoscalingPackage}.Scale` },
+  {
+    group: 'coordination.*',
+    version: 'v1',
+    kind: 'Lease',
+    message: `${coordinationPackage}.Lease`,
+    list: true,
+  },
+  { group: '', version: 'v1', kind: 'Status', message: `${metaPackage}.Status` },
+  { group: '', version: 'v1', kind: 'DeleteOptions', message: `${metaPackage}.DeleteOptions` },
+  { group: 'meta.*', version: 'v1', kind: 'DeleteOptions', message: `${metaPackage}.DeleteOptions` },
+  { group: 'meta.*', version: 'v1', kind: 'Status', message: `${metaPackage}.Status` },
   {
     group: 'meta.*',
     version: 'v1',
     kind: 'PartialObjectMetadata',
-    message: `${META}.PartialObjectMetadata`,
+    message: `${metaPackage}.PartialObjectMetadata`,
     list: true,
   },
   {
     group: 'apiextensions.*',
     version: 'v1',
     kind: 'CustomResourceDefinition',
-    message: `${APIEXTENSIONS}.CustomResourceDefinition`,
+    message: `${apiextensionsPackage}.CustomResourceDefinition`,
     list: true,
   },
-  { group: 'authentication.*', version: 'v1', kind: 'TokenRequest', message: `${AUTHN}.TokenRequest` },
-  { group: 'authentication.*', version: 'v1', kind: 'TokenReview', message: `${AUTHN}.TokenReview` },
+  { group: 'authentication.*', version: 'v1', kind: 'TokenRequest', message: `${authnPackage}.TokenRequest` },
+  { group: 'authentication.*', version: 'v1', kind: 'TokenReview', message: `${authnPackage}.TokenReview` },
   {
     group: 'authentication.*',
     version: 'v1',
     kind: 'SelfSubjectReview',
-    message: `${AUTHN}.SelfSubjectReview`,
+    message: `${authnPackage}.SelfSubjectReview`,
   },
   {
     group: 'authorization.*',
     version: 'v1',
     kind: 'SelfSubjectAccessReview',
-    message: `${AUTHZ}.SelfSubjectAccessReview`,
+    message: `${authzPackage}.SelfSubjectAccessReview`,
   },
   {
     group: 'authorization.*',
     version: 'v1',
     kind: 'SelfSubjectRulesReview',
-    message: `${AUTHZ}.SelfSubjectRulesReview`,
+    message: `${authzPackage}.SelfSubjectRulesReview`,
   },
   {
     group: 'authorization.*',
     version: 'v1',
     kind: 'SubjectAccessReview',
-    message: `${AUTHZ}.SubjectAccessReview`,
+    message: `${authzPackage}.SubjectAccessReview`,
   },
   {
     group: 'authorization.*',
     version: 'v1',
     kind: 'LocalSubjectAccessReview',
-    message: `${AUTHZ}.LocalSubjectAccessReview`,
+    message: `${authzPackage}.LocalSubjectAccessReview`,
   },
-  { group: 'rbac.authorization.*', version: 'v1', kind: 'Role', message: `${RBAC}.Role`, list: true },
+  { group: 'rbac.authorization.*', version: 'v1', kind: 'Role', message: `${rbacPackage}.Role`, list: true },
   {
     group: 'rbac.authorization.*',
     version: 'v1',
     kind: 'RoleBinding',
-    message: `${RBAC}.RoleBinding`,
+    message: `${rbacPackage}.RoleBinding`,
     list: true,
   },
   {
     group: 'rbac.authorization.*',
     version: 'v1',
     kind: 'ClusterRole',
-    message: `${RBAC}.ClusterRole`,
+    message: `${rbacPackage}.ClusterRole`,
     list: true,
   },
   {
     group: 'rbac.authorization.*',
     version: 'v1',
     kind: 'ClusterRoleBinding',
-    message: `${RBAC}.ClusterRoleBinding`,
+    message: `${rbacPackage}.ClusterRoleBinding`,
     list: true,
   },
 ]);
