@@ -1,16 +1,8 @@
-import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  type Authorizer,
-  alwaysAllowAuthorizer,
-  createAbacAuthorizer,
-  createModeAuthorizer,
-  createRbacAuthorizer,
-  parseAbacPolicies,
-} from '@orchard/authz';
+import { alwaysAllowAuthorizer } from '@orchard/authz';
 import type { Codec } from '@orchard/codecs';
 import { ApiError } from '@orchard/meta';
-import { createRbacEvaluator, type RbacEvaluator } from '@orchard/rbac';
+import { createRbacEvaluator } from '@orchard/rbac';
 import { createMemoryStore, type Store } from '@orchard/store';
 import {
   createServerAuthentication,
@@ -36,10 +28,7 @@ import { createHealthChecks, type HealthChecks } from './health/health.js';
 import { installLifecycle, type Lifecycle } from './lifecycle/lifecycle.js';
 import { createListener } from './listener.js';
 import { type ApiServerOptions, defaultApiServerOptions } from './options.js';
-import { createAggregationController } from './rbac/aggregation-controller.js';
-import { reconcileDefaultPolicy } from './rbac/default-policy.js';
 import { rbacEscalationStep } from './rbac/escalation-step.js';
-import { type RbacInformer, startRbacInformer } from './rbac/rbac-informer.js';
 import { rbacGroup } from './rbac/rbac-resources.js';
 import { builtinObjects, createBootstrapObjects } from './registry/builtin/bootstrap.js';
 import { builtinResources } from './registry/builtin/index.js';
@@ -48,6 +37,11 @@ import { isClientGone } from './request/body.js';
 import { requestPath, resolveRequestInfo } from './request/request-info.js';
 import { writeError } from './response/write.js';
 import { route } from './router.js';
+import {
+  resolveAuthorizer,
+  type ServerAuthorization,
+  startServerAuthorization,
+} from './server-authorization.js';
 import type { ServerState } from './state.js';
 import { createCompactor } from './storage/compactor.js';
 import { ObjectStore } from './storage/object-store.js';
@@ -94,33 +88,7 @@ export interface ApiServer {
   addResponseConversion(conversion: ResponseConversion): void;
 }
 
-/** The server's authorization: the chain, and the RBAC evaluator fed from the served RBAC objects. */
-export interface ServerAuthorization {
-  readonly authorizer: Authorizer;
-  readonly rbac: RbacEvaluator;
-  /**
-   * Resolves once RBAC decisions reflect every write up to `revision` (a resourceVersion; default:
-   * the start-up state) and ClusterRole aggregation has settled. Decisions follow writes within one
-   * watch fan-out; tests use this instead of sleeping.
-   */
-  synced(revision?: number): Promise<void>;
-}
-
-/** The ABAC authorizer of `--authorization-policy-file`; a bad file stops the start naming it. */
-function abacFromFile(path: string | undefined): Authorizer | undefined {
-  if (path === undefined) return undefined;
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new Error(`--authorization-policy-file: cannot read ${path}: ${(e as Error).message}`);
-  }
-  try {
-    return createAbacAuthorizer(parseAbacPolicies(text, path));
-  } catch (e) {
-    throw new Error(`--authorization-policy-file: ${(e as Error).message}`);
-  }
-}
+export type { ServerAuthorization } from './server-authorization.js';
 
 /**
  * Creates the reference API server: the composition root. Every request runs the filter chain
@@ -148,19 +116,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       ),
   );
   const rbac = createRbacEvaluator();
-  const onlyAllowAll =
-    options.authorizationModes.length === 1 && options.authorizationModes[0] === 'AlwaysAllow';
-  const authorizer: Authorizer =
-    options.authorizer ??
-    (onlyAllowAll && options.authorizationPolicyFile === undefined
-      ? alwaysAllowAuthorizer
-      : createModeAuthorizer({
-          modes: options.authorizationModes,
-          rbac: createRbacAuthorizer(rbac),
-          ...(options.authorizationPolicyFile !== undefined
-            ? { abac: abacFromFile(options.authorizationPolicyFile) }
-            : {}),
-        }));
+  const authorizer = resolveAuthorizer(options, rbac);
   const registry = createResourceRegistry([
     ...(options.builtinResources ? builtinResources(flavor, () => authorizer) : []),
     ...options.resources,
@@ -218,6 +174,27 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     ...(options.compactionTimers ? { timers: options.compactionTimers } : {}),
     onError: (e) => log.error('store compaction failed', e),
   });
+  /** The abort controllers of requests that asked for a signal (watches); aborted on close(). */
+  const openRequests = new Set<AbortController>();
+  closingController.signal.addEventListener('abort', () => {
+    for (const c of openRequests) c.abort();
+    openRequests.clear();
+  });
+
+  const ready = (async () => {
+    if (options.createDefaultNamespaces)
+      await createBootstrapObjects(objects, registry, builtinObjects(flavor));
+    if (registry.get(flavor.group('apiextensions'), 'customresourcedefinitions'))
+      await startCrdController(state, closingController.signal);
+    health.completeHook('bootstrap-namespaces');
+  })();
+  // RBAC is loaded after start-up; requests wait for it (`listen`).
+  const {
+    authorization,
+    ready: rbacReady,
+    requestAuthorizer,
+  } = startServerAuthorization(state, rbac, ready, closingController.signal);
+  ready.catch((e) => log.error('start-up failed', e));
   const authenticator =
     options.authenticator ?? authentication?.union ?? createFixedAuthenticator(options.insecureUser);
   const chain = composeFilters(
@@ -233,70 +210,11 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
         flavor,
       ),
       auditFilter(),
-      // Until the RBAC state is loaded a decision would see no bindings: requests wait for it.
-      authorizationFilter(
-        authorizer === alwaysAllowAuthorizer
-          ? authorizer
-          : {
-              authorize: (a) =>
-                rbacLoaded ? authorizer.authorize(a) : rbacReady.then(() => authorizer.authorize(a)),
-            },
-      ),
+      authorizationFilter(requestAuthorizer),
       admissionFilter(),
     ],
     route,
   );
-
-  /** The abort controllers of requests that asked for a signal (watches); aborted on close(). */
-  const openRequests = new Set<AbortController>();
-  closingController.signal.addEventListener('abort', () => {
-    for (const c of openRequests) c.abort();
-    openRequests.clear();
-  });
-
-  const ready = (async () => {
-    if (options.createDefaultNamespaces)
-      await createBootstrapObjects(objects, registry, builtinObjects(flavor));
-    if (registry.get(flavor.group('apiextensions'), 'customresourcedefinitions'))
-      await startCrdController(state, closingController.signal);
-    health.completeHook('bootstrap-namespaces');
-  })();
-  // RBAC: the default policy reconciled, then the evaluator fed from the served objects, with
-  // ClusterRole aggregation after every ClusterRole change. Requests wait for it (`listen`).
-  const aggregation = createAggregationController(state, closingController.signal);
-  let informer: RbacInformer | undefined;
-  const rbacReady = (async () => {
-    await ready;
-    await reconcileDefaultPolicy(state);
-    informer = startRbacInformer(state, rbac, closingController.signal, {
-      onClusterRoles: (all) => aggregation.changed(all),
-    });
-    await informer.synced;
-    aggregation.changed(informer.clusterRoles);
-    await aggregation.idle();
-  })();
-  let rbacLoaded = false;
-  rbacReady.then(
-    () => {
-      rbacLoaded = true;
-    },
-    (e) => log.error('RBAC start-up failed', e),
-  );
-  const authorization: ServerAuthorization = {
-    authorizer,
-    rbac,
-    async synced(revision) {
-      await rbacReady;
-      if (revision !== undefined) await informer?.waitFor(revision);
-      await aggregation.idle();
-      // Aggregation may have written ClusterRoles: wait for those writes too.
-      if (revision !== undefined)
-        await informer?.waitFor(
-          state.watchCaches.for({ group: rbacGroup(flavor), resource: 'clusterroles' }).revision,
-        );
-    },
-  };
-  ready.catch((e) => log.error('start-up failed', e));
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     serve(req, res).catch((e) => {

@@ -1,0 +1,129 @@
+import { readFileSync } from 'node:fs';
+import {
+  type Authorizer,
+  alwaysAllowAuthorizer,
+  createAbacAuthorizer,
+  createModeAuthorizer,
+  createRbacAuthorizer,
+  parseAbacPolicies,
+} from '@orchard/authz';
+import type { RbacEvaluator } from '@orchard/rbac';
+import type { ApiServerOptions } from './options.js';
+import { createAggregationController } from './rbac/aggregation-controller.js';
+import { reconcileDefaultPolicy } from './rbac/default-policy.js';
+import { type RbacInformer, startRbacInformer } from './rbac/rbac-informer.js';
+import { rbacGroup } from './rbac/rbac-resources.js';
+import type { ServerState } from './state.js';
+
+/** The server's authorization: the chain, and the RBAC evaluator fed from the served RBAC objects. */
+export interface ServerAuthorization {
+  readonly authorizer: Authorizer;
+  readonly rbac: RbacEvaluator;
+  /**
+   * Resolves once RBAC decisions reflect every write up to `revision` (a resourceVersion; default:
+   * the start-up state) and ClusterRole aggregation has settled. Decisions follow writes within one
+   * watch fan-out; tests use this instead of sleeping.
+   */
+  synced(revision?: number): Promise<void>;
+}
+
+/** The ABAC authorizer of `--authorization-policy-file`; a bad file stops the start naming it. */
+function abacFromFile(path: string | undefined): Authorizer | undefined {
+  if (path === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new Error(`--authorization-policy-file: cannot read ${path}: ${(e as Error).message}`);
+  }
+  try {
+    return createAbacAuthorizer(parseAbacPolicies(text, path));
+  } catch (e) {
+    throw new Error(`--authorization-policy-file: ${(e as Error).message}`);
+  }
+}
+
+/**
+ * The authorizer chain the options ask for: `options.authorizer` if given, the allow-all authorizer
+ * for a lone `AlwaysAllow` mode, otherwise the mode chain over RBAC (and ABAC from its policy file).
+ */
+export function resolveAuthorizer(options: ApiServerOptions, rbac: RbacEvaluator): Authorizer {
+  const onlyAllowAll =
+    options.authorizationModes.length === 1 && options.authorizationModes[0] === 'AlwaysAllow';
+  return (
+    options.authorizer ??
+    (onlyAllowAll && options.authorizationPolicyFile === undefined
+      ? alwaysAllowAuthorizer
+      : createModeAuthorizer({
+          modes: options.authorizationModes,
+          rbac: createRbacAuthorizer(rbac),
+          ...(options.authorizationPolicyFile !== undefined
+            ? { abac: abacFromFile(options.authorizationPolicyFile) }
+            : {}),
+        }))
+  );
+}
+
+/** What `startServerAuthorization` hands the composition root. */
+export interface StartedAuthorization {
+  readonly authorization: ServerAuthorization;
+  /** Resolves once the default policy is reconciled and the RBAC state loaded and aggregated. */
+  readonly ready: Promise<void>;
+  /** The authorizer for the request filter: until the RBAC state is loaded, decisions wait for it. */
+  readonly requestAuthorizer: Authorizer;
+}
+
+/**
+ * RBAC: once `started` (bootstrap objects) resolves, the default policy is reconciled, then the
+ * evaluator is fed from the served objects, with ClusterRole aggregation after every ClusterRole
+ * change.
+ */
+export function startServerAuthorization(
+  state: ServerState,
+  rbac: RbacEvaluator,
+  started: Promise<void>,
+  signal: AbortSignal,
+): StartedAuthorization {
+  const { authorizer, flavor, log } = state;
+  const aggregation = createAggregationController(state, signal);
+  let informer: RbacInformer | undefined;
+  const ready = (async () => {
+    await started;
+    await reconcileDefaultPolicy(state);
+    informer = startRbacInformer(state, rbac, signal, {
+      onClusterRoles: (all) => aggregation.changed(all),
+    });
+    await informer.synced;
+    aggregation.changed(informer.clusterRoles);
+    await aggregation.idle();
+  })();
+  let loaded = false;
+  ready.then(
+    () => {
+      loaded = true;
+    },
+    (e) => log.error('RBAC start-up failed', e),
+  );
+  // Until the RBAC state is loaded a decision would see no bindings: requests wait for it.
+  const requestAuthorizer: Authorizer =
+    authorizer === alwaysAllowAuthorizer
+      ? authorizer
+      : {
+          authorize: (a) => (loaded ? authorizer.authorize(a) : ready.then(() => authorizer.authorize(a))),
+        };
+  const authorization: ServerAuthorization = {
+    authorizer,
+    rbac,
+    async synced(revision) {
+      await ready;
+      if (revision !== undefined) await informer?.waitFor(revision);
+      await aggregation.idle();
+      // Aggregation may have written ClusterRoles: wait for those writes too.
+      if (revision !== undefined)
+        await informer?.waitFor(
+          state.watchCaches.for({ group: rbacGroup(flavor), resource: 'clusterroles' }).revision,
+        );
+    },
+  };
+  return { authorization, ready, requestAuthorizer };
+}
