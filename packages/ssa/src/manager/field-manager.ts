@@ -4,9 +4,11 @@ import type { FieldSet } from '../fieldpath/field-set.js';
 import { isMap, type JsonMap } from '../fieldpath/value.js';
 import { type Conflict, isMergeConflicts } from '../merge/conflicts.js';
 import { applyFields, type ManagedSets, updateFields, type VersionConverter } from '../merge/updater.js';
-import { type Atom, dropNulls, resourceAtomOf, TypedValueError } from '../typed/atom.js';
+import { type Atom, resourceAtomOf } from '../typed/atom.js';
 import { compare } from '../typed/compare.js';
+import { dropNulls } from '../typed/drop-nulls.js';
 import { toFieldSet } from '../typed/to-field-set.js';
+import { TypedValueError } from '../typed/typed-value-error.js';
 import { ApplyConflictError, FieldManagerError } from './errors.js';
 import {
   decodeManagedFields,

@@ -2,16 +2,8 @@ import { jsonEqual } from '@orchard/meta/internal';
 import { FieldSet } from '../fieldpath/field-set.js';
 import type { PathElement } from '../fieldpath/path-element.js';
 import { isMap, type JsonMap } from '../fieldpath/value.js';
-import {
-  type Atom,
-  LazyItem,
-  listItemElement,
-  mapField,
-  materialize,
-  type PathStep,
-  sameListItem,
-  shapeFor,
-} from './atom.js';
+import { type Atom, mapField, shapeFor } from './atom.js';
+import { LazyItem, listItemElement, materialize, type PathStep, sameListItem } from './path-steps.js';
 
 /** What changed between two values of one type (upstream `typed.Comparison`). */
 export interface Comparison {

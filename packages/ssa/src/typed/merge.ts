@@ -1,14 +1,8 @@
 import type { PathElement } from '../fieldpath/path-element.js';
 import { isMap, type JsonMap, setKey } from '../fieldpath/value.js';
-import {
-  type Atom,
-  formatSteps,
-  listItemElement,
-  mapField,
-  type PathStep,
-  shapeFor,
-  TypedValueError,
-} from './atom.js';
+import { type Atom, mapField, shapeFor } from './atom.js';
+import { formatSteps, listItemElement, type PathStep } from './path-steps.js';
+import { TypedValueError } from './typed-value-error.js';
 
 /**
  * Merges `rhs` (an apply intent) into `lhs` (the live object), as upstream's `TypedValue.Merge`:

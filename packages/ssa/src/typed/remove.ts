@@ -1,7 +1,8 @@
 import type { FieldSet } from '../fieldpath/field-set.js';
 import { PathElement } from '../fieldpath/path-element.js';
 import { isMap, type JsonMap, setKey } from '../fieldpath/value.js';
-import { type Atom, listItemElement, mapField, shapeFor } from './atom.js';
+import { type Atom, mapField, shapeFor } from './atom.js';
+import { listItemElement } from './path-steps.js';
 
 /**
  * The value without the fields in `items` (upstream `TypedValue.RemoveItems`): a member path

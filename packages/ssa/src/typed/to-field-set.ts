@@ -1,7 +1,9 @@
 import { FieldSet } from '../fieldpath/field-set.js';
 import { formatPath, PathElement } from '../fieldpath/path-element.js';
 import { isMap, type JsonMap } from '../fieldpath/value.js';
-import { type Atom, listItemElement, mapField, shapeFor, TypedValueError } from './atom.js';
+import { type Atom, mapField, shapeFor } from './atom.js';
+import { listItemElement } from './path-steps.js';
+import { TypedValueError } from './typed-value-error.js';
 
 /**
  * The set of fields a value sets (upstream `TypedValue.ToFieldSet`): every scalar, every atomic
