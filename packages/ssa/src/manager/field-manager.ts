@@ -4,12 +4,19 @@ import type { FieldSet } from '../fieldpath/field-set.js';
 import { isMap, type JsonMap } from '../fieldpath/value.js';
 import { type Conflict, isMergeConflicts } from '../merge/conflicts.js';
 import { applyFields, type ManagedSets, updateFields, type VersionConverter } from '../merge/updater.js';
-import { type Atom, resourceAtomOf } from '../typed/atom.js';
-import { compare } from '../typed/compare.js';
+import { resourceAtomOf } from '../typed/atom.js';
 import { dropNulls } from '../typed/drop-nulls.js';
 import { toFieldSet } from '../typed/to-field-set.js';
 import { TypedValueError } from '../typed/typed-value-error.js';
 import { ApplyConflictError, FieldManagerError } from './errors.js';
+import {
+  allowedConflictsFromLastApplied,
+  buildLastApplied,
+  hasAnnotation,
+  lastAppliedAnnotationKey,
+  lastAppliedManager,
+  setAnnotation,
+} from './last-applied.js';
 import {
   decodeManagedFields,
   emptyManaged,
@@ -25,10 +32,7 @@ import {
 export const beforeFirstApplyManager = 'before-first-apply';
 /** Bucket for the oldest update managers beyond `maxUpdateManagers`. */
 export const ancientChangesManager = 'ancient-changes';
-/** The annotation client-side apply keeps (spec doc 1 §4.9 item 11), kubernetes flavor spelling. */
-export const lastAppliedAnnotationKey = 'kubectl.kubernetes.io/last-applied-configuration';
-/** The manager name whose applies migrate from, and keep up to date, the last-applied annotation. */
-export const lastAppliedManager = 'kubectl';
+export { lastAppliedAnnotationKey, lastAppliedManager } from './last-applied.js';
 
 /** Who writes (manager, apiVersion, subresource) and the resource's schema. */
 export interface FieldManagerWriteOptions {
@@ -151,7 +155,13 @@ export function apply(
     if (!isMergeConflicts(e)) throw e;
     let conflicts: readonly Conflict[] = e.conflicts;
     if (opts.manager === lastAppliedManager && live !== undefined) {
-      const allowed = allowedConflictsFromLastApplied(live, liveBody, opts, atom);
+      const allowed = allowedConflictsFromLastApplied(
+        live,
+        liveBody,
+        opts.apiVersion,
+        opts.lastAppliedAnnotation ?? lastAppliedAnnotationKey,
+        atom,
+      );
       if (allowed !== undefined) conflicts = conflicts.filter((c) => !allowed.has(c.path));
     }
     if (conflicts.length > 0) throw new ApplyConflictError(conflicts);
@@ -332,68 +342,6 @@ function capUpdateManagers(m: Managed, max: number): void {
     length--;
     m.times.set(bucket, m.times.get(k));
   }
-}
-
-/**
- * Upstream lastAppliedManager: for `kubectl` applies over objects written by client-side apply,
- * conflicts on fields the last-applied annotation holds with the live value are allowed.
- */
-function allowedConflictsFromLastApplied(
-  live: ApiObject,
-  liveBody: unknown,
-  opts: ApplyOptions,
-  atom: Atom,
-): FieldSet | undefined {
-  const ann = (live.metadata?.annotations as Record<string, string> | undefined)?.[
-    opts.lastAppliedAnnotation ?? lastAppliedAnnotationKey
-  ];
-  if (!ann) return undefined;
-  let last: unknown;
-  try {
-    last = JSON.parse(ann);
-  } catch {
-    return undefined;
-  }
-  if (!isMap(last) || last.apiVersion !== opts.apiVersion) return undefined;
-  try {
-    const set = toFieldSet(last, atom);
-    const c = compare(last, liveBody, atom);
-    return set.difference(c.modified).difference(c.added).difference(c.removed);
-  } catch {
-    return undefined;
-  }
-}
-
-function buildLastApplied(intent: ApiObject, annotation: string): string {
-  const copy = structuredClone(intent) as JsonMap;
-  const meta = copy.metadata as JsonMap | undefined;
-  const anns = meta?.annotations as Record<string, unknown> | undefined;
-  if (anns && Object.hasOwn(anns, annotation)) delete anns[annotation];
-  return `${sortedJson(copy)}\n`;
-}
-
-/** JSON with map keys sorted, as Go encodes unstructured objects. */
-function sortedJson(v: unknown): string {
-  if (isMap(v)) {
-    return `{${Object.keys(v)
-      .sort()
-      .filter((k) => v[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${sortedJson(v[k])}`)
-      .join(',')}}`;
-  }
-  if (Array.isArray(v)) return `[${v.map(sortedJson).join(',')}]`;
-  return JSON.stringify(v) ?? 'null';
-}
-
-function hasAnnotation(o: ApiObject, key: string): boolean {
-  const a = o.metadata?.annotations as Record<string, string> | undefined;
-  return typeof a?.[key] === 'string' && a[key] !== '';
-}
-
-function setAnnotation(o: ApiObject, key: string, value: string): ApiObject {
-  const meta = { ...(o.metadata ?? {}) } as JsonMap;
-  meta.annotations = { ...((meta.annotations as Record<string, string>) ?? {}), [key]: value };
-  return { ...o, metadata: meta } as ApiObject;
 }
 
 function withoutManagedFields<T extends ApiObject | undefined>(o: T): T {
