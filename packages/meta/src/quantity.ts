@@ -17,236 +17,37 @@
  * `isInteger`/`asInt64` succeed only for int64 amounts with a non-negative scale, so `1.0` (10×10^-1)
  * and `1Ei` (parsed as a decimal) are not integers — the CEL quantity library depends on this.
  */
+import {
+  type Amount,
+  abs,
+  addDec,
+  addInt64,
+  bounded,
+  cmpAmount,
+  divRoundAway,
+  fitsInt64,
+  goPow10,
+  int64Max,
+  nanoScale,
+  pow10,
+  quantityMaxDigits,
+  removeFactors,
+} from './quantity-amount.js';
+import { isQuantityError, QuantityError } from './quantity-error.js';
+import { scan } from './quantity-scan.js';
+import {
+  binarySuffixByExponent,
+  canonicalDecimal,
+  decimalSuffix,
+  interpretSuffix,
+} from './quantity-suffix.js';
 
+/** The suffix family of a quantity's canonical string form (upstream `resource.Format`). */
 export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
-/** Why a quantity failed to parse or convert. */
-export type QuantityErrorCode = 'FormatWrong' | 'Numeric' | 'Suffix' | 'NotInteger';
-
-/** The regular expression upstream's error message quotes. */
-export const quantitySplitRegexp = '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$';
-
-const messages: Record<QuantityErrorCode, string> = {
-  FormatWrong: `quantities must match the regular expression '${quantitySplitRegexp}'`,
-  Numeric: 'unable to parse numeric part of quantity',
-  Suffix: "unable to parse quantity's suffix",
-  NotInteger: 'cannot convert value to integer',
-};
-
-/** A quantity that cannot be parsed or converted. `code` says which of upstream's errors it is. */
-export class QuantityError extends Error {
-  readonly orchardQuantityError = true as const;
-  readonly code: QuantityErrorCode;
-  constructor(code: QuantityErrorCode, message = messages[code]) {
-    super(message);
-    this.name = 'QuantityError';
-    this.code = code;
-  }
-}
-
-/** Whether `e` is a `QuantityError`; works across copies of this package. */
-export function isQuantityError(e: unknown): e is QuantityError {
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    (e as { orchardQuantityError?: unknown }).orchardQuantityError === true
-  );
-}
-
-const int64Max = 2n ** 63n - 1n;
-const int64Min = -(2n ** 63n);
-const fitsInt64 = (v: bigint) => v >= int64Min && v <= int64Max;
-const pow10 = (n: number) => 10n ** BigInt(n);
-const abs = (v: bigint) => (v < 0n ? -v : v);
-/** Scale of nano, the finest precision a parsed quantity keeps. */
-const nanoScale = -9;
-/**
- * Parsed values whose decimal magnitude would need more digits than this are rejected as `Numeric`,
- * so a request cannot make the server build a gigantic BigInt (upstream has no such bound).
- */
-export const quantityMaxDigits = 4096;
-
-const decimalSuffixes: Record<string, number> = {
-  n: -9,
-  u: -6,
-  m: -3,
-  '': 0,
-  k: 3,
-  M: 6,
-  G: 9,
-  T: 12,
-  P: 15,
-  E: 18,
-};
-const binarySuffixes: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
-const decimalSuffixByExponent = new Map(Object.entries(decimalSuffixes).map(([s, e]) => [e, s]));
-const binarySuffixByExponent = new Map(Object.entries(binarySuffixes).map(([s, e]) => [e, s]));
-
-interface Suffix {
-  base: 2 | 10;
-  exponent: number;
-  format: QuantityFormat;
-}
-
-function interpretSuffix(s: string): Suffix | undefined {
-  if (Object.hasOwn(decimalSuffixes, s))
-    return { base: 10, exponent: decimalSuffixes[s] as number, format: 'DecimalSI' };
-  if (Object.hasOwn(binarySuffixes, s))
-    return { base: 2, exponent: binarySuffixes[s] as number, format: 'BinarySI' };
-  if (s.length > 1 && (s[0] === 'e' || s[0] === 'E') && /^[+-]?[0-9]+$/.test(s.slice(1))) {
-    const v = BigInt(s.slice(1));
-    if (!fitsInt64(v)) return undefined;
-    // Upstream narrows the exponent to int32.
-    return { base: 10, exponent: Number(BigInt.asIntN(32, v)), format: 'DecimalExponent' };
-  }
-  return undefined;
-}
-
-const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
-
-interface Scanned {
-  positive: boolean;
-  /** The signed number part as written (for the exact path). */
-  value: string;
-  /** Integer digits without leading zeros (`0` when none). */
-  num: string;
-  /** Fraction digits. */
-  denom: string;
-  suffix: string;
-}
-
-/** Upstream's hand-written scanner, including what it tolerates (`1.`, `.5`, `1.G`). */
-function scan(str: string): Scanned {
-  let positive = true;
-  let pos = 0;
-  const end = str.length;
-  if (str[0] === '-') {
-    positive = false;
-    pos++;
-  } else if (str[0] === '+') pos++;
-  while (pos < end && str[pos] === '0') pos++;
-  if (pos >= end) return { positive, value: '0', num: '0', denom: '', suffix: '' };
-  let i = pos;
-  while (i < end && isDigit(str[i])) i++;
-  if (i >= end) return { positive, value: str, num: str.slice(pos), denom: '', suffix: '' };
-  let num = str.slice(pos, i);
-  if (num === '') num = '0';
-  pos = i;
-  let denom = '';
-  if (str[pos] === '.') {
-    pos++;
-    i = pos;
-    while (i < end && isDigit(str[i])) i++;
-    denom = str.slice(pos, i);
-    if (i >= end) return { positive, value: str, num, denom, suffix: '' };
-    pos = i;
-  }
-  const value = str.slice(0, pos);
-  const suffixStart = pos;
-  while (pos < end && 'eEinumkKMGTP'.includes(str[pos] as string)) pos++;
-  if (pos < end && (str[pos] === '-' || str[pos] === '+')) pos++;
-  while (pos < end && isDigit(str[pos])) pos++;
-  if (pos < end) throw new QuantityError('FormatWrong');
-  return { positive, value, num, denom, suffix: str.slice(suffixStart) };
-}
-
-/** Go's `%` keeps the dividend's sign; so does JS for numbers. Strips factors of `base`. */
-function removeFactors(v: bigint, base: bigint): [bigint, number] {
-  let times = 0;
-  if (v === 0n) return [v, 0];
-  while (v % base === 0n) {
-    v /= base;
-    times++;
-  }
-  return [v, times];
-}
-
-/** Rounds `v * 10^-by` to an integer, away from zero (upstream's "round up"). */
-function divRoundAway(v: bigint, by: number): [bigint, boolean] {
-  const d = pow10(by);
-  const q = v / d;
-  const r = v % d;
-  if (r === 0n) return [q, true];
-  return [v > 0n ? q + 1n : q - 1n, false];
-}
-
-/** Go's math.Pow10: table products, so results match upstream bit for bit. */
-function goPow10(n: number): number {
-  if (n > 308) return Number.POSITIVE_INFINITY;
-  if (n < -323) return 0;
-  const m = Math.abs(n);
-  const hi = 32 * Math.floor(m / 32);
-  return n >= 0 ? Number(`1e${hi}`) * Number(`1e${m % 32}`) : Number(`1e-${hi}`) / Number(`1e${m % 32}`);
-}
-
-/** An exact `unscaled * 10^scale`; `dec` marks upstream's arbitrary-precision representation. */
-interface Amount {
-  readonly unscaled: bigint;
-  readonly scale: number;
-  readonly dec: boolean;
-}
-
-/** int64Amount.Add: undefined on overflow (the caller then adds exactly as decimals). */
-function addInt64(a: Amount, b: Amount): Amount | undefined {
-  if (b.unscaled === 0n) return a;
-  if (a.unscaled === 0n) return b;
-  if (a.scale === b.scale) {
-    const c = a.unscaled + b.unscaled;
-    return fitsInt64(c) ? { unscaled: c, scale: a.scale, dec: false } : undefined;
-  }
-  if (a.scale > b.scale) {
-    const s = a.unscaled * pow10(a.scale - b.scale);
-    if (!fitsInt64(s)) return undefined;
-    const c = s + b.unscaled;
-    return fitsInt64(c) ? { unscaled: c, scale: b.scale, dec: false } : undefined;
-  }
-  const s = b.unscaled * pow10(b.scale - a.scale);
-  if (!fitsInt64(s)) return undefined;
-  const c = a.unscaled + s;
-  return fitsInt64(c) ? { unscaled: c, scale: a.scale, dec: false } : undefined;
-}
-
-function addDec(a: Amount, b: Amount): Amount {
-  const s = Math.min(a.scale, b.scale);
-  return { unscaled: a.unscaled * pow10(a.scale - s) + b.unscaled * pow10(b.scale - s), scale: s, dec: true };
-}
-
-const digitCount = (v: bigint) => abs(v).toString().length;
-
-function cmpAmount(a: Amount, b: Amount): -1 | 0 | 1 {
-  const sa = a.unscaled < 0n ? -1 : a.unscaled > 0n ? 1 : 0;
-  const sb = b.unscaled < 0n ? -1 : b.unscaled > 0n ? 1 : 0;
-  if (sa !== sb || sa === 0) return sa < sb ? -1 : sa > sb ? 1 : 0;
-  // Same sign: different orders of magnitude decide without aligning huge scales.
-  const ma = digitCount(a.unscaled) + a.scale;
-  const mb = digitCount(b.unscaled) + b.scale;
-  if (ma !== mb) return ma > mb === sa > 0 ? 1 : -1;
-  const s = Math.min(a.scale, b.scale);
-  const x = a.unscaled * pow10(a.scale - s);
-  const y = b.unscaled * pow10(b.scale - s);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-/** Mantissa and exponent (a multiple of 3) of the canonical decimal form. */
-function canonicalDecimal(unscaled: bigint, scale: number): [bigint, number] {
-  let [m, times] = removeFactors(unscaled, 10n);
-  let e = scale + times;
-  while (e % 3 !== 0) {
-    m *= 10n;
-    e--;
-  }
-  return [m, e];
-}
-
-function decimalSuffix(e: number, format: QuantityFormat): string {
-  if (format === 'DecimalSI') {
-    const s = decimalSuffixByExponent.get(e);
-    // Beyond `E` (or below `n`) DecimalSI has no suffix: use the exponent form rather than drop the
-    // magnitude (the fix upstream made in kubernetes/kubernetes#140459).
-    if (s !== undefined) return s;
-  }
-  return e === 0 ? '' : `e${e}`;
-}
+export { quantityMaxDigits } from './quantity-amount.js';
+export type { QuantityErrorCode } from './quantity-error.js';
+export { isQuantityError, QuantityError, quantitySplitRegexp } from './quantity-error.js';
 
 let makeQuantity: (a: Amount, format: QuantityFormat, s?: string) => Quantity;
 
@@ -551,13 +352,6 @@ export function parseQuantity(str: string): Quantity {
     format = 'DecimalSI';
   }
   return makeQuantity(bounded({ unscaled: positive ? unscaled : -unscaled, scale: sc, dec: true }), format);
-}
-
-/** Zero keeps no scale; a magnitude beyond `quantityMaxDigits` digits is refused. */
-function bounded(a: Amount): Amount {
-  if (a.unscaled === 0n) return a.scale === 0 ? a : { ...a, scale: 0 };
-  if (digitCount(a.unscaled) + a.scale > quantityMaxDigits) throw new QuantityError('Numeric');
-  return a;
 }
 
 /** `parseQuantity`, or undefined when the string is not a quantity. */
