@@ -13,50 +13,15 @@ import {
   type WatchOptions,
   type WriteOptions,
 } from '@orchard/store';
-import { ConsecutiveBreaker, circuitBreaker, handleWhen, noop } from 'cockatiel';
-import { Etcd3, type IOptions } from 'etcd3';
-import { toStoreError } from './etcd-errors.js';
+import type { Etcd3 } from 'etcd3';
+import { createEtcdCalls } from './etcd-calls.js';
+import { createEtcdClient } from './etcd-client.js';
+import { createEtcdCompactionPoint } from './etcd-compaction.js';
 import { createEtcdKeyspace, type EtcdKeyspace } from './etcd-keyspace.js';
+import { defaultEtcdStoreOptions, type EtcdStoreOptions } from './etcd-store-options.js';
 import { openEtcdWatch } from './etcd-watch.js';
 
-/** Options of `createEtcdStore()`; defaults in `defaultEtcdStoreOptions`. */
-export interface EtcdStoreOptions {
-  /** Client URLs of the etcd members (`--etcd-servers`), e.g. `http://127.0.0.1:2379`. Required. */
-  endpoints: readonly string[];
-  /** Every key lives under this prefix (`--etcd-prefix`). Default `/registry`, as upstream. */
-  prefix: string;
-  /** TLS material (PEM) for `https://` endpoints: the CA that signed etcd's certificate, and a client certificate. */
-  tls?: { ca?: string | Buffer; cert?: string | Buffer; key?: string | Buffer };
-  /** etcd user and password (etcd's own auth). Default none. */
-  auth?: { username: string; password: string };
-  /**
-   * Deadline of each unary call (reads, writes, compaction). Default 10_000 ms: a lost etcd turns
-   * into an `Unavailable` error rather than a request that hangs.
-   */
-  requestTimeoutMs: number;
-  /** How long a failing member is skipped before it is tried again. Default 1_000 ms. */
-  memberRetryAfterMs: number;
-  /**
-   * How old the remembered compaction point may be before `compactedRevision()` asks etcd again
-   * (another server may have compacted). Default 2_000 ms.
-   */
-  compactedRevisionTtlMs: number;
-  /** Delay before a broken watch stream reconnects (it resumes after its last revision). Default 250 ms. */
-  watchRetryMs: number;
-}
-
-/**
- * The defaults of every `EtcdStoreOptions` field except `endpoints` (which has none): keys under `/registry`,
- * 10 s per request, a failed member retried after 1 s, the compaction point re-read after 2 s, broken watches
- * reconnected after 250 ms. Frozen; override fields through the store's options rather than mutating it.
- */
-export const defaultEtcdStoreOptions: Readonly<Omit<EtcdStoreOptions, 'endpoints'>> = Object.freeze({
-  prefix: '/registry',
-  requestTimeoutMs: 10_000,
-  memberRetryAfterMs: 1_000,
-  compactedRevisionTtlMs: 2_000,
-  watchRetryMs: 250,
-});
+export { defaultEtcdStoreOptions, type EtcdStoreOptions } from './etcd-store-options.js';
 
 /** An etcd-backed Store, with the client kept for health checks and benchmarks. */
 export interface EtcdStore extends Store {
@@ -66,21 +31,6 @@ export interface EtcdStore extends Store {
   readonly client: Etcd3;
   /** The key prefix this store keeps its keys under. */
   readonly prefix: string;
-}
-
-/** gRPC's words for a call that was never sent: no connection to the member, or its circuit open. */
-const notSent = /No connection established|ECONNREFUSED|circuit breaker is open/;
-
-/** 64 MiB: far above the 1.5 MiB object limit, so a watch batch or a list page is never refused by size. */
-const maxMessageBytes = 64 * 1024 * 1024;
-
-function toPem(v: string | Buffer | undefined): Buffer | undefined {
-  return v === undefined ? undefined : Buffer.isBuffer(v) ? v : Buffer.from(v);
-}
-
-function hostOf(url: string): string {
-  // etcd3 takes URLs; a bare host:port is http.
-  return /^[a-z]+:\/\//i.test(url) ? url : `http://${url}`;
 }
 
 /**
@@ -97,156 +47,18 @@ export function createEtcdStore(
   const o: EtcdStoreOptions = { ...defaultEtcdStoreOptions, ...options };
   if (o.endpoints.length === 0) throw new Error('etcd store: no endpoints given');
   const ks: EtcdKeyspace = createEtcdKeyspace(o.prefix);
-  const tls = o.tls;
-  const clientOptions: IOptions = {
-    hosts: o.endpoints.map(hostOf),
-    ...(tls?.ca !== undefined
-      ? {
-          credentials: {
-            rootCertificate: toPem(tls.ca)!,
-            ...(tls.key !== undefined ? { privateKey: toPem(tls.key)! } : {}),
-            ...(tls.cert !== undefined ? { certChain: toPem(tls.cert)! } : {}),
-          },
-        }
-      : {}),
-    ...(o.auth ? { auth: { username: o.auth.username, password: o.auth.password } } : {}),
-    grpcOptions: {
-      'grpc.max_receive_message_length': maxMessageBytes,
-      'grpc.max_send_message_length': maxMessageBytes,
-      'grpc.keepalive_time_ms': 10_000,
-      'grpc.keepalive_timeout_ms': 5_000,
-      'grpc.initial_reconnect_backoff_ms': 200,
-      'grpc.max_reconnect_backoff_ms': 2_000,
-    },
-    // Unary calls get a deadline; watch streams live as long as their watch.
-    defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + o.requestTimeoutMs }),
-    dialTimeout: o.requestTimeoutMs,
-    faultHandling: {
-      global: noop,
-      host: () =>
-        // Only lost members count towards skipping one, never a refused request (compacted, conflict).
-        circuitBreaker(
-          handleWhen((e) => toStoreError(e)?.code === 'Unavailable'),
-          {
-            halfOpenAfter: o.memberRetryAfterMs,
-            breaker: new ConsecutiveBreaker(3),
-          },
-        ),
-    },
-  };
-  const client = new Etcd3(clientOptions);
+  const client = createEtcdClient(o);
   const kv = client.kv;
   let closed = false;
   const watches = new Set<AbortController>();
-  // The compaction point as last learned (from our compactions, etcd's answers, or a probe).
-  let compacted = 0;
-  let compactedAt = 0;
-  let probing: Promise<number> | undefined;
-
-  function live(): void {
-    if (closed) throw new StoreError('Unavailable', 'etcd store is closed');
-  }
-
-  async function call<T>(fn: () => Promise<T>, key?: string): Promise<T> {
-    live();
-    try {
-      return await fn();
-    } catch (e) {
-      throw await mapError(e, key);
-    }
-  }
-
-  /**
-   * A write: repeated on another member only when the failed attempt never reached one (no
-   * connection, or the member was set aside), since then it cannot have committed.
-   */
-  async function write<T>(fn: () => Promise<T>, key?: string): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await call(fn, key);
-      } catch (e) {
-        const unsent = isStoreError(e, 'Unavailable') && notSent.test(e.message);
-        if (!unsent || attempt >= o.endpoints.length || closed) throw e;
-      }
-    }
-  }
-
-  /**
-   * A read: safe to repeat, so a lost member is retried on the others (each try picks a member the
-   * circuit breaker has not set aside). Writes are never repeated: the first attempt may have committed.
-   */
-  async function read<T>(fn: () => Promise<T>, key?: string): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await call(fn, key);
-      } catch (e) {
-        if (!isStoreError(e, 'Unavailable') || attempt >= o.endpoints.length || closed) throw e;
-      }
-    }
-  }
-
-  async function mapError(e: unknown, key?: string): Promise<unknown> {
-    if (isStoreError(e)) return e;
-    const mapped = toStoreError(e, key);
-    if (!mapped) return e;
-    if (mapped.code === 'Compacted') {
-      const rev = await learnCompacted(true).catch(() => compacted);
-      return new StoreError('Compacted', mapped.message, key, rev);
-    }
-    if (mapped.code === 'FutureRevision') {
-      const rev = await currentRevision().catch(() => undefined);
-      return new StoreError('FutureRevision', mapped.message, key, rev);
-    }
-    return mapped;
-  }
-
-  /** Learns the compaction point (from etcd when the remembered one is older than the TTL, or `force`). */
-  function learnCompacted(force: boolean): Promise<number> {
-    if (!force && Date.now() - compactedAt < o.compactedRevisionTtlMs) return Promise.resolve(compacted);
-    probing ??= (async () => {
-      try {
-        const rev = await probeCompactedRevision();
-        compacted = Math.max(compacted, rev);
-        compactedAt = Date.now();
-        return compacted;
-      } finally {
-        probing = undefined;
-      }
-    })();
-    return probing;
-  }
-
-  /**
-   * etcd reports no compaction point directly (a watch below it is refused only after it was
-   * created), so find the oldest readable revision: a read below the point fails as compacted.
-   * A binary search costs about log2(current revision) small reads.
-   */
-  async function probeCompactedRevision(): Promise<number> {
-    const readable = async (rev: number): Promise<boolean> => {
-      try {
-        await kv.range({ key: ks.root, count_only: true, revision: rev });
-        return true;
-      } catch (e) {
-        if (toStoreError(e)?.code === 'Compacted') return false;
-        throw e;
-      }
-    };
-    if (await readable(1)) return 0;
-    let lo = 1; // not readable
-    let hi = Number((await kv.range({ key: ks.root, count_only: true })).header.revision); // readable
-    while (hi - lo > 1) {
-      const mid = Math.floor((lo + hi) / 2);
-      if (await readable(mid)) hi = mid;
-      else lo = mid;
-    }
-    return hi;
-  }
-
-  async function currentRevision(): Promise<number> {
-    // A linearizable read of one key: its header carries the cluster's current revision.
-    const res = await read(() => kv.range({ key: ks.root, count_only: true }));
-    return Number(res.header.revision);
-  }
+  const compaction = createEtcdCompactionPoint(kv, ks, o.compactedRevisionTtlMs);
+  const { live, call, write, read, mapError, currentRevision } = createEtcdCalls({
+    kv,
+    keyspace: ks,
+    endpoints: o.endpoints.length,
+    compaction,
+    isClosed: () => closed,
+  });
 
   function toKeyValue(raw: {
     key: Buffer;
@@ -282,7 +94,7 @@ export function createEtcdStore(
 
     async compactedRevision() {
       live();
-      return call(() => learnCompacted(false));
+      return call(() => compaction.learn(false));
     },
 
     async get(key: string, options: GetOptions = {}): Promise<GetResult> {
@@ -413,7 +225,7 @@ export function createEtcdStore(
           try {
             let floor: number;
             try {
-              floor = await learnCompacted(false);
+              floor = await compaction.learn(false);
             } catch (e) {
               if (ac.signal.aborted) return;
               throw await mapError(e);
@@ -435,10 +247,7 @@ export function createEtcdStore(
               signal: ac.signal,
               retryMs: o.watchRetryMs,
               toKeyValue,
-              onCompacted: (rev) => {
-                compacted = Math.max(compacted, rev);
-                compactedAt = Date.now();
-              },
+              onCompacted: (rev) => compaction.note(rev),
             });
           } finally {
             options.signal?.removeEventListener('abort', onAbort);
@@ -457,8 +266,7 @@ export function createEtcdStore(
         if (isStoreError(e, 'Compacted')) return;
         throw e;
       }
-      compacted = Math.max(compacted, revision);
-      compactedAt = Date.now();
+      compaction.note(revision);
     },
 
     async close(): Promise<void> {
