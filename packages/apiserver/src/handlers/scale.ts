@@ -28,6 +28,16 @@ const builtinScale: Record<string, ScalePaths & { selectorFromSpec?: boolean }> 
     statusReplicasPath: '.status.replicas',
     selectorFromSpec: true,
   },
+  'apps/replicasets': {
+    specReplicasPath: '.spec.replicas',
+    statusReplicasPath: '.status.replicas',
+    selectorFromSpec: true,
+  },
+  'apps/statefulsets': {
+    specReplicasPath: '.spec.replicas',
+    statusReplicasPath: '.status.replicas',
+    selectorFromSpec: true,
+  },
 };
 
 export function scalePathsOf(
@@ -96,7 +106,7 @@ export function toScale(
 }
 
 /**
- * The `/scale` sub-resource (autoscaling/v1 Scale) of Deployments and of custom resources whose
+ * The `/scale` sub-resource (autoscaling/v1 Scale) of Deployments, ReplicaSets, StatefulSets and of custom resources whose
  * CRD declares one: GET shows replicas and selector; PUT and PATCH (JSON or merge patch of the
  * Scale) change `spec.replicas` at the resource's path, through the resource's normal update (so
  * a stale resourceVersion is a 409 and the whole write pipeline runs).

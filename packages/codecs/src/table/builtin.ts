@@ -3,58 +3,33 @@
  * printers (pkg/printers/internalversion/printers.go). The server generates every column,
  * wide ones included; `priority: 1` marks those kubectl shows only with `-o wide`.
  */
-import { type Flavor, formatLabelSelector, type LabelSelector, labelSelectorFromObject } from '@orchard/meta';
+import type { Flavor } from '@orchard/meta';
+import {
+  ageColumn,
+  ageOf,
+  arr,
+  col,
+  convertor,
+  count,
+  formatLabels,
+  formatSelector,
+  nameOf,
+  num,
+  type Obj,
+  obj,
+  str,
+} from './builtin-cells.js';
+import {
+  cronJobTable,
+  daemonSetTable,
+  jobTable,
+  replicaSetTable,
+  replicationControllerTable,
+  statefulSetTable,
+} from './builtin-workloads.js';
 import { translateTimestampSince } from './human-duration.js';
-import { nameColumn, objectMetaDescriptions } from './table.js';
-import type { TableCellContext, TableColumnDefinition, TableConvertor, TableRowCondition } from './types.js';
-
-type Obj = Record<string, unknown>;
-
-const obj = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
-const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
-const count = (v: unknown): number => (typeof v === 'object' && v !== null ? Object.keys(v).length : 0);
-
-function col(
-  name: string,
-  description: string,
-  type: TableColumnDefinition['type'] = 'string',
-  priority = 0,
-): TableColumnDefinition {
-  return Object.freeze({ name, type, format: '', description, priority });
-}
-
-const ageColumn = col('Age', objectMetaDescriptions.creationTimestamp);
-const nameOf = (o: Obj): string => str(obj(o.metadata).name);
-const ageOf = (o: Obj, ctx: TableCellContext): string =>
-  translateTimestampSince(obj(o.metadata).creationTimestamp, ctx.now);
-
-function convertor(
-  columns: TableColumnDefinition[],
-  cells: (o: Obj, ctx: TableCellContext) => unknown[],
-  conditions?: (o: Obj) => TableRowCondition[] | undefined,
-): TableConvertor {
-  return Object.freeze({ columns: Object.freeze(columns), cells, ...(conditions ? { conditions } : {}) });
-}
-
-/** `k=v,k2=v2` sorted by key, `<none>` when empty (upstream `labels.FormatLabels`). */
-function formatLabels(m: unknown): string {
-  const keys = Object.keys(obj(m)).sort();
-  return keys.length === 0 ? '<none>' : keys.map((k) => `${k}=${str(obj(m)[k])}`).join(',');
-}
-
-/**
- * A LabelSelector as upstream's `metav1.FormatLabelSelector` (`selector.String()`: requirements
- * sorted by key, values sorted); `<error>` for one that does not parse.
- */
-function formatSelector(sel: unknown): string {
-  try {
-    return formatLabelSelector(labelSelectorFromObject(obj(sel) as LabelSelector));
-  } catch {
-    return '<error>';
-  }
-}
+import { nameColumn } from './table.js';
+import type { TableConvertor } from './types.js';
 
 // ------------------------------------------------------------------ pods
 
@@ -436,6 +411,12 @@ export const builtinTableConvertors: Readonly<Record<string, TableConvertor>> = 
   '/events': eventTable,
   '/services': serviceTable,
   'apps/deployments': deploymentTable,
+  'apps/replicasets': replicaSetTable,
+  'apps/statefulsets': statefulSetTable,
+  'apps/daemonsets': daemonSetTable,
+  'batch/jobs': jobTable,
+  'batch/cronjobs': cronJobTable,
+  '/replicationcontrollers': replicationControllerTable,
   'coordination.*/leases': leaseTable,
 });
 

@@ -1,7 +1,7 @@
-/** apps/v1 Deployment. */
+/** apps/v1 Deployment and ReplicaSet. */
 
 import { kindSchema } from './core.js';
-import { bool, int32, intOrString, obj, str } from './dsl.js';
+import { bool, int32, intOrString, mapList, obj, str, time } from './dsl.js';
 import { conditionsList, labelSelectorSchema } from './object-meta.js';
 import { podTemplateSpecSchema } from './pod.js';
 
@@ -83,5 +83,76 @@ export const deploymentSchema = kindSchema(
       ),
       collisionCount: int32('Count of hash collisions for the Deployment.'),
     }),
+  },
+);
+
+const replicaSetConditionSchema = obj(
+  'ReplicaSetCondition describes the state of a replica set at a certain point.',
+  {
+    type: str('Type of replica set condition.'),
+    status: str('Status of the condition, one of True, False, Unknown.'),
+    lastTransitionTime: time('The last time the condition transitioned from one status to another.'),
+    reason: str("The reason for the condition's last transition."),
+    message: str('A human readable message indicating details about the transition.'),
+  },
+  { required: ['type', 'status'] },
+);
+
+/** apps/v1 ReplicaSet (upstream k8s.io/api/apps/v1 ReplicaSetSpec/ReplicaSetStatus). */
+export const replicaSetSchema = kindSchema(
+  'ReplicaSet ensures that a specified number of pod replicas are running at any given time.',
+  {
+    spec: obj(
+      'Spec defines the specification of the desired behavior of the ReplicaSet.',
+      {
+        replicas: int32(
+          'Replicas is the number of desired pods. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1.',
+          { default: 1 },
+        ),
+        minReadySeconds: int32(
+          'Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available. Defaults to 0 (pod will be considered available as soon as it is ready)',
+        ),
+        selector: {
+          ...labelSelectorSchema,
+          description:
+            "Selector is a label query over pods that should match the replica count. Label keys and values that must match in order to be controlled by this replica set. It must match the pod template's labels.",
+        },
+        template: {
+          ...podTemplateSpecSchema,
+          description:
+            'Template is the object that describes the pod that will be created if insufficient replicas are detected.',
+        },
+      },
+      { required: ['selector'] },
+    ),
+    status: obj(
+      'Status is the most recently observed status of the ReplicaSet.',
+      {
+        replicas: int32('Replicas is the most recently observed number of non-terminating pods.'),
+        fullyLabeledReplicas: int32(
+          'The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset.',
+        ),
+        readyReplicas: int32(
+          'The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.',
+        ),
+        availableReplicas: int32(
+          'The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set.',
+        ),
+        terminatingReplicas: int32('The number of terminating pods for this replica set.'),
+        observedGeneration: {
+          type: 'integer',
+          format: 'int64',
+          description: 'ObservedGeneration reflects the generation of the most recently observed ReplicaSet.',
+        },
+        conditions: {
+          ...mapList(
+            "Represents the latest available observations of a replica set's current state.",
+            replicaSetConditionSchema,
+            ['type'],
+          ),
+        },
+      },
+      { required: ['replicas'] },
+    ),
   },
 );

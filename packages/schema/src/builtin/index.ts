@@ -5,7 +5,7 @@
 import type { Flavor } from '@orchard/meta';
 import type { StructuralSchema } from '../structural.js';
 import { customResourceDefinitionSchema } from './apiextensions.js';
-import { deploymentSchema } from './apps.js';
+import { deploymentSchema, replicaSetSchema } from './apps.js';
 import { leaseSchema } from './coordination.js';
 import {
   configMapSchema,
@@ -34,7 +34,30 @@ export interface BuiltinType {
   schema: StructuralSchema;
 }
 
+/** A compact row: `group` is `''`, a plain group (`apps`) or `<prefix>.*` for one under the flavor's domain. */
+function row(
+  group: string,
+  kind: string,
+  resource: string,
+  scope: 'Namespaced' | 'Cluster',
+  status: boolean,
+  schema: StructuralSchema,
+): BuiltinType {
+  const qualified = group.endsWith('.*');
+  return {
+    groupPrefix: qualified ? group.slice(0, -2) : group,
+    qualified,
+    version: 'v1',
+    kind,
+    resource,
+    namespaced: scope === 'Namespaced',
+    status,
+    schema,
+  };
+}
+
 const table: BuiltinType[] = [
+  row('apps', 'ReplicaSet', 'replicasets', 'Namespaced', true, replicaSetSchema),
   {
     groupPrefix: '',
     qualified: false,

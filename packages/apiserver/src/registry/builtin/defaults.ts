@@ -130,3 +130,11 @@ export function setServiceDefaults(service: Obj): void {
   if (spec.type === 'LoadBalancer' && unset(spec.allocateLoadBalancerNodePorts))
     spec.allocateLoadBalancerNodePorts = true;
 }
+
+/** apps/v1 SetDefaults_ReplicaSet (and ReplicationController's): one replica, the template's defaults. */
+export function setReplicaSetDefaults(replicaSet: Obj): void {
+  const spec = replicaSet.spec;
+  if (!isJsonObject(spec)) return;
+  if (unset(spec.replicas)) spec.replicas = 1;
+  if (isJsonObject(spec.template)) setPodSpecDefaults(spec.template.spec);
+}

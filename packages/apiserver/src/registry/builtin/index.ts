@@ -3,6 +3,7 @@ import type { Flavor } from '@orchard/meta';
 import { customResourceDefinitions } from '../../crd/crd-resource.js';
 import { rbacResources } from '../../rbac/rbac-resources.js';
 import type { ResourceDefinition } from '../resource.js';
+import { replicaSets } from './apps.js';
 import { configmaps } from './configmaps.js';
 import { events } from './events.js';
 import { leases } from './leases.js';
@@ -35,6 +36,7 @@ export function builtinResources(
     pods,
     services,
     deployments,
+    replicaSets,
     customResourceDefinitions(flavor),
   ];
 }
