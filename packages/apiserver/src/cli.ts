@@ -9,6 +9,13 @@ import {
   loadAuthenticationFlags,
   normalizeBooleanFlags,
 } from './authentication/authentication-flags.js';
+import {
+  leaderElectionFlagOptions,
+  leaderElectionFlagsUsage,
+  loadLeaderIdentity,
+  normalizeLeaderElectFlag,
+  parseLeaderElectionFlags,
+} from './controllers/leader-election-flags.js';
 import { parseDuration } from './duration.js';
 import { type FeatureGateOverrides, parseFeatureGates } from './feature-gates.js';
 import { isLoopback, type LaunchedServer, launchApiServer } from './launch.js';
@@ -57,13 +64,15 @@ const usage = `Usage: orchard-apiserver [options]
   --authorization-policy-file PATH  ABAC policy, one JSON object per line (needs mode ABAC)
   -h, --help             this text
 
+${leaderElectionFlagsUsage}
+
 ${authenticationFlagsUsage}`;
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
   let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
-      args: normalizeBooleanFlags(argv),
+      args: normalizeLeaderElectFlag(normalizeBooleanFlags(argv)),
       options: {
         port: { type: 'string', default: '6443' },
         host: { type: 'string', default: '127.0.0.1' },
@@ -91,6 +100,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         'authorization-mode': { type: 'string', default: 'RBAC' },
         'authorization-policy-file': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
+        ...leaderElectionFlagOptions,
         ...authenticationFlagOptions,
       },
       strict: true,
@@ -159,6 +169,12 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       featureGates = parseFeatureGates(values['feature-gates']);
   } catch (e) {
     return fail(`invalid argument for --feature-gates: ${(e as Error).message}`);
+  }
+  let leaderElection: ReturnType<typeof parseLeaderElectionFlags>;
+  try {
+    leaderElection = parseLeaderElectionFlags(values);
+  } catch (e) {
+    return fail((e as Error).message);
   }
   const duration = (flag: string): number | undefined => {
     const v = values[flag];
@@ -243,6 +259,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   info(`storage: ${storage.description}`);
   let launched: LaunchedServer;
   try {
+    const leaderIdentity = leaderElection
+      ? await loadLeaderIdentity(storage.durable ? dataDir : undefined)
+      : undefined;
+    if (leaderIdentity) info(`leader election: this server is ${leaderIdentity}`);
     launched = await launchApiServer({
       port,
       host,
@@ -255,9 +275,9 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         : {}),
       // A durable server keeps its certificates so kubeconfigs survive restarts; memory starts afresh.
       ...(storage.durable ? { tlsDir: join(dataDir, 'tls') } : {}),
-      // As a cluster's controller manager: one publisher per cluster, so not (yet, without leader
-      // election) when several servers may share an etcd, each with its own generated CA.
-      publishRootCa: backend !== 'etcd',
+      // As a cluster's controller manager: one publisher per cluster, so on a shared etcd only
+      // under leader election (the leader publishes the CA that signed its own certificate).
+      publishRootCa: backend !== 'etcd' || leaderElection !== undefined,
       server: {
         flavor,
         store: storage.store,
@@ -269,6 +289,14 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         ...(continueTtlMs === undefined ? {} : { continueTtlMs }),
         ...(compactionIntervalMs === undefined ? {} : { compactionIntervalMs }),
         featureGates,
+        ...(leaderElection
+          ? {
+              leaderElection: {
+                ...leaderElection,
+                identity: leaderIdentity as string,
+              },
+            }
+          : {}),
         ...(authn ? { authentication: authn.authentication } : {}),
         authorizationModes,
         ...(typeof policyFile === 'string' ? { authorizationPolicyFile: resolve(policyFile) } : {}),

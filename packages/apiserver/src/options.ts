@@ -6,6 +6,7 @@ import { orchFlavor } from '@orchard/meta';
 import type { Store } from '@orchard/store';
 import type { AuthenticationOptions } from './authentication/authentication-options.js';
 import type { ResponseConversion } from './codecs.js';
+import type { LeaderElectionOptions } from './controllers/leader-election.js';
 import type { FeatureGateOverrides } from './feature-gates.js';
 import type { ResourceDefinition, UserInfo } from './registry/resource.js';
 import {
@@ -143,6 +144,15 @@ export interface ApiServerOptions {
    * Without them, terminating namespaces and owner-reference cascades stay pending.
    */
   readonly lifecycleControllers: boolean;
+  /**
+   * Run the cluster-wide controllers (namespace controller, garbage collector, default service
+   * accounts, root-CA publisher, bootstrap token cleaner and signer) only while this server holds
+   * the controllers' Lease (`<system namespace>/<prefix>-controller-manager`, coordination group),
+   * as upstream's `--leader-elect` (CLI default true): needed when several servers share one store.
+   * `identity` is unique per server (`<hostname>_<uuid>`); the timings default to upstream's 15 s /
+   * 10 s / 2 s. Default: undefined (no election: this server is the only one and always leads).
+   */
+  readonly leaderElection?: Partial<LeaderElectionOptions> & { readonly identity: string };
   /**
    * Most non-mutating requests served at once (upstream `--max-requests-inflight`, default 400; 0 =
    * no limit). Beyond it: 429 TooManyRequests with `Retry-After: 1`. Long-running requests (watches)
