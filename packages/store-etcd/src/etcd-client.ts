@@ -1,6 +1,6 @@
 import { ConsecutiveBreaker, circuitBreaker, handleWhen, noop } from 'cockatiel';
 import { Etcd3, type IOptions } from 'etcd3';
-import { toStoreError } from './etcd-errors.js';
+import { isCancellation, toStoreError } from './etcd-errors.js';
 import type { EtcdStoreOptions } from './etcd-store-options.js';
 
 /** 64 MiB: far above the 1.5 MiB object limit, so a watch batch or a list page is never refused by size. */
@@ -49,9 +49,11 @@ export function createEtcdClient(o: EtcdStoreOptions): Etcd3 {
     faultHandling: {
       global: noop,
       host: () =>
-        // Only lost members count towards skipping one, never a refused request (compacted, conflict).
+        // Only lost members count towards skipping one, never a refused request (compacted,
+        // conflict) nor a call or watch stream this client cancelled itself (a stopping server
+        // cancels dozens of watches at once, which would otherwise set its only member aside).
         circuitBreaker(
-          handleWhen((e) => toStoreError(e)?.code === 'Unavailable'),
+          handleWhen((e) => !isCancellation(e) && toStoreError(e)?.code === 'Unavailable'),
           {
             halfOpenAfter: o.memberRetryAfterMs,
             breaker: new ConsecutiveBreaker(3),

@@ -13,6 +13,11 @@ import {
 /** gRPC status codes that mean "no member answered" rather than "the request was wrong". */
 const unavailableCodes = new Set([1, 4, 14]); // CANCELLED, DEADLINE_EXCEEDED, UNAVAILABLE
 
+/** A call or stream this client cancelled (gRPC CANCELLED): says nothing about the member. */
+export function isCancellation(e: unknown): boolean {
+  return e instanceof GRPCCancelledError || (e as { code?: unknown } | null)?.code === 1;
+}
+
 /**
  * The StoreError an etcd client error means, or undefined for one the Store contract has no code
  * for (it then surfaces as an internal error with its message). Compacted/FutureRevision come back

@@ -246,8 +246,11 @@ export function startLeaderElection(
       try {
         await lock.update(released, observedVersion);
         log(`leader election: ${identity} released lease ${lock.describe()}`);
-      } catch {
+      } catch (e) {
         // Lost meanwhile, or the store is gone: the Lease expires by itself.
+        log(
+          `leader election: ${identity} could not release lease ${lock.describe()}: ${(e as Error).message}`,
+        );
       }
     },
   };
