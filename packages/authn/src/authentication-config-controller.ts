@@ -1,5 +1,3 @@
-import { createHash } from 'node:crypto';
-import { readFileSync, statSync } from 'node:fs';
 import {
   type AuthenticationConfiguration,
   type ParseAuthenticationConfigurationOptions,
@@ -7,8 +5,9 @@ import {
 } from './authentication-config.js';
 import type { AuthenticationResult, TokenAuthenticator } from './authenticator.js';
 import { noOpinion } from './authenticator.js';
+import { createConfigFileReloader, createReloadMetrics, type ReloadOutcome } from './config-file-reloader.js';
 import { invalidConfiguration } from './errors.js';
-import { createGauge, type Gauge } from './gauge.js';
+import type { Gauge } from './gauge.js';
 import { createJwtAuthenticator, type JwtAuthenticatorOptions } from './jwt-authenticator.js';
 
 /**
@@ -50,12 +49,7 @@ export const defaultAuthenticationConfigControllerOptions: Readonly<
   Required<Pick<AuthenticationConfigControllerOptions, 'pollIntervalMs'>>
 > = Object.freeze({ pollIntervalMs: 5_000 });
 
-/**
- * What one check of the configuration file did: `unchanged` (same file), `reloaded` (a valid new
- * configuration is now in force) or `failed` (the edit was rejected and logged; the last good configuration
- * stays in force).
- */
-export type ReloadOutcome = 'unchanged' | 'reloaded' | 'failed';
+export type { ReloadOutcome } from './config-file-reloader.js';
 
 /**
  * The structured JWT authenticators of an `--authentication-config` file, reloaded when the file
@@ -79,7 +73,6 @@ export interface AuthenticationConfigController extends TokenAuthenticator {
 interface Loaded {
   readonly configuration: AuthenticationConfiguration;
   readonly authenticators: readonly TokenAuthenticator[];
-  readonly hash: string;
 }
 
 /**
@@ -90,110 +83,46 @@ export function createAuthenticationConfigController(
   options: AuthenticationConfigControllerOptions,
 ): AuthenticationConfigController {
   const o = { ...defaultAuthenticationConfigControllerOptions, ...options };
-  const now = options.now ?? Date.now;
   const log = options.log ?? ((m: string) => console.error(m));
-  const lastReloadTimestamp = createGauge(
-    authenticationConfigReloadTimestampMetric,
-    'Timestamp of the last automatic reload of authentication configuration split by status.',
+  const metrics = createReloadMetrics(
+    'apiserver_authentication_config_controller',
+    'authentication configuration',
   );
-  const reloads = createGauge(
-    authenticationConfigReloadsMetric,
-    'Total number of automatic reloads of authentication configuration split by status.',
-  );
-
-  function read(): { text: string; hash: string } {
-    let text: string;
-    try {
-      text = readFileSync(o.path, 'utf8');
-    } catch (e) {
-      throw invalidConfiguration(`${o.path}: cannot read: ${(e as Error).message}`);
-    }
-    return { text, hash: createHash('sha256').update(text).digest('hex') };
-  }
-
-  function build(text: string, hash: string): Loaded {
-    const configuration = parseAuthenticationConfiguration(text, { ...o.parse, file: o.path });
-    const authenticators = configuration.jwt.map((j) => createJwtAuthenticator(j, o.jwt));
-    return { configuration, authenticators, hash };
-  }
-
-  let lastSeen = fingerprint();
-  const first = read();
-  let current = build(first.text, first.hash);
-  let rejectedHash: string | undefined;
-  let timer: ReturnType<typeof setInterval> | undefined;
-
-  function fingerprint(): string {
-    try {
-      const s = statSync(o.path);
-      return `${s.ino}:${s.size}:${s.mtimeMs}`;
-    } catch {
-      return 'missing';
-    }
-  }
-
-  function record(status: 'success' | 'failure') {
-    lastReloadTimestamp.set(now() / 1000, { status });
-    reloads.set((reloads.get({ status }) ?? 0) + 1, { status });
-  }
-
-  function check(): ReloadOutcome {
-    const fp = fingerprint();
-    if (fp === lastSeen) return 'unchanged';
-    lastSeen = fp;
-    let next: { text: string; hash: string };
-    try {
-      next = read();
-    } catch (e) {
-      log(`authentication config: keeping the last good configuration: ${(e as Error).message}`);
-      record('failure');
-      return 'failed';
-    }
-    if (next.hash === current.hash || next.hash === rejectedHash) return 'unchanged';
-    try {
-      const loaded = build(next.text, next.hash);
+  const reloader = createConfigFileReloader<Loaded>({
+    path: o.path,
+    what: 'authentication config',
+    metrics,
+    log,
+    ...(options.now ? { now: options.now } : {}),
+    fail: invalidConfiguration,
+    build(text, previous) {
+      const configuration = parseAuthenticationConfiguration(text, { ...o.parse, file: o.path });
+      const authenticators = configuration.jwt.map((j) => createJwtAuthenticator(j, o.jwt));
       if (
-        JSON.stringify(loaded.configuration.anonymous) !== JSON.stringify(current.configuration.anonymous)
-      ) {
+        previous &&
+        JSON.stringify(configuration.anonymous) !== JSON.stringify(previous.configuration.anonymous)
+      )
         log('authentication config: the anonymous section changed; it takes effect after a restart');
-      }
-      current = loaded;
-      rejectedHash = undefined;
-      record('success');
-      log(
-        `authentication config: reloaded ${o.path} (${loaded.configuration.jwt.length} jwt authenticators)`,
-      );
-      return 'reloaded';
-    } catch (e) {
-      rejectedHash = next.hash;
-      record('failure');
-      log(`authentication config: keeping the last good configuration: ${(e as Error).message}`);
-      return 'failed';
-    }
-  }
+      return { configuration, authenticators };
+    },
+    describe: (loaded) => `reloaded ${o.path} (${loaded.configuration.jwt.length} jwt authenticators)`,
+  });
 
   return {
     get configuration() {
-      return current.configuration;
+      return reloader.current.configuration;
     },
-    metrics: { lastReloadTimestamp, reloads },
+    metrics,
     async authenticateToken(token): Promise<AuthenticationResult> {
       // Every authenticator ignores the tokens of other issuers, so at most one has an opinion.
-      for (const a of current.authenticators) {
+      for (const a of reloader.current.authenticators) {
         const r = await a.authenticateToken(token);
         if (r.kind === 'user') return r;
       }
       return noOpinion;
     },
-    check,
-    start() {
-      if (timer) return;
-      timer = setInterval(check, o.pollIntervalMs);
-      timer.unref?.();
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-    },
+    check: () => reloader.check(),
+    start: () => reloader.start(o.pollIntervalMs),
+    stop: () => reloader.stop(),
   };
 }

@@ -2,9 +2,9 @@ import { X509Certificate } from 'node:crypto';
 import { type CelEnv, compile, createEnv, isCelError, type Program } from '@orchard/cel';
 import { type FieldCause, type Flavor, fieldErrors, orchFlavor } from '@orchard/meta';
 import { aggregateMessage } from '@orchard/meta/internal';
-import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import type { AnonymousConfigSection } from './anonymous.js';
+import { parseConfigDocument, parseConfigSchema } from './config-file.js';
 import { invalidConfiguration } from './errors.js';
 
 /** Limits of doc 2 §2.5 / §8. */
@@ -109,38 +109,6 @@ export interface ParseAuthenticationConfigurationOptions {
   readonly anonymousConfigurable?: boolean;
 }
 
-function formatPath(path: readonly PropertyKey[]): string {
-  let s = '';
-  for (const p of path) {
-    if (typeof p === 'number') s += `[${p}]`;
-    else s += s === '' ? String(p) : `.${String(p)}`;
-  }
-  return s;
-}
-
-function schemaCauses(error: z.ZodError): FieldCause[] {
-  const out: FieldCause[] = [];
-  for (const issue of error.issues) {
-    const at = formatPath(issue.path);
-    if (issue.code === 'unrecognized_keys') {
-      for (const k of issue.keys) {
-        out.push({
-          reason: 'FieldValueNotFound',
-          field: at === '' ? k : `${at}.${k}`,
-          message: 'unknown field',
-        });
-      }
-    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
-      out.push(fieldErrors.required(at));
-    } else if (issue.code === 'invalid_value' && at === 'kind') {
-      out.push(fieldErrors.notSupported(at, issue.input, ['AuthenticationConfiguration']));
-    } else {
-      out.push(fieldErrors.invalid(at, issue.input, issue.message));
-    }
-  }
-  return out;
-}
-
 // IsDomainPrefixedPath: `<DNS-1123 subdomain>/<HTTP path>`.
 const dns1123Subdomain = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const httpPath = /^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/;
@@ -242,36 +210,9 @@ export function parseAuthenticationConfiguration(
   const flavor = options.flavor ?? orchFlavor;
   const fail = (causes: readonly FieldCause[]) =>
     invalidConfiguration(`${file}: ${aggregateMessage(causes)}`);
-  if (Buffer.byteLength(text) > maxAuthenticationConfigBytes) {
-    throw invalidConfiguration(`${file}: larger than ${maxAuthenticationConfigBytes} bytes`);
-  }
-  let raw: unknown;
-  try {
-    const doc = parseDocument(text, { uniqueKeys: true });
-    if (doc.errors.length > 0) {
-      const e = doc.errors[0]!;
-      const line = e.linePos?.[0];
-      throw invalidConfiguration(
-        `${file}${line ? `:${line.line}:${line.col}` : ''}: not valid YAML or JSON: ${e.message.split('\n')[0]}`,
-      );
-    }
-    raw = doc.toJS({ maxAliasCount: 100 });
-  } catch (e) {
-    if ((e as { code?: unknown }).code === 'InvalidConfiguration') throw e;
-    throw invalidConfiguration(`${file}: not valid YAML or JSON: ${(e as Error).message}`);
-  }
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    throw invalidConfiguration(`${file}: not an AuthenticationConfiguration object`);
-  }
-  let parsed: FileShape;
-  try {
-    const r = fileSchema.safeParse(raw, { reportInput: true });
-    if (!r.success) throw fail(schemaCauses(r.error));
-    parsed = r.data;
-  } catch (e) {
-    if (e instanceof RangeError) throw invalidConfiguration(`${file}: nested too deeply`);
-    throw e;
-  }
+  const docOptions = { file, kind: 'AuthenticationConfiguration', fail: invalidConfiguration };
+  const raw = parseConfigDocument(text, { ...docOptions, maxBytes: maxAuthenticationConfigBytes });
+  const parsed: FileShape = parseConfigSchema(fileSchema, raw, docOptions);
   const group = `apiserver.config.${flavor.domain}`;
   const supported = authenticationConfigVersions.map((v) => `${group}/${v}`);
   if (!supported.includes(parsed.apiVersion)) {

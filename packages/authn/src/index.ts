@@ -53,6 +53,19 @@ export {
   createBootstrapTokenAuthenticator,
   parseBootstrapToken,
 } from './bootstrap-token.js';
+export type { ConfigDocumentOptions } from './config-file.js';
+export {
+  configSchemaCauses,
+  formatFieldPath,
+  parseConfigDocument,
+  parseConfigSchema,
+} from './config-file.js';
+export type {
+  ConfigFileReloader,
+  ConfigFileReloaderOptions,
+  ReloadMetrics,
+} from './config-file-reloader.js';
+export { createConfigFileReloader, createReloadMetrics } from './config-file-reloader.js';
 export { constantTimeEqual } from './constant-time.js';
 export type { AuthnErrorCode } from './errors.js';
 export { AuthnError, isAuthnError } from './errors.js';

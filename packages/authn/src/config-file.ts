@@ -1,0 +1,111 @@
+/**
+ * Reading an `apiserver.config.<domain>` configuration file (AuthenticationConfiguration,
+ * AuthorizationConfiguration): size bound, YAML or JSON with unique keys and bounded aliases, and zod
+ * issues turned into upstream's field errors. Shared by every structured configuration file.
+ */
+import { type FieldCause, fieldErrors } from '@orchard/meta';
+import { aggregateMessage } from '@orchard/meta/internal';
+import { parseDocument } from 'yaml';
+import type { z } from 'zod';
+
+/**
+ * Options of `parseConfigDocument`: the file name errors start with, the size bound, the kind the
+ * document must be, and how an error is made (each configuration speaks its own error class).
+ */
+export interface ConfigDocumentOptions {
+  /** The file name every message starts with. */
+  readonly file: string;
+  /** A text larger than this (bytes) is refused before parsing. */
+  readonly maxBytes: number;
+  /** The `kind` the document claims (named when the top level is not an object). */
+  readonly kind: string;
+  /** Makes the error thrown for `message` (already prefixed with the file name). */
+  readonly fail: (message: string) => Error;
+}
+
+/**
+ * Parses `text` as one YAML (or JSON) mapping: refused when larger than `maxBytes`, when not valid
+ * (with the line and column), when it repeats a key, or when its top level is not an object. Throws
+ * `options.fail(message)`; never returns anything but a plain object.
+ */
+export function parseConfigDocument(text: string, options: ConfigDocumentOptions): Record<string, unknown> {
+  const { file, fail } = options;
+  if (Buffer.byteLength(text) > options.maxBytes)
+    throw fail(`${file}: larger than ${options.maxBytes} bytes`);
+  let raw: unknown;
+  const doc = parseDocument(text, { uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0]!;
+    const line = e.linePos?.[0];
+    throw fail(
+      `${file}${line ? `:${line.line}:${line.col}` : ''}: not valid YAML or JSON: ${e.message.split('\n')[0]}`,
+    );
+  }
+  try {
+    raw = doc.toJS({ maxAliasCount: 100 });
+  } catch (e) {
+    throw fail(`${file}: not valid YAML or JSON: ${(e as Error).message}`);
+  }
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw fail(`${file}: not an ${options.kind} object`);
+  return raw as Record<string, unknown>;
+}
+
+/** A zod issue path as upstream's field path: `jwt[0].issuer.url`. */
+export function formatFieldPath(path: readonly PropertyKey[]): string {
+  let s = '';
+  for (const p of path) {
+    if (typeof p === 'number') s += `[${p}]`;
+    else s += s === '' ? String(p) : `.${String(p)}`;
+  }
+  return s;
+}
+
+/**
+ * The field errors of a failed strict zod parse of a configuration document: an unknown field is
+ * `FieldValueNotFound` ("unknown field", as strict decoding), a missing one `Required value`, a wrong
+ * `kind` `Unsupported value` naming `kind`, anything else `Invalid value` with zod's message.
+ */
+export function configSchemaCauses(error: z.ZodError, kind: string): FieldCause[] {
+  const out: FieldCause[] = [];
+  for (const issue of error.issues) {
+    const at = formatFieldPath(issue.path);
+    if (issue.code === 'unrecognized_keys') {
+      for (const k of issue.keys) {
+        out.push({
+          reason: 'FieldValueNotFound',
+          field: at === '' ? k : `${at}.${k}`,
+          message: 'unknown field',
+        });
+      }
+    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
+      out.push(fieldErrors.required(at));
+    } else if (issue.code === 'invalid_value' && at === 'kind') {
+      out.push(fieldErrors.notSupported(at, issue.input, [kind]));
+    } else {
+      out.push(fieldErrors.invalid(at, issue.input, issue.message));
+    }
+  }
+  return out;
+}
+
+/**
+ * Checks `raw` against the strict `schema`: the parsed value, or `fail` with every field error joined
+ * as upstream's aggregate (`file: [a, b]`); a document nested too deeply for the checker is refused.
+ */
+export function parseConfigSchema<T>(
+  schema: z.ZodType<T>,
+  raw: unknown,
+  options: Omit<ConfigDocumentOptions, 'maxBytes'>,
+): T {
+  let r: ReturnType<typeof schema.safeParse>;
+  try {
+    r = schema.safeParse(raw, { reportInput: true });
+  } catch (e) {
+    if (e instanceof RangeError) throw options.fail(`${options.file}: nested too deeply`);
+    throw e;
+  }
+  if (!r.success)
+    throw options.fail(`${options.file}: ${aggregateMessage(configSchemaCauses(r.error, options.kind))}`);
+  return r.data;
+}
