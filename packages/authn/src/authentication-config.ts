@@ -1,10 +1,10 @@
 import { X509Certificate } from 'node:crypto';
-import { type CelEnv, compile, createEnv, isCelError, type Program } from '@orchard/cel';
+import { type CelEnv, createEnv, type Program } from '@orchard/cel';
 import { type FieldCause, type Flavor, fieldErrors, orchFlavor } from '@orchard/meta';
 import { aggregateMessage } from '@orchard/meta/internal';
 import { z } from 'zod';
 import type { AnonymousConfigSection } from './anonymous.js';
-import { parseConfigDocument, parseConfigSchema } from './config-file.js';
+import { compileConfigExpression, parseConfigDocument, parseConfigSchema } from './config-file.js';
 import { invalidConfiguration } from './errors.js';
 
 /** Limits of doc 2 §2.5 / §8. */
@@ -231,25 +231,8 @@ export function parseAuthenticationConfiguration(
   }
   const claimsEnv = createEnv({ variables: { claims: 'map<string, dyn>' } });
   const userEnv = createEnv({ variables: { user: 'map<string, dyn>' } });
-  const compileAt = (
-    field: string,
-    expression: string,
-    env: CelEnv,
-    outputType?: string,
-  ): Program | undefined => {
-    try {
-      return compile(expression, env, outputType ? { outputType } : {});
-    } catch (e) {
-      causes.push(
-        fieldErrors.invalid(
-          field,
-          expression,
-          `compilation failed: ${isCelError(e) ? e.message : String((e as Error)?.message ?? e)}`,
-        ),
-      );
-      return undefined;
-    }
-  };
+  const compileAt = (field: string, expression: string, env: CelEnv, outputType?: string) =>
+    compileConfigExpression(expression, env, field, causes, outputType);
   const disallowed = new Set(options.disallowedIssuers ?? []);
   const reserved = reservedDomains(flavor);
   const seenIssuers = new Set<string>();

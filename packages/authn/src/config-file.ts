@@ -3,6 +3,7 @@
  * AuthorizationConfiguration): size bound, YAML or JSON with unique keys and bounded aliases, and zod
  * issues turned into upstream's field errors. Shared by every structured configuration file.
  */
+import { type CelEnv, type CelType, compile, isCelError, type Program } from '@orchard/cel';
 import { type FieldCause, fieldErrors } from '@orchard/meta';
 import { aggregateMessage } from '@orchard/meta/internal';
 import { parseDocument } from 'yaml';
@@ -108,4 +109,30 @@ export function parseConfigSchema<T>(
   if (!r.success)
     throw options.fail(`${options.file}: ${aggregateMessage(configSchemaCauses(r.error, options.kind))}`);
   return r.data;
+}
+
+/**
+ * Compiles one expression of a configuration file against `env` (with `outputType` when given); on
+ * failure pushes upstream's `<field>: Invalid value: "<expr>": compilation failed: …` to `causes` and
+ * returns undefined. Never throws.
+ */
+export function compileConfigExpression(
+  expression: string,
+  env: CelEnv,
+  field: string,
+  causes: FieldCause[],
+  outputType?: CelType,
+): Program | undefined {
+  try {
+    return compile(expression, env, outputType ? { outputType } : {});
+  } catch (e) {
+    causes.push(
+      fieldErrors.invalid(
+        field,
+        expression,
+        `compilation failed: ${isCelError(e) ? e.message : String((e as Error)?.message ?? e)}`,
+      ),
+    );
+    return undefined;
+  }
 }

@@ -55,6 +55,7 @@ export {
 } from './bootstrap-token.js';
 export type { ConfigDocumentOptions } from './config-file.js';
 export {
+  compileConfigExpression,
   configSchemaCauses,
   formatFieldPath,
   parseConfigDocument,

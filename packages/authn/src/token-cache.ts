@@ -21,13 +21,13 @@ export const defaultTokenCacheOptions: Readonly<Required<Pick<TokenCacheOptions,
   Object.freeze({ maxEntries: 4096 });
 
 /**
- * Decisions by token, each until its own deadline. Keys are SHA-256 digests, so the cache never
- * holds a usable credential.
+ * Decisions by token (or any string key, such as an authorization webhook's review), each until its
+ * own deadline. Keys are SHA-256 digests, so the cache never holds a usable credential.
  */
-export interface TokenCache {
-  get(token: string): CachedDecision | undefined;
+export interface TokenCache<V = CachedDecision> {
+  get(token: string): V | undefined;
   /** Keeps `decision` until `expiresAt` (epoch ms); a deadline already passed stores nothing. */
-  set(token: string, decision: CachedDecision, expiresAt: number): void;
+  set(token: string, decision: V, expiresAt: number): void;
   readonly size: number;
   clear(): void;
 }
@@ -36,10 +36,10 @@ export interface TokenCache {
  * An empty `TokenCache`: entries expire at their own deadline (checked on `get`) and, beyond `maxEntries`,
  * the least recently set entry is dropped. Never throws.
  */
-export function createTokenCache(options: TokenCacheOptions = {}): TokenCache {
+export function createTokenCache<V = CachedDecision>(options: TokenCacheOptions = {}): TokenCache<V> {
   const o = { ...defaultTokenCacheOptions, ...options };
   const now = options.now ?? Date.now;
-  const entries = new Map<string, { decision: CachedDecision; expiresAt: number }>();
+  const entries = new Map<string, { decision: V; expiresAt: number }>();
   const key = (token: string) => createHash('sha256').update(token).digest('base64');
   return {
     get(token) {

@@ -10,24 +10,17 @@ import type { UserInfo } from '@orchard/meta';
 import type { RbacAttributes } from '@orchard/rbac';
 import { bench, do_not_optimize, run, summary } from 'mitata';
 import { naive, queries, rbac } from '../../rbac/bench/fixture.js';
-import { type AuthorizationAttributes, createModeAuthorizer, createRbacAuthorizer } from '../src/index.js';
+import {
+  type AuthorizationAttributes,
+  authorizationAttributes,
+  createModeAuthorizer,
+  createRbacAuthorizer,
+} from '../src/index.js';
 
 const chain = createModeAuthorizer({ modes: ['RBAC'], rbac: createRbacAuthorizer(rbac) });
 
 function toAttributes(user: UserInfo, a: RbacAttributes): AuthorizationAttributes {
-  if (!a.resourceRequest)
-    return {
-      user,
-      verb: a.verb,
-      isResourceRequest: false,
-      path: a.path,
-      apiGroup: '',
-      apiVersion: '',
-      namespace: '',
-      resource: '',
-      subresource: '',
-      name: '',
-    };
+  if (!a.resourceRequest) return authorizationAttributes({ user, verb: a.verb, path: a.path });
   return {
     user,
     verb: a.verb,

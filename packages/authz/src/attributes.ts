@@ -85,3 +85,23 @@ export function toRbacAttributes(a: AuthorizationAttributes): RbacAttributes {
     name,
   };
 }
+
+/**
+ * Attributes built from the fields given, every other string field `""` and `isResourceRequest`
+ * false unless set: for a check made by hand (tests, CEL, reviews). Returns a new object.
+ */
+export function authorizationAttributes(
+  fields: Pick<AuthorizationAttributes, 'user' | 'verb'> & Partial<AuthorizationAttributes>,
+): AuthorizationAttributes {
+  return {
+    isResourceRequest: false,
+    path: '',
+    apiGroup: '',
+    apiVersion: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    ...fields,
+  };
+}

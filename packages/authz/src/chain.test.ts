@@ -5,24 +5,18 @@ import {
   type Authorizer,
   alwaysAllowAuthorizer,
   alwaysDenyAuthorizer,
+  authorizationAttributes,
   createAuthorizerChain,
   createModeAuthorizer,
   createPrivilegedGroupsAuthorizer,
   parseAuthorizationModes,
 } from './index.js';
 
-const a: AuthorizationAttributes = {
+const a: AuthorizationAttributes = authorizationAttributes({
   user: { username: 'u', groups: ['system:authenticated'] },
   verb: 'get',
-  isResourceRequest: false,
   path: '/x',
-  apiGroup: '',
-  apiVersion: '',
-  namespace: '',
-  resource: '',
-  subresource: '',
-  name: '',
-};
+});
 
 function fixed(
   decision: AuthorizationResult['decision'],

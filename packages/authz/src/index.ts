@@ -2,7 +2,9 @@
  * @orchard/authz: authorization without a server (spec doc 2 §5.3). Request attributes and the verb
  * mapping, the Authorizer contract (allow / deny / no-opinion with a reason), the chain where the first
  * allow or deny ends, the `system:masters` bypass, and the modes AlwaysAllow, AlwaysDeny, RBAC (over
- * an @orchard/rbac evaluator) and ABAC (upstream's one-JSON-object-per-line policy file).
+ * an @orchard/rbac evaluator), ABAC (upstream's one-JSON-object-per-line policy file) and Webhook
+ * (SubjectAccessReview with TTL caches, failure policy and CEL match conditions), and the
+ * `--authorization-config` file (AuthorizationConfiguration) reloaded on change.
  */
 
 export type { AbacPolicy } from './abac.js';
@@ -15,10 +17,33 @@ export {
   parseAbacPolicies,
 } from './abac.js';
 export type { AuthorizationAttributes } from './attributes.js';
-export { isReadOnlyVerb, requestVerb, toRbacAttributes } from './attributes.js';
+export { authorizationAttributes, isReadOnlyVerb, requestVerb, toRbacAttributes } from './attributes.js';
 export type { AuthorizationDecision, AuthorizationResult, Authorizer, SubjectRules } from './authorizer.js';
 export { allowResult, alwaysAllowAuthorizer, alwaysDenyAuthorizer, noOpinionResult } from './authorizer.js';
 export { createAuthorizerChain, createPrivilegedGroupsAuthorizer, mastersGroup } from './chain.js';
+export type {
+  AuthorizationConfiguration,
+  AuthorizerConfig,
+  AuthorizerType,
+  ParseAuthorizationConfigurationOptions,
+  WebhookAuthorizerConfig,
+} from './config/authorization-config.js';
+export {
+  AuthorizationConfigError,
+  authorizationConfigVersions,
+  isAuthorizationConfigError,
+  maxAuthorizationConfigBytes,
+  parseAuthorizationConfiguration,
+} from './config/authorization-config.js';
+export type {
+  AuthorizationConfigController,
+  AuthorizationConfigControllerOptions,
+  BuiltinAuthorizers,
+} from './config/authorization-config-controller.js';
+export {
+  createAuthorizationConfigController,
+  defaultAuthorizationConfigControllerOptions,
+} from './config/authorization-config-controller.js';
 export type { AuthorizationMode, AuthorizerChainOptions } from './modes.js';
 export {
   authorizationModes,
@@ -27,3 +52,29 @@ export {
   supportedAuthorizationModes,
 } from './modes.js';
 export { createRbacAuthorizer } from './rbac-authorizer.js';
+export type { CompiledMatchConditions, MatchVerdict } from './webhook/match-conditions.js';
+export {
+  compileMatchConditions,
+  evaluateMatchConditions,
+  maxMatchConditions,
+} from './webhook/match-conditions.js';
+export type {
+  SubjectAccessReviewStatus,
+  SubjectAccessReviewVersion,
+} from './webhook/subject-access-review.js';
+export {
+  MalformedAnswerError,
+  matchConditionRequest,
+  parseSubjectAccessReviewAnswer,
+  subjectAccessReview,
+  subjectAccessReviewSpec,
+  subjectAccessReviewVersions,
+} from './webhook/subject-access-review.js';
+export type { WebhookAuthorizerOptions, WebhookFailurePolicy } from './webhook/webhook-authorizer.js';
+export {
+  createWebhookAuthorizer,
+  defaultWebhookAuthorizerOptions,
+  maxWebhookTimeoutMs,
+} from './webhook/webhook-authorizer.js';
+export type { WebhookCallResult, WebhookMetrics } from './webhook/webhook-metrics.js';
+export { createWebhookMetrics } from './webhook/webhook-metrics.js';

@@ -20,12 +20,13 @@ export const authorizationModes = Object.freeze([
  */
 export type AuthorizationMode = (typeof authorizationModes)[number];
 
-/** The modes that can be configured here; `Node` and `Webhook` are not built yet. */
+/** The modes that can be configured here; `Node` is not built yet. */
 export const supportedAuthorizationModes: readonly AuthorizationMode[] = Object.freeze([
   'AlwaysAllow',
   'AlwaysDeny',
   'ABAC',
   'RBAC',
+  'Webhook',
 ]);
 
 /**
@@ -57,6 +58,8 @@ export interface AuthorizerChainOptions {
   readonly rbac?: Authorizer;
   /** The ABAC authorizer from `--authorization-policy-file` (required with `ABAC`, refused without it). */
   readonly abac?: Authorizer;
+  /** The webhook authorizer of `--authorization-webhook-config-file` (required with `Webhook`). */
+  readonly webhook?: Authorizer;
   /** Groups that bypass every mode. Default `['system:masters']`. */
   readonly privilegedGroups?: readonly string[];
 }
@@ -82,6 +85,13 @@ export function createModeAuthorizer(options: AuthorizerChainOptions): Authorize
       case 'ABAC':
         if (!options.abac) throw new Error('--authorization-mode: ABAC needs --authorization-policy-file');
         chain.push(options.abac);
+        break;
+      case 'Webhook':
+        if (!options.webhook)
+          throw new Error(
+            "--authorization-mode: authorization-mode Webhook's authorization config file not passed",
+          );
+        chain.push(options.webhook);
         break;
       default:
         throw new Error(`--authorization-mode: mode "${mode}" is not implemented by this server`);
