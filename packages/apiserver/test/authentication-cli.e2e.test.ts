@@ -125,5 +125,6 @@ describe('orchard-apiserver authentication flags', () => {
     }
     expect(await second.exited).toBe(0);
     expect(readFileSync(join(data, 'service-account-signing.key'), 'utf8')).toBe(key);
-  });
+    // Two CLI starts and stops: room for a loaded machine, as the other CLI restart tests have.
+  }, 90_000);
 });
