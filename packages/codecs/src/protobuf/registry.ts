@@ -13,6 +13,7 @@ const metaPackage = 'k8s.io.apimachinery.pkg.apis.meta.v1';
 const appsPackage = 'k8s.io.api.apps.v1';
 const coordinationPackage = 'k8s.io.api.coordination.v1';
 const autoscalingPackage = 'k8s.io.api.autoscaling.v1';
+const batchPackage = 'k8s.io.api.batch.v1';
 const authnPackage = 'k8s.io.api.authentication.v1';
 const apiextensionsPackage = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
 const authzPackage = 'k8s.io.api.authorization.v1';
@@ -42,6 +43,8 @@ export const protobufKinds: readonly ProtobufKind[] = Object.freeze([
   { group: '', version: 'v1', kind: 'Event', message: `${corePackage}.Event`, list: true },
   { group: 'apps', version: 'v1', kind: 'Deployment', message: `${appsPackage}.Deployment`, list: true },
   { group: 'apps', version: 'v1', kind: 'ReplicaSet', message: `${appsPackage}.ReplicaSet`, list: true },
+  { group: 'batch', version: 'v1', kind: 'Job', message: `${batchPackage}.Job`, list: true },
+  { group: 'batch', version: 'v1', kind: 'CronJob', message: `${batchPackage}.CronJob`, list: true },
   { group: 'autoscaling', version: 'v1', kind: 'Scale', message: `${autoscalingPackage}.Scale` },
   {
     group: 'coordination.*',

@@ -225,7 +225,8 @@ export const cronJobTable: TableConvertor = convertor(
       nameOf(o),
       str(spec.schedule),
       str(spec.timeZone) || '<none>',
-      spec.suspend === true,
+      // upstream's printBoolPtr: a string, not a JSON bool
+      typeof spec.suspend === 'boolean' ? (spec.suspend ? 'True' : 'False') : '<unset>',
       arr(status.active).length,
       last ? translateTimestampSince(last, ctx.now) : '<none>',
       ageOf(o, ctx),

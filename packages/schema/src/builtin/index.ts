@@ -6,6 +6,7 @@ import type { Flavor } from '@orchard/meta';
 import type { StructuralSchema } from '../structural.js';
 import { customResourceDefinitionSchema } from './apiextensions.js';
 import { deploymentSchema, replicaSetSchema } from './apps.js';
+import { cronJobSchema, jobSchema } from './batch.js';
 import { leaseSchema } from './coordination.js';
 import {
   configMapSchema,
@@ -58,6 +59,8 @@ function row(
 
 const table: BuiltinType[] = [
   row('apps', 'ReplicaSet', 'replicasets', 'Namespaced', true, replicaSetSchema),
+  row('batch', 'Job', 'jobs', 'Namespaced', true, jobSchema),
+  row('batch', 'CronJob', 'cronjobs', 'Namespaced', true, cronJobSchema),
   {
     groupPrefix: '',
     qualified: false,

@@ -4,6 +4,7 @@ import { customResourceDefinitions } from '../../crd/crd-resource.js';
 import { rbacResources } from '../../rbac/rbac-resources.js';
 import type { ResourceDefinition } from '../resource.js';
 import { replicaSets } from './apps.js';
+import { cronJobs, jobs } from './batch.js';
 import { configmaps } from './configmaps.js';
 import { events } from './events.js';
 import { leases } from './leases.js';
@@ -37,6 +38,8 @@ export function builtinResources(
     services,
     deployments,
     replicaSets,
+    jobs,
+    cronJobs,
     customResourceDefinitions(flavor),
   ];
 }

@@ -9,6 +9,7 @@ import { appsV1Proto } from './apps-v1.js';
 import { authenticationV1Proto } from './authentication-v1.js';
 import { authorizationV1Proto } from './authorization-v1.js';
 import { autoscalingV1Proto } from './autoscaling-v1.js';
+import { batchV1Proto } from './batch-v1.js';
 import { coordinationV1Proto } from './coordination-v1.js';
 import { coreV1Proto } from './core-v1.js';
 import type { ProtoFile } from './proto-file.js';
@@ -25,6 +26,7 @@ export const protoFiles: readonly ProtoFile[] = Object.freeze([
   coreV1Proto,
   appsV1Proto,
   autoscalingV1Proto,
+  batchV1Proto,
   coordinationV1Proto,
   authenticationV1Proto,
   authorizationV1Proto,

@@ -31,6 +31,34 @@ function isEmptySelector(s: Record<string, unknown>): boolean {
   return labels + expressions === 0;
 }
 
+/**
+ * Upstream's "`selector` does not match template `labels`" check: none when `selector` (a
+ * LabelSelector object) selects the template's labels or does not parse (its own validation says so).
+ */
+export function selectorMatchesTemplate(
+  selector: Record<string, unknown>,
+  template: Record<string, unknown>,
+  templatePath: string,
+): StatusCause[] {
+  const labels = isJsonObject(template.metadata) ? template.metadata.labels : undefined;
+  let matches = false;
+  try {
+    matches = labelSelectorFromObject(selector as LabelSelector).matches(
+      isJsonObject(labels) ? (labels as Record<string, string>) : {},
+    );
+  } catch {
+    matches = true;
+  }
+  if (matches) return [];
+  return [
+    fieldErrors.invalid(
+      `${templatePath}.metadata.labels`,
+      goStringMap(labels),
+      '`selector` does not match template `labels`',
+    ),
+  ];
+}
+
 /** `spec` of a Deployment, ReplicaSet, StatefulSet or DaemonSet: selector, replicas, template. */
 export function validateWorkloadSpec(spec: unknown, kind: string): StatusCause[] {
   if (!isJsonObject(spec)) return [fieldErrors.required('spec')];
@@ -48,26 +76,8 @@ export function validateWorkloadSpec(spec: unknown, kind: string): StatusCause[]
         `empty selector is invalid for ${kind.toLowerCase()}`,
       ),
     );
-  else if (template !== undefined) {
-    const labels = isJsonObject(template.metadata) ? template.metadata.labels : undefined;
-    let matches = false;
-    try {
-      matches = labelSelectorFromObject(selector as LabelSelector).matches(
-        isJsonObject(labels) ? (labels as Record<string, string>) : {},
-      );
-    } catch {
-      // an invalid selector is reported by the selector's own validation
-      matches = true;
-    }
-    if (!matches)
-      causes.push(
-        fieldErrors.invalid(
-          'spec.template.metadata.labels',
-          goStringMap(labels),
-          '`selector` does not match template `labels`',
-        ),
-      );
-  }
+  else if (template !== undefined)
+    causes.push(...selectorMatchesTemplate(selector, template, 'spec.template'));
   if (template === undefined) causes.push(fieldErrors.required('spec.template'));
   else {
     const podSpec = isJsonObject(template.spec) ? template.spec : undefined;
