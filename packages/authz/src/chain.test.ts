@@ -89,6 +89,7 @@ describe('system:masters bypass and modes', () => {
     expect(alwaysAllowAuthorizer.authorize(a)).toEqual({ decision: 'allow', reason: '' });
     expect(() => createModeAuthorizer({ modes: ['RBAC'] })).toThrow(/RBAC/);
     expect(() => createModeAuthorizer({ modes: ['ABAC'] })).toThrow(/--authorization-policy-file/);
+    expect(() => createModeAuthorizer({ modes: ['Node'] })).toThrow(/Node needs a node authorizer/);
     expect(() =>
       createModeAuthorizer({ modes: ['RBAC'], rbac: alwaysAllowAuthorizer, abac: alwaysAllowAuthorizer }),
     ).toThrow(/without mode ABAC/);
@@ -99,7 +100,7 @@ describe('system:masters bypass and modes', () => {
     expect(() => parseAuthorizationModes('RBAC,Foo')).toThrow(/unknown authorization mode "Foo"/);
     expect(() => parseAuthorizationModes('RBAC,RBAC')).toThrow(/more than once/);
     expect(() => parseAuthorizationModes('RBAC,')).toThrow(/empty mode/);
-    expect(() => parseAuthorizationModes('Node,RBAC')).toThrow(/"Node" is not implemented/);
+    expect(parseAuthorizationModes('Node,RBAC')).toEqual(['Node', 'RBAC']);
     expect(() => parseAuthorizationModes('__proto__')).toThrow(/unknown/);
   });
 });

@@ -2,9 +2,10 @@
  * @orchard/authz: authorization without a server (spec doc 2 §5.3). Request attributes and the verb
  * mapping, the Authorizer contract (allow / deny / no-opinion with a reason), the chain where the first
  * allow or deny ends, the `system:masters` bypass, and the modes AlwaysAllow, AlwaysDeny, RBAC (over
- * an @orchard/rbac evaluator), ABAC (upstream's one-JSON-object-per-line policy file) and Webhook
- * (SubjectAccessReview with TTL caches, failure policy and CEL match conditions), and the
- * `--authorization-config` file (AuthorizationConfiguration) reloaded on change.
+ * an @orchard/rbac evaluator), ABAC (upstream's one-JSON-object-per-line policy file), Node (over
+ * a graph of the objects each node's pods use) and Webhook (SubjectAccessReview with TTL caches,
+ * failure policy and CEL match conditions), and the `--authorization-config` file
+ * (AuthorizationConfiguration) reloaded on change.
  */
 
 export type { AbacPolicy } from './abac.js';
@@ -51,6 +52,22 @@ export {
   parseAuthorizationModes,
   supportedAuthorizationModes,
 } from './modes.js';
+export type { NodeAuthorizerOptions } from './node-authorizer.js';
+export {
+  createNodeAuthorizer,
+  defaultNodeRules,
+  nodeIdentity,
+  nodesGroup,
+  nodeUserPrefix,
+} from './node-authorizer.js';
+export type { NodeGraph } from './node-graph.js';
+export { createNodeGraph } from './node-graph.js';
+export type {
+  NodeGraphVertexKind,
+  PersistentVolumeReferences,
+  PodReference,
+} from './node-references.js';
+export { persistentVolumeReferences, podReferences } from './node-references.js';
 export { createRbacAuthorizer } from './rbac-authorizer.js';
 export type { CompiledMatchConditions, MatchVerdict } from './webhook/match-conditions.js';
 export {

@@ -20,12 +20,13 @@ export const authorizationModes = Object.freeze([
  */
 export type AuthorizationMode = (typeof authorizationModes)[number];
 
-/** The modes that can be configured here; `Node` is not built yet. */
+/** The modes that can be configured here: all of them. */
 export const supportedAuthorizationModes: readonly AuthorizationMode[] = Object.freeze([
   'AlwaysAllow',
   'AlwaysDeny',
   'ABAC',
   'RBAC',
+  'Node',
   'Webhook',
 ]);
 
@@ -51,7 +52,7 @@ export function parseAuthorizationModes(text: string): AuthorizationMode[] {
   return out;
 }
 
-/** The pieces modes are built from; RBAC and ABAC need theirs. */
+/** The pieces modes are built from; RBAC, ABAC, Node and Webhook need theirs. */
 export interface AuthorizerChainOptions {
   readonly modes: readonly AuthorizationMode[];
   /** The RBAC authorizer (required with `RBAC`). */
@@ -60,6 +61,8 @@ export interface AuthorizerChainOptions {
   readonly abac?: Authorizer;
   /** The webhook authorizer of `--authorization-webhook-config-file` (required with `Webhook`). */
   readonly webhook?: Authorizer;
+  /** The Node authorizer (`createNodeAuthorizer`, required with `Node`). */
+  readonly node?: Authorizer;
   /** Groups that bypass every mode. Default `['system:masters']`. */
   readonly privilegedGroups?: readonly string[];
 }
@@ -81,6 +84,10 @@ export function createModeAuthorizer(options: AuthorizerChainOptions): Authorize
       case 'RBAC':
         if (!options.rbac) throw new Error('--authorization-mode: RBAC needs an RBAC evaluator');
         chain.push(options.rbac);
+        break;
+      case 'Node':
+        if (!options.node) throw new Error('--authorization-mode: Node needs a node authorizer');
+        chain.push(options.node);
         break;
       case 'ABAC':
         if (!options.abac) throw new Error('--authorization-mode: ABAC needs --authorization-policy-file');
