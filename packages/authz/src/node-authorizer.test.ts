@@ -84,30 +84,15 @@ describe('nodeIdentity', () => {
 
 describe('createNodeAuthorizer', () => {
   it('has no opinion about users that are not nodes, and names an unidentifiable node', () => {
-    const r = z.authorize({
-      user: { username: 'alice', groups: ['system:nodes'] },
-      verb: 'get',
-      isResourceRequest: true,
-      path: '',
-      apiGroup: '',
-      apiVersion: 'v1',
-      namespace: 'default',
-      resource: 'secrets',
-      subresource: '',
-      name: 'web-tls',
-    });
-    expect(r).toEqual(no(''));
-    const anon = z.authorize({
+    expect(ask(z, 'get', 'secrets', { user: { username: 'alice', groups: ['system:nodes'] } })).toEqual(
+      no(''),
+    );
+    const anon = ask(z, 'get', '', {
       user: { username: 'system:node:', groups: ['system:nodes'] },
-      verb: 'get',
       isResourceRequest: false,
       path: '/version',
-      apiGroup: '',
       apiVersion: '',
       namespace: '',
-      resource: '',
-      subresource: '',
-      name: '',
     });
     expect(anon).toEqual(no('unknown node for user "system:node:"'));
   });
@@ -256,16 +241,7 @@ describe('createNodeAuthorizer', () => {
       node: z,
       rbac: { authorize: () => no('') },
     });
-    const r = chain.authorize({
-      user: node('n1'),
-      verb: 'get',
-      isResourceRequest: true,
-      path: '',
-      apiGroup: '',
-      apiVersion: 'v1',
-      namespace: 'default',
-      resource: 'secrets',
-      subresource: '',
+    const r = ask(chain, 'get', 'secrets', {
       name: 'other-secret',
     });
     expect(r).toEqual(noRelation);
