@@ -59,8 +59,9 @@ const usage = `Usage: orchard-apiserver [options]
   --max-mutating-requests-inflight N  mutating requests served at once (default 200; 0 = no limit)
   --request-timeout D    answer 504 to a request still running after D (default 1m0s; watches exempt)
   --max-watches-per-user N  open watches one user may hold (default 2000; 0 = no limit)
-  --authorization-mode LIST  ordered authorizers: AlwaysAllow, AlwaysDeny, RBAC, ABAC (default RBAC;
-                         Node and Webhook are not built); system:masters (the admin) always passes
+  --authorization-mode LIST  ordered authorizers: AlwaysAllow, AlwaysDeny, Node, RBAC, ABAC (default
+                         Node,RBAC; Webhook is not built); system:masters (the admin) always passes;
+                         with Node, NodeRestriction admission limits what nodes write
   --authorization-policy-file PATH  ABAC policy, one JSON object per line (needs mode ABAC)
   -h, --help             this text
 
@@ -97,7 +98,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         'max-mutating-requests-inflight': { type: 'string' },
         'request-timeout': { type: 'string' },
         'max-watches-per-user': { type: 'string' },
-        'authorization-mode': { type: 'string', default: 'RBAC' },
+        'authorization-mode': { type: 'string', default: 'Node,RBAC' },
         'authorization-policy-file': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         ...leaderElectionFlagOptions,

@@ -28,6 +28,11 @@ export const knownFeatureGates = Object.freeze({
   /** Label and field selectors passed to authorizers. Beta in 1.32, on by default. */
   AuthorizeWithSelectors: { default: true, stage: 'beta' },
   /**
+   * The Node authorizer's selector rules: a node reads only its own Node object and lists or watches
+   * pods only with a `spec.nodeName=<itself>` field selector (doc 2 §5.3). Beta in 1.32, on by default.
+   */
+  AuthorizeNodeWithSelectors: { default: true, stage: 'beta' },
+  /**
    * Watch `sendInitialEvents` (streaming lists, spec doc 1 §4.4, §4.6). Beta in 1.32, on by default.
    * Off, upstream answers a watch carrying `sendInitialEvents` with 422 Invalid (`sendInitialEvents is
    * forbidden for watch unless the WatchList feature gate is enabled`).

@@ -78,12 +78,18 @@ export interface ApiServerOptions {
   readonly authorizer?: Authorizer;
   /**
    * `--authorization-mode` (spec doc 2 §5.3): the modes of the chain, in order (`AlwaysAllow`,
-   * `AlwaysDeny`, `RBAC`, `ABAC`; `Node` and `Webhook` are not built). Default `['RBAC']`: denied by
-   * default, the default roles open health, `/version`, discovery and self reviews.
+   * `AlwaysDeny`, `Node`, `RBAC`, `ABAC`; `Webhook` is not built). Default `['Node', 'RBAC']`: denied
+   * by default, node agents limited to their node's objects, the default roles open health,
+   * `/version`, discovery and self reviews.
    */
   readonly authorizationModes: readonly AuthorizationMode[];
   /** `--authorization-policy-file`: the ABAC policy file (one JSON object per line); needs mode `ABAC`. */
   readonly authorizationPolicyFile?: string;
+  /**
+   * NodeRestriction admission (spec doc 2 §5.3): node agents write only their own Node, Lease, mirror
+   * pods and pod status. Default: on when `authorizationModes` holds `Node`.
+   */
+  readonly nodeRestriction?: boolean;
   /** Resource types served in addition to (or, with `builtinResources: false`, instead of) the built-ins. */
   readonly resources: readonly ResourceDefinition[];
   /** Serve the built-in types (namespaces, configmaps, secrets, serviceaccounts, events, leases). Default: true. */
@@ -195,7 +201,7 @@ export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze
     groups: Object.freeze(['system:masters', 'system:authenticated']),
   }),
   resources: Object.freeze([]),
-  authorizationModes: Object.freeze(['RBAC'] as const),
+  authorizationModes: Object.freeze(['Node', 'RBAC'] as const),
   builtinResources: true,
   responseConversions: Object.freeze([
     tableResponseConversion,

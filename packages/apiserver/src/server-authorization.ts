@@ -4,21 +4,28 @@ import {
   alwaysAllowAuthorizer,
   createAbacAuthorizer,
   createModeAuthorizer,
+  createNodeAuthorizer,
   createRbacAuthorizer,
+  type NodeGraph,
   parseAbacPolicies,
 } from '@orchard/authz';
 import type { RbacEvaluator } from '@orchard/rbac';
+import { featureEnabled } from './feature-gates.js';
+import { startNodeGraphInformer } from './node/node-graph-informer.js';
 import type { ApiServerOptions } from './options.js';
 import { createAggregationController } from './rbac/aggregation-controller.js';
 import { reconcileDefaultPolicy } from './rbac/default-policy.js';
 import { type RbacInformer, startRbacInformer } from './rbac/rbac-informer.js';
 import { rbacGroup } from './rbac/rbac-resources.js';
 import type { ServerState } from './state.js';
+import type { CacheInformer } from './storage/cache-informer.js';
 
 /** The server's authorization: the chain, and the RBAC evaluator fed from the served RBAC objects. */
 export interface ServerAuthorization {
   readonly authorizer: Authorizer;
   readonly rbac: RbacEvaluator;
+  /** The Node authorizer's graph (fed from the Pod watch cache when mode `Node` is on). */
+  readonly nodeGraph: NodeGraph;
   /**
    * Resolves once RBAC decisions reflect every write up to `revision` (a resourceVersion; default:
    * the start-up state) and ClusterRole aggregation has settled. Decisions follow writes within one
@@ -45,9 +52,14 @@ function abacFromFile(path: string | undefined): Authorizer | undefined {
 
 /**
  * The authorizer chain the options ask for: `options.authorizer` if given, the allow-all authorizer
- * for a lone `AlwaysAllow` mode, otherwise the mode chain over RBAC (and ABAC from its policy file).
+ * for a lone `AlwaysAllow` mode, otherwise the mode chain over RBAC, Node (over `nodeGraph`) and ABAC
+ * (from its policy file).
  */
-export function resolveAuthorizer(options: ApiServerOptions, rbac: RbacEvaluator): Authorizer {
+export function resolveAuthorizer(
+  options: ApiServerOptions,
+  rbac: RbacEvaluator,
+  nodeGraph: NodeGraph,
+): Authorizer {
   const onlyAllowAll =
     options.authorizationModes.length === 1 && options.authorizationModes[0] === 'AlwaysAllow';
   return (
@@ -57,6 +69,11 @@ export function resolveAuthorizer(options: ApiServerOptions, rbac: RbacEvaluator
       : createModeAuthorizer({
           modes: options.authorizationModes,
           rbac: createRbacAuthorizer(rbac),
+          node: createNodeAuthorizer({
+            graph: nodeGraph,
+            flavor: options.flavor,
+            withSelectors: featureEnabled(options.featureGates, 'AuthorizeNodeWithSelectors'),
+          }),
           ...(options.authorizationPolicyFile !== undefined
             ? { abac: abacFromFile(options.authorizationPolicyFile) }
             : {}),
@@ -76,19 +93,23 @@ export interface StartedAuthorization {
 /**
  * RBAC: once `started` (bootstrap objects) resolves, the default policy is reconciled, then the
  * evaluator is fed from the served objects, with ClusterRole aggregation after every ClusterRole
- * change.
+ * change. With mode `Node`, the node graph is fed from the Pod watch cache as well.
  */
 export function startServerAuthorization(
   state: ServerState,
   rbac: RbacEvaluator,
+  nodeGraph: NodeGraph,
   started: Promise<void>,
   signal: AbortSignal,
 ): StartedAuthorization {
   const { authorizer, flavor, log } = state;
   const aggregation = createAggregationController(state, signal);
   let informer: RbacInformer | undefined;
+  let nodeInformer: CacheInformer | undefined;
   const ready = (async () => {
     await started;
+    if (state.options.authorizationModes.includes('Node') && !state.options.authorizer)
+      nodeInformer = startNodeGraphInformer(state, nodeGraph, signal);
     await reconcileDefaultPolicy(state);
     informer = startRbacInformer(state, rbac, signal, {
       onClusterRoles: (all) => aggregation.changed(all),
@@ -96,6 +117,7 @@ export function startServerAuthorization(
     await informer.synced;
     aggregation.changed(informer.clusterRoles);
     await aggregation.idle();
+    await nodeInformer?.synced;
   })();
   let loaded = false;
   ready.then(
@@ -114,9 +136,11 @@ export function startServerAuthorization(
   const authorization: ServerAuthorization = {
     authorizer,
     rbac,
+    nodeGraph,
     async synced(revision) {
       await ready;
       if (revision !== undefined) await informer?.waitFor(revision);
+      if (revision !== undefined) await nodeInformer?.waitFor(revision);
       await aggregation.idle();
       // Aggregation may have written ClusterRoles: wait for those writes too.
       if (revision !== undefined)

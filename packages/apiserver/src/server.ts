@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { alwaysAllowAuthorizer } from '@orchard/authz';
+import { alwaysAllowAuthorizer, createNodeGraph } from '@orchard/authz';
 import type { Codec } from '@orchard/codecs';
 import { ApiError } from '@orchard/meta';
 import { createRbacEvaluator } from '@orchard/rbac';
@@ -27,6 +27,7 @@ import { addStandardChecks } from './health/checks.js';
 import { createHealthChecks, type HealthChecks } from './health/health.js';
 import { installLifecycle, type Lifecycle } from './lifecycle/lifecycle.js';
 import { createListener } from './listener.js';
+import { nodeRestrictionStep } from './node/node-restriction.js';
 import { type ApiServerOptions, defaultApiServerOptions } from './options.js';
 import { rbacEscalationStep } from './rbac/escalation-step.js';
 import { rbacGroup } from './rbac/rbac-resources.js';
@@ -116,7 +117,8 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       ),
   );
   const rbac = createRbacEvaluator();
-  const authorizer = resolveAuthorizer(options, rbac);
+  const nodeGraph = createNodeGraph();
+  const authorizer = resolveAuthorizer(options, rbac, nodeGraph);
   const registry = createResourceRegistry([
     ...(options.builtinResources ? builtinResources(flavor, () => authorizer) : []),
     ...options.resources,
@@ -135,6 +137,8 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     'validation',
     rbacEscalationStep(rbacGroup(flavor), () => authorizer, rbac),
   );
+  const nodeRestriction = options.nodeRestriction ?? options.authorizationModes.includes('Node');
+  if (nodeRestriction) writePipeline.insertBefore('strategy-prepare', nodeRestrictionStep(flavor));
   const log = options.logger;
   const insecure = options.anonymousIsAdmin ?? options.tls === undefined;
   // Built before the state so that a bad key or issuer fails createApiServer, not the first request.
@@ -193,7 +197,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     authorization,
     ready: rbacReady,
     requestAuthorizer,
-  } = startServerAuthorization(state, rbac, ready, closingController.signal);
+  } = startServerAuthorization(state, rbac, nodeGraph, ready, closingController.signal);
   ready.catch((e) => log.error('start-up failed', e));
   const authenticator =
     options.authenticator ?? authentication?.union ?? createFixedAuthenticator(options.insecureUser);
@@ -211,7 +215,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       ),
       auditFilter(),
       authorizationFilter(requestAuthorizer),
-      admissionFilter(),
+      admissionFilter({ nodeRestriction }),
     ],
     route,
   );

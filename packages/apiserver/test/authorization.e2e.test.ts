@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kubernetesFlavor, orchFlavor } from '@orchard/meta';
 import { aggregatedRules, type ClusterRole, defaultPolicy } from '@orchard/rbac';
-import { startTestServer, type TestServer, type TestUser } from '@orchard/testing';
+import { createAndAuthorize, startTestServer, type TestServer, type TestUser } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer } from '../src/server.js';
 
@@ -36,13 +36,7 @@ afterAll(async () => {
 type Obj = Record<string, any>;
 
 /** Creates as the admin and waits until authorization reflects it. */
-async function adminCreate(path: string, body: Obj): Promise<Obj> {
-  const r = await api.request('POST', path, { body });
-  expect(r.status, r.text).toBe(201);
-  const obj = r.json as Obj;
-  await api.server.authorization.synced(Number(obj.metadata.resourceVersion));
-  return obj;
-}
+const adminCreate = (path: string, body: Obj): Promise<Obj> => createAndAuthorize(api, path, body);
 
 function role(name: string, rules: Obj[], ns = 'team'): Obj {
   return { apiVersion: `${G}/v1`, kind: 'Role', metadata: { name, namespace: ns }, rules };

@@ -25,12 +25,15 @@ export interface NodeGraph {
    * it is removed. A pod whose node changed moves with all its references.
    */
   setPod(pod: unknown): void;
+  /** Forgets a pod and the references only it held. */
   deletePod(namespace: string, name: string): void;
   /** Records a PersistentVolume: reachable through the claim of `spec.claimRef`, with its Secrets. */
   setPersistentVolume(pv: unknown): void;
+  /** Forgets a PersistentVolume. */
   deletePersistentVolume(name: string): void;
   /** Records a VolumeAttachment: reachable from `spec.nodeName`. */
   setVolumeAttachment(va: unknown): void;
+  /** Forgets a VolumeAttachment. */
   deleteVolumeAttachment(name: string): void;
   /**
    * Whether `node` reaches the object: a pod bound to it; a Secret, ConfigMap, ServiceAccount,

@@ -6,6 +6,7 @@
  *   await api.stop();
  */
 
+export { createAndAuthorize } from './authorization.js';
 export type { CrdFixture, CrdFixtureOptions } from './crd.js';
 export { crdCollectionPath, crdFixture, installCrd } from './crd.js';
 export type { KubectlOptions, KubectlResult } from './kubectl.js';

@@ -29,9 +29,10 @@ export interface TestServerOptions {
   /** Plain HTTP; every request is the admin. Default false (HTTPS with client certificates). */
   readonly insecureHttp?: boolean;
   /**
-   * The authorization modes (`--authorization-mode`). Default: the server's, `RBAC` (the admin is in
-   * `system:masters` and passes; other users meet the default roles). `'AlwaysAllow'` for quick tests
-   * that use other users and are not about authorization.
+   * The authorization modes (`--authorization-mode`). Default: the server's, `Node,RBAC` (the admin
+   * is in `system:masters` and passes; node identities meet the Node authorizer and NodeRestriction,
+   * other users the default roles). `'AlwaysAllow'` for quick tests that use other users and are not
+   * about authorization.
    */
   readonly authorization?: AuthorizationMode | readonly AuthorizationMode[];
   /** Passed through to `createApiServer` (store, resources, maxRequestBodyBytes …). */
