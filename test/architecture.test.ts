@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 const styleLayers = `
 L0  meta
 L1  schema · store · cel · patch · ssa · rbac · authn · codecs
-L2  watch-cache · pager · authz · store-sqlite · store-etcd · client
+L2  watch-cache · pager · authz · store-sqlite · store-etcd · store-encryption · client
 L3  apiserver · nodeagent · testing
 `;
 const layers: Record<string, number> = {};

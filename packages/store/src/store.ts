@@ -15,6 +15,19 @@ export interface KeyValue {
   readonly createRevision: number;
   /** Revision of the last write of this key. */
   readonly modRevision: number;
+  /**
+   * Set only by a value-transforming wrapper (encryption at rest): the value was read through a
+   * provider or key other than the one writes use, so the next write must be made even if the
+   * object is unchanged (that write re-encrypts it). Backends never set it.
+   */
+  readonly stale?: boolean;
+  /**
+   * Set only by a value-transforming wrapper when the stored bytes could not be transformed back
+   * (a decryption failure: the key is gone, the tag does not verify). `value` is then the raw stored
+   * bytes and the reader must treat the value as unreadable (the unsafe-delete path of the spec
+   * exists for it). Backends never set it.
+   */
+  readonly transformError?: string;
 }
 
 /** One change a watch delivers: a put or a delete, with the previous value. */
