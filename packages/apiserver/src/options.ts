@@ -4,6 +4,7 @@ import type { Codec } from '@orchard/codecs';
 import type { Flavor } from '@orchard/meta';
 import { orchFlavor } from '@orchard/meta';
 import type { Store } from '@orchard/store';
+import type { ResourceTransformers } from '@orchard/store-encryption';
 import type { AuthenticationOptions } from './authentication/authentication-options.js';
 import type { ResponseConversion } from './codecs.js';
 import type { LeaderElectionOptions } from './controllers/leader-election.js';
@@ -44,6 +45,12 @@ export interface ApiServerOptions {
   readonly flavor: Flavor;
   /** The storage backend. Default: a new in-memory store (`createMemoryStore()`). */
   readonly store?: Store;
+  /**
+   * Encryption at rest (`--encryption-provider-config`): the per-resource transformers of an
+   * EncryptionConfiguration, applied by wrapping `store` (any backend). Default: none, values are
+   * stored as they are.
+   */
+  readonly encryption?: ResourceTransformers;
   /**
    * Maximum request body size in bytes; larger bodies get 413 RequestEntityTooLarge.
    * Default 3 MiB, upstream's `--max-request-bytes`-derived JSON limit (3 * 1024 * 1024).

@@ -4,6 +4,7 @@ import type { Codec } from '@orchard/codecs';
 import { ApiError } from '@orchard/meta';
 import { createRbacEvaluator } from '@orchard/rbac';
 import { createMemoryStore, type Store } from '@orchard/store';
+import { createTransformingStore } from '@orchard/store-encryption';
 import {
   createServerAuthentication,
   type ServerAuthentication,
@@ -102,7 +103,16 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   resolveFeatureGates(options.featureGates ?? {});
   const flavor = options.flavor;
   const ownsStore = options.store === undefined;
-  const store = options.store ?? createMemoryStore();
+  const backing = options.store ?? createMemoryStore();
+  const encryption = options.encryption;
+  // Below every reader (object store, watch caches, controllers, the unsafe delete), so an
+  // encrypted value is one write with one revision on any backend.
+  const store = encryption
+    ? createTransformingStore(backing, (key) => {
+        const gr = ObjectStore.groupResourceOf(key);
+        return gr ? encryption.transformerFor(gr) : undefined;
+      })
+    : backing;
   const objects = new ObjectStore(store);
   const watchCaches = new WatchCaches(
     objects,

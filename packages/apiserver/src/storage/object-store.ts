@@ -16,14 +16,25 @@ export interface ObjectKeyParts {
   readonly namespace: string;
 }
 
-/** A stored value that cannot be decoded. The unsafe-delete path of the spec exists for these. */
+/**
+ * A stored value that cannot be decoded, or (encryption at rest) cannot be decrypted. The
+ * unsafe-delete path of the spec exists for these.
+ */
 export class UndecodableObjectError extends Error {
   readonly orchardUndecodableObject = true as const;
   readonly key: string;
-  constructor(key: string, cause: string) {
-    super(`failed to decode the object stored at ${key}: ${cause}`);
+  /** `untransformable`: no encryption provider could read the bytes; `undecodable`: they are not an object. */
+  readonly failure: 'undecodable' | 'untransformable';
+  constructor(key: string, cause: string, failure: 'undecodable' | 'untransformable' = 'undecodable') {
+    // A decryption failure carries upstream's corrupt-object wording (StorageError code 7).
+    super(
+      failure === 'untransformable'
+        ? `StorageError: corrupt object, Code: 7, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: data from the storage is not transformable revision=0: ${cause}`
+        : `failed to decode the object stored at ${key}: ${cause}`,
+    );
     this.name = 'UndecodableObjectError';
     this.key = key;
+    this.failure = failure;
   }
 }
 
@@ -72,6 +83,13 @@ export class ObjectStore {
       : `/${g}/${parts.resource}/${parts.namespace}/`;
   }
 
+  /** The group and resource a key belongs to (`''` for the core group), the inverse of `prefix`. */
+  static groupResourceOf(key: string): { group: string; resource: string } | undefined {
+    const m = /^\/([^/]+)\/([^/]+)\//.exec(key);
+    if (!m) return undefined;
+    return { group: m[1] === 'core' ? '' : (m[1] as string), resource: m[2] as string };
+  }
+
   key(parts: ObjectKeyParts, name: string): string {
     return `${this.prefix(parts)}${name}`;
   }
@@ -83,6 +101,8 @@ export class ObjectStore {
   }
 
   decode(kv: KeyValue): StoredObject {
+    if (kv.transformError !== undefined)
+      throw new UndecodableObjectError(kv.key, kv.transformError, 'untransformable');
     let obj: StoredObject;
     try {
       obj = JSON.parse(decoder.decode(kv.value)) as StoredObject;
@@ -146,7 +166,8 @@ export class ObjectStore {
         key,
         async (current) => {
           const bytes = this.encode(await tryUpdate(this.decode(current)));
-          if (sameJson(bytes, current.value)) {
+          // A stale value (read by an old key or provider) is written anyway: that write re-encrypts it.
+          if (current.stale !== true && sameJson(bytes, current.value)) {
             unchanged = current;
             throw noChange;
           }
