@@ -75,7 +75,8 @@ const watchCacheErrorTable: Record<WatchCacheErrorCode, (e: WatchCacheError) => 
     errors.tooLargeResourceVersion(String(e.requested ?? ''), String(e.revision ?? ''), 1),
   Reset: (e) => errors.expired(e.message),
   WatcherTooSlow: (e) => errors.serviceUnavailable(e.message),
-  Corrupt: (e) => errors.internal(e.message),
+  // The decoder's own words (for a decryption failure, upstream's corrupt-object message) when it has them.
+  Corrupt: (e) => errors.internal(isUndecodableObjectError(e.cause) ? e.cause.message : e.message),
   Stopped: (e) => errors.serviceUnavailable(e.message),
 };
 

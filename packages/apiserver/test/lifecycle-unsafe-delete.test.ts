@@ -49,9 +49,18 @@ describe.each(backends)(
       expect(get.status).toBe(500);
       expect(json(get)).toMatchObject({ reason: 'InternalError' });
       expect(json<{ message: string }>(get).message).toContain('/core/configmaps/default/bad');
+      // Upstream's aggregated list error with the gate on: reason StorageReadError, one cause per key.
       const list = await api.request('GET', cms);
       expect(list.status).toBe(500);
-      expect(json<{ message: string }>(list).message).toContain('/core/configmaps/default/bad');
+      expect(json(list)).toMatchObject({
+        reason: 'StorageReadError',
+        message: 'failed to read one or more configmaps from the storage',
+        details: {
+          kind: 'configmaps',
+          name: 'list',
+          causes: [{ reason: 'UnexpectedServerResponse', field: '/core/configmaps/default/bad' }],
+        },
+      });
       const del = await api.request('DELETE', `${cms}/bad`);
       expect(del.status).toBe(500);
       expect((await store.get('/core/configmaps/default/bad')).kv).toBeDefined();

@@ -25,6 +25,7 @@ export type StatusReason =
   | 'RequestEntityTooLarge'
   | 'InternalError'
   | 'ServiceUnavailable'
+  | 'StorageReadError'
   | '';
 
 /** The reason of a Status cause (upstream's constants; others allowed). */

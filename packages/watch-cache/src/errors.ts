@@ -35,11 +35,19 @@ export class WatchCacheError extends Error {
   readonly revision: number | undefined;
   /** For `Corrupt`: the key that failed to decode. */
   readonly key: string | undefined;
+  /** For `Corrupt` from a list: every key under the listed prefix that failed (at most `maxCorruptKeysReported`), with its cause. */
+  readonly corrupt: readonly { readonly key: string; readonly cause: unknown }[] | undefined;
 
   constructor(
     code: WatchCacheErrorCode,
     message: string,
-    info: { requested?: number; revision?: number; key?: string; cause?: unknown } = {},
+    info: {
+      requested?: number;
+      revision?: number;
+      key?: string;
+      cause?: unknown;
+      corrupt?: readonly { key: string; cause: unknown }[];
+    } = {},
   ) {
     super(message, info.cause === undefined ? undefined : { cause: info.cause });
     this.name = 'WatchCacheError';
@@ -47,6 +55,7 @@ export class WatchCacheError extends Error {
     this.requested = info.requested;
     this.revision = info.revision;
     this.key = info.key;
+    this.corrupt = info.corrupt;
   }
 }
 

@@ -98,19 +98,39 @@ export class ObjectState<T extends ApiObject> implements StateView<T> {
     return key.startsWith(this.prefix);
   }
 
-  /** Throws `Corrupt` when `key` (or, without a key, any key) holds a value that did not decode. */
-  checkCorrupt(key?: string): void {
+  /**
+   * Throws `Corrupt` when `key` holds a value that did not decode; without a key, when any key under
+   * `prefix` (default: all) does, listing them all (at most `maxCorruptKeysReported`, in key order).
+   */
+  checkCorrupt(key?: string, prefix = ''): void {
     if (this.corrupt.size === 0) return;
-    if (key !== undefined && !this.corrupt.has(key)) return;
-    const [k, cause] =
-      key !== undefined
-        ? [key, this.corrupt.get(key)]
-        : (this.corrupt.entries().next().value as [string, unknown]);
-    throw corruptValue(k, cause);
+    if (key !== undefined) {
+      if (this.corrupt.has(key)) throw corruptValue(key, this.corrupt.get(key));
+      return;
+    }
+    const found = [...this.corrupt.keys()].filter((k) => k.startsWith(prefix)).sort();
+    if (found.length === 0) return;
+    const first = found[0] as string;
+    throw corruptValue(
+      first,
+      this.corrupt.get(first),
+      found.slice(0, maxCorruptKeysReported).map((k) => ({ key: k, cause: this.corrupt.get(k) })),
+    );
   }
 }
 
+/** At most this many unreadable keys are named by one failed list (upstream's aggregator bound). */
+export const maxCorruptKeysReported = 100;
+
 /** The `Corrupt` error for a stored value of `key` that failed to decode. */
-export function corruptValue(key: string, cause: unknown): WatchCacheError {
-  return new WatchCacheError('Corrupt', `unable to decode the stored value of ${key}`, { key, cause });
+export function corruptValue(
+  key: string,
+  cause: unknown,
+  corrupt?: readonly { key: string; cause: unknown }[],
+): WatchCacheError {
+  return new WatchCacheError('Corrupt', `unable to decode the stored value of ${key}`, {
+    key,
+    cause,
+    ...(corrupt ? { corrupt } : {}),
+  });
 }

@@ -204,7 +204,7 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
       }
       const where = await resolveRead(rv);
       if (where.from === 'cache') {
-        state.checkCorrupt();
+        state.checkCorrupt(undefined, lo.keyPrefix ?? '');
         return pageOfState(state, sync.revision, lo);
       }
       return listFromStore(where.at, lo);

@@ -3,9 +3,11 @@ import { buildListMeta, PagerError, planList } from '@orchard/pager';
 import { isStoreError } from '@orchard/store';
 import { isWatchCacheError, type ReadRevision } from '@orchard/watch-cache';
 import type { RequestContext } from '../context.js';
+import { featureEnabled } from '../feature-gates.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { compileFilter, type ObjectFilter } from '../request/selectors.js';
 import { writeObject } from '../response/write.js';
+import { corruptListError } from '../storage/corrupt-objects.js';
 import { keyParts } from './common.js';
 
 /** A page of a list: the items, the snapshot revision, the next start key, and how many remain. */
@@ -117,6 +119,12 @@ export async function handleList(ctx: RequestContext, def: ResourceDefinition): 
     ) {
       throw await codec.expired(startKey);
     }
+    if (isWatchCacheError(e, 'Corrupt'))
+      throw corruptListError(
+        e,
+        def,
+        featureEnabled(ctx.server.options.featureGates, 'AllowUnsafeMalformedObjectDeletion'),
+      );
     throw e;
   }
   const metadata = await buildListMeta(codec, {

@@ -25,6 +25,8 @@ export class UndecodableObjectError extends Error {
   readonly key: string;
   /** `untransformable`: no encryption provider could read the bytes; `undecodable`: they are not an object. */
   readonly failure: 'undecodable' | 'untransformable';
+  /** For `untransformable`: why no provider could read it (`no matching prefix found` …). */
+  readonly transformError: string | undefined;
   constructor(key: string, cause: string, failure: 'undecodable' | 'untransformable' = 'undecodable') {
     // A decryption failure carries upstream's corrupt-object wording (StorageError code 7).
     super(
@@ -35,6 +37,7 @@ export class UndecodableObjectError extends Error {
     this.name = 'UndecodableObjectError';
     this.key = key;
     this.failure = failure;
+    this.transformError = failure === 'untransformable' ? cause : undefined;
   }
 }
 
