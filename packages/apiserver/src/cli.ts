@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type AuthorizationMode, parseAuthorizationModes } from '@orchard/authz';
 import { flavorByName } from '@orchard/meta';
+import type { ResourceTransformers } from '@orchard/store-encryption';
 import {
   authenticationFlagOptions,
   authenticationFlagsUsage,
@@ -20,6 +21,7 @@ import { parseDuration } from './duration.js';
 import { type FeatureGateOverrides, parseFeatureGates } from './feature-gates.js';
 import { isLoopback, type LaunchedServer, launchApiServer } from './launch.js';
 import { loadOrCreateContinueTokenKey } from './storage/continue-token-key.js';
+import { loadEncryptionProviderConfig } from './storage/encryption-provider-config.js';
 import {
   type EtcdStorageOptions,
   isStorageBackend,
@@ -43,6 +45,9 @@ const usage = `Usage: orchard-apiserver [options]
   --etcd-cafile F        CA bundle (PEM) that etcd's serving certificate chains to (https URLs)
   --etcd-certfile F      client certificate (PEM) presented to etcd
   --etcd-keyfile F       its private key (PEM)
+  --encryption-provider-config FILE  EncryptionConfiguration (apiserver.config.<domain>/v1): which
+                         resources are encrypted at rest, with aesgcm, aescbc, secretbox or identity;
+                         the first provider writes, all read (rotation by order)
   --data-dir DIR         where the database, the generated certificates (reused on restart, so old
                          kubeconfigs stay valid) and the kubeconfig live (default .orchard)
   --insecure-http        plain HTTP on loopback; every request is the admin (refused with a
@@ -86,6 +91,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         'etcd-cafile': { type: 'string' },
         'etcd-certfile': { type: 'string' },
         'etcd-keyfile': { type: 'string' },
+        'encryption-provider-config': { type: 'string' },
         'insecure-http': { type: 'boolean', default: false },
         'kubeconfig-out': { type: 'string' },
         'max-body-bytes': { type: 'string' },
@@ -249,6 +255,14 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       return fail((e as Error).message);
     }
   }
+  let encryption: ResourceTransformers | undefined;
+  if (typeof values['encryption-provider-config'] === 'string') {
+    try {
+      encryption = loadEncryptionProviderConfig(resolve(values['encryption-provider-config']), flavor);
+    } catch (e) {
+      return fail((e as Error).message);
+    }
+  }
   // Storage first: a data directory held by another server, or a corrupt database, stops the start
   // before anything in the directory (certificates, kubeconfig) is touched.
   let storage: OpenedStorage;
@@ -258,6 +272,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     return startFailed(e);
   }
   info(`storage: ${storage.description}`);
+  for (const rule of encryption?.describe() ?? []) info(`encryption at rest: ${rule}`);
   let launched: LaunchedServer;
   try {
     const leaderIdentity = leaderElection
@@ -282,6 +297,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       server: {
         flavor,
         store: storage.store,
+        ...(encryption ? { encryption } : {}),
         ...(storage.durable ? { continueTokenKey: await loadOrCreateContinueTokenKey(dataDir) } : {}),
         ...(maxBody === undefined ? {} : { maxRequestBodyBytes: maxBody }),
         shutdownDelaySeconds: shutdownDelayMs / 1000,

@@ -31,13 +31,11 @@ export function corruptListError(
       return errors.internal(`unable to transform key ${JSON.stringify(first.key)}: ${c.transformError}`);
     return errors.internal(causeMessage(first.key, c));
   }
-  const causes: StatusCause[] = found
-    .slice(0, maxCorruptListCauses)
-    .map((f) => ({
-      reason: 'UnexpectedServerResponse',
-      field: f.key,
-      message: causeMessage(f.key, f.cause),
-    }));
+  const causes: StatusCause[] = found.slice(0, maxCorruptListCauses).map((f) => ({
+    reason: 'UnexpectedServerResponse',
+    field: f.key,
+    message: causeMessage(f.key, f.cause),
+  }));
   if (found.length > maxCorruptListCauses)
     causes.push({ reason: 'TooMany', message: 'too many errors, the list is truncated' });
   const qualified = resource.group === '' ? resource.resource : `${resource.resource}.${resource.group}`;
