@@ -244,6 +244,15 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       : join(dataDir, 'admin.kubeconfig'),
   );
   const info = (m: string) => process.stderr.write(`${m}\n`);
+  // Before anything touches the data directory: a bad file stops the start with nothing written.
+  let encryption: ResourceTransformers | undefined;
+  if (typeof values['encryption-provider-config'] === 'string') {
+    try {
+      encryption = loadEncryptionProviderConfig(resolve(values['encryption-provider-config']), flavor);
+    } catch (e) {
+      return fail((e as Error).message);
+    }
+  }
   // In insecure mode every request is the admin: no authentication flags apply. Bad flags or files
   // stop the start before storage is opened.
   let authn: LoadedAuthentication | undefined;
@@ -251,14 +260,6 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     try {
       authn = await loadAuthenticationFlags(values, { flavor, stateDir: dataDir, featureGates });
       authn.authenticationConfig?.start();
-    } catch (e) {
-      return fail((e as Error).message);
-    }
-  }
-  let encryption: ResourceTransformers | undefined;
-  if (typeof values['encryption-provider-config'] === 'string') {
-    try {
-      encryption = loadEncryptionProviderConfig(resolve(values['encryption-provider-config']), flavor);
     } catch (e) {
       return fail((e as Error).message);
     }
