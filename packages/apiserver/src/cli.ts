@@ -20,6 +20,7 @@ import {
 import { parseDuration } from './duration.js';
 import { type FeatureGateOverrides, parseFeatureGates } from './feature-gates.js';
 import { isLoopback, type LaunchedServer, launchApiServer } from './launch.js';
+import { serviceRangeOptions } from './services/ip-range.js';
 import { loadOrCreateContinueTokenKey } from './storage/continue-token-key.js';
 import { loadEncryptionProviderConfig } from './storage/encryption-provider-config.js';
 import {
@@ -64,6 +65,9 @@ const usage = `Usage: orchard-apiserver [options]
   --max-mutating-requests-inflight N  mutating requests served at once (default 200; 0 = no limit)
   --request-timeout D    answer 504 to a request still running after D (default 1m0s; watches exempt)
   --max-watches-per-user N  open watches one user may hold (default 2000; 0 = no limit)
+  --service-cluster-ip-range CIDR  Service cluster IPs are allocated from it (default 10.0.0.0/24,
+                         upstream kube-apiserver's; one IPv4 or IPv6 CIDR, at most 20 host bits)
+  --service-node-port-range RANGE  NodePort/LoadBalancer node ports (default 30000-32767)
   --authorization-mode LIST  ordered authorizers: AlwaysAllow, AlwaysDeny, Node, RBAC, ABAC (default
                          Node,RBAC; Webhook is not built); system:masters (the admin) always passes;
                          with Node, NodeRestriction admission limits what nodes write
@@ -104,6 +108,8 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         'max-mutating-requests-inflight': { type: 'string' },
         'request-timeout': { type: 'string' },
         'max-watches-per-user': { type: 'string' },
+        'service-cluster-ip-range': { type: 'string' },
+        'service-node-port-range': { type: 'string' },
         'authorization-mode': { type: 'string', default: 'Node,RBAC' },
         'authorization-policy-file': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -227,6 +233,15 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
       return fail(`invalid --compaction-interval ${compactionInterval}: ${(e as Error).message}`);
     }
   }
+  let serviceRanges: ReturnType<typeof serviceRangeOptions> = {};
+  try {
+    serviceRanges = serviceRangeOptions(
+      values['service-cluster-ip-range'],
+      values['service-node-port-range'],
+    );
+  } catch (e) {
+    return fail((e as Error).message);
+  }
   let authorizationModes: AuthorizationMode[] = [];
   try {
     authorizationModes = parseAuthorizationModes(String(values['authorization-mode']));
@@ -315,6 +330,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
               },
             }
           : {}),
+        ...serviceRanges,
         ...(authn ? { authentication: authn.authentication } : {}),
         authorizationModes,
         ...(typeof policyFile === 'string' ? { authorizationPolicyFile: resolve(policyFile) } : {}),

@@ -15,6 +15,7 @@ import {
   partialObjectMetadataListConversion,
   tableResponseConversion,
 } from './response/table.js';
+import { defaultServiceClusterIpRange, defaultServiceNodePortRange } from './services/ip-range.js';
 import type { CompactorTimers } from './storage/compactor.js';
 import type { WatchCacheSettings } from './storage/watch-caches.js';
 
@@ -189,6 +190,19 @@ export interface ApiServerOptions {
    * closed (the client resumes from its last resourceVersion). Default 16 MiB.
    */
   readonly maxWatchBufferBytes: number;
+  /**
+   * The CIDR Service cluster IPs are allocated from (upstream `--service-cluster-ip-range`; without
+   * the flag upstream's kube-apiserver uses `10.0.0.0/24`, and so does this default). One IPv4 or
+   * IPv6 CIDR, at most 20 host bits. The first address is kept for the `kubernetes` Service.
+   */
+  readonly serviceClusterIpRange: string;
+  /** Node ports are allocated from this range (upstream `--service-node-port-range`, default `30000-32767`). */
+  readonly serviceNodePortRange: string;
+  /**
+   * How often the Service allocation repair runs (upstream's repair loops: 3 minutes); a value
+   * taken but held by no Service is freed when two passes in a row find it. 0 = only at start.
+   */
+  readonly serviceAllocationRepairIntervalMs: number;
   readonly logger: Logger;
 }
 
@@ -229,5 +243,8 @@ export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze
   requestHeaderTimeoutMs: 32_000,
   maxWatchesPerUser: 2000,
   maxWatchBufferBytes: 16 * 1024 * 1024,
+  serviceClusterIpRange: defaultServiceClusterIpRange,
+  serviceNodePortRange: defaultServiceNodePortRange,
+  serviceAllocationRepairIntervalMs: 3 * 60_000,
   logger: silentLogger,
 });

@@ -44,6 +44,7 @@ import {
   type ServerAuthorization,
   startServerAuthorization,
 } from './server-authorization.js';
+import { installServiceAllocation, startServiceAllocation } from './services/service-allocation.js';
 import type { ServerState } from './state.js';
 import { createCompactor } from './storage/compactor.js';
 import { ObjectStore } from './storage/object-store.js';
@@ -150,6 +151,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   const nodeRestriction = options.nodeRestriction ?? options.authorizationModes.includes('Node');
   if (nodeRestriction) writePipeline.insertBefore('strategy-prepare', nodeRestrictionStep(flavor));
   const log = options.logger;
+  const serviceAllocator = installServiceAllocation(options, objects, registry, writePipeline);
   const insecure = options.anonymousIsAdmin ?? options.tls === undefined;
   // Built before the state so that a bad key or issuer fails createApiServer, not the first request.
   const authentication = insecure
@@ -177,6 +179,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     authorizer,
     health,
     log,
+    serviceAllocator,
     closing: closingController.signal,
   };
   const lifecycle = installLifecycle(state);
@@ -198,6 +201,10 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   const ready = (async () => {
     if (options.createDefaultNamespaces)
       await createBootstrapObjects(objects, registry, builtinObjects(flavor));
+    if (serviceAllocator)
+      await startServiceAllocation(serviceAllocator, objects, flavor, options.createDefaultNamespaces, (m) =>
+        log.info(m),
+      );
     if (registry.get(flavor.group('apiextensions'), 'customresourcedefinitions'))
       await startCrdController(state, closingController.signal);
     health.completeHook('bootstrap-namespaces');

@@ -9,6 +9,7 @@ import type { WritePipeline } from './handlers/write-pipeline.js';
 import type { HealthChecks } from './health/health.js';
 import type { ApiServerOptions, Logger } from './options.js';
 import type { ResourceRegistry } from './registry/registry.js';
+import type { ServiceAllocator } from './services/service-allocator.js';
 import type { ObjectStore } from './storage/object-store.js';
 import type { WatchCaches } from './storage/watch-caches.js';
 
@@ -33,6 +34,8 @@ export interface ServerState {
   readonly authorizer: Authorizer;
   readonly health: HealthChecks;
   readonly log: Logger;
+  /** Cluster IPs and node ports of Services (undefined when `services` is not served). */
+  readonly serviceAllocator: ServiceAllocator | undefined;
   /** Aborted when the server begins to shut down: open watches end. */
   readonly closing: AbortSignal;
 }

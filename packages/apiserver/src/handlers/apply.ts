@@ -19,7 +19,7 @@ import {
 } from './field-manager-step.js';
 import { type PatchApplier, patchAppliers } from './patch-step.js';
 import { updateObject } from './update.js';
-import type { WriteRequest } from './write-pipeline.js';
+import { undoWriteSideEffects, type WriteRequest } from './write-pipeline.js';
 
 /** The `force` and manager of an apply, from the request. */
 function applyOptions(w: WriteRequest) {
@@ -104,15 +104,16 @@ export async function handleApply(
       applyOptions(w),
     ).object;
     const run: WriteRequest = { ...w, body: created };
-    await ctx.server.writePipeline.run(run);
-    if (run.dryRun) {
-      writeObject(ctx, 201, run.obj);
-      return;
-    }
     try {
+      await ctx.server.writePipeline.run(run);
+      if (run.dryRun) {
+        writeObject(ctx, 201, run.obj);
+        return;
+      }
       writeObject(ctx, 201, await ctx.server.objects.create(objectKey(ctx, def, name), run.obj));
       return;
     } catch (e) {
+      await undoWriteSideEffects(run);
       // Created concurrently: apply onto it.
       if (!isStoreError(e, 'AlreadyExists') || tries >= 2) throw e;
     }

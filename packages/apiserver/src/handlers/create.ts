@@ -5,7 +5,7 @@ import type { RequestContext } from '../context.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { writeObject } from '../response/write.js';
 import { decodeBody, errorTarget, fieldManagerOf, objectKey } from './common.js';
-import type { WriteRequest } from './write-pipeline.js';
+import { undoWriteSideEffects, type WriteRequest } from './write-pipeline.js';
 import { typeMetaStep } from './write-steps.js';
 
 /**
@@ -58,6 +58,21 @@ async function createOnce(
     namespace: def.namespaced ? ctx.info.namespace : '',
     name: urlName,
   };
+  try {
+    return await persistCreate(ctx, def, body, urlName, w);
+  } catch (e) {
+    await undoWriteSideEffects(w);
+    throw e;
+  }
+}
+
+async function persistCreate(
+  ctx: RequestContext,
+  def: ResourceDefinition,
+  body: unknown,
+  urlName: string,
+  w: WriteRequest,
+): Promise<StoredObject | ApiObject> {
   await ctx.server.writePipeline.run(w);
   const name = w.obj.metadata?.name ?? '';
   const generated =

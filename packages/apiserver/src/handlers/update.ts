@@ -5,7 +5,13 @@ import type { ResourceDefinition } from '../registry/resource.js';
 import { writeObject } from '../response/write.js';
 import { decodeBody, errorTarget, fieldManagerOf, objectKey, parseResourceVersion } from './common.js';
 import { createObject } from './create.js';
-import type { WriteOperation, WriteRequest } from './write-pipeline.js';
+import {
+  type DeferredWriteWork,
+  isDeferredWriteWork,
+  undoWriteSideEffects,
+  type WriteOperation,
+  type WriteRequest,
+} from './write-pipeline.js';
 
 /**
  * Runs the update pipeline inside the store's compare-and-swap: the steps see the current object,
@@ -23,7 +29,10 @@ export async function updateObject(
   const key = objectKey(ctx, def, name);
   const objects = ctx.server.objects;
   const fieldManager = fieldManagerOf(ctx);
+  // The steps of a lost compare-and-swap round re-run: what the last round allocated is taken back first.
+  let last: WriteRequest | undefined;
   const attempt = async (old: StoredObject): Promise<ApiObject> => {
+    await undoWriteSideEffects(last);
     const w: WriteRequest = {
       ctx,
       def,
@@ -37,6 +46,7 @@ export async function updateObject(
       namespace: def.namespaced ? ctx.info.namespace : '',
       name,
     };
+    last = w;
     await ctx.server.writePipeline.run(w);
     const rv = w.obj.metadata?.resourceVersion;
     // `0` is no version at all: an unconditional update, as upstream's versioner reads it.
@@ -53,23 +63,56 @@ export async function updateObject(
     if (w.obj.metadata) delete w.obj.metadata.resourceVersion;
     return w.obj;
   };
-  if (ctx.query.dryRun) {
+  // Work the steps could not do under the store's write lock runs between rounds (bounded).
+  const deferred = new Set<DeferredWriteWork>();
+  const finish = async (persisted: boolean) => {
+    for (const d of deferred) await d.finish(persisted);
+  };
+  for (let round = 0; ; round++) {
+    try {
+      const out = await persistUpdate();
+      if (out === undefined) await undoWriteSideEffects(last);
+      await finish(out !== undefined && !ctx.query.dryRun);
+      return out;
+    } catch (e) {
+      await undoWriteSideEffects(last);
+      if (isDeferredWriteWork(e) && round < maxDeferredRounds) {
+        deferred.add(e);
+        try {
+          await e.run();
+          continue;
+        } catch (failed) {
+          await finish(false);
+          throw failed;
+        }
+      }
+      await finish(false);
+      throw e;
+    }
+  }
+
+  async function persistUpdate(): Promise<StoredObject | ApiObject | undefined> {
+    if (ctx.query.dryRun) {
+      const { object } = await objects.get(key);
+      if (!object) return undefined;
+      const out = await attempt(object);
+      out.metadata = { ...out.metadata, resourceVersion: object.metadata.resourceVersion };
+      return out;
+    }
     const { object } = await objects.get(key);
     if (!object) return undefined;
-    const out = await attempt(object);
-    out.metadata = { ...out.metadata, resourceVersion: object.metadata.resourceVersion };
-    return out;
-  }
-  const { object } = await objects.get(key);
-  if (!object) return undefined;
-  try {
-    // Removing the last finalizer of a terminating object removes it (spec doc 1 §3).
-    return await updateOrFinishDeletion(objects, key, attempt);
-  } catch (e) {
-    if ((e as { code?: unknown }).code === 'NotFound') return undefined;
-    throw e;
+    try {
+      // Removing the last finalizer of a terminating object removes it (spec doc 1 §3).
+      return await updateOrFinishDeletion(objects, key, attempt);
+    } catch (e) {
+      if ((e as { code?: unknown }).code === 'NotFound') return undefined;
+      throw e;
+    }
   }
 }
+
+/** Rounds of deferred step work one update may run before giving up. */
+const maxDeferredRounds = 4;
 
 /** update: PUT of the full object (spec doc 1 §4.8); 409 on a stale resourceVersion; create-on-PUT where the type allows. */
 export async function handleUpdate(ctx: RequestContext, def: ResourceDefinition): Promise<void> {

@@ -30,6 +30,39 @@ export interface WriteRequest {
   readonly namespace: string;
   /** The name from the URL ('' for create). */
   readonly name: string;
+  /**
+   * Side effects of steps outside the object (a Service's allocated cluster IP and node ports) to
+   * take back when this write is not persisted: a later step or the store refuses it, or an update's
+   * compare-and-swap re-runs the steps. Run by `undoWriteSideEffects`.
+   */
+  undo?: (() => Promise<void>)[];
+}
+
+/**
+ * Thrown by a step of an update for work that may not run inside the store's compare-and-swap (it
+ * writes another key, and the store holds its write lock while the steps run): the update handler
+ * runs `run()` outside it and runs the steps again; `finish(persisted)` runs once the update is
+ * over, so the work can keep what the stored object uses and give back the rest.
+ */
+export class DeferredWriteWork extends Error {
+  readonly orchardDeferredWriteWork = true as const;
+  constructor(
+    readonly run: () => Promise<void>,
+    readonly finish: (persisted: boolean) => Promise<void>,
+  ) {
+    super('deferred write work');
+  }
+}
+
+/** Whether `e` is a `DeferredWriteWork`. */
+export function isDeferredWriteWork(e: unknown): e is DeferredWriteWork {
+  return typeof e === 'object' && e !== null && (e as DeferredWriteWork).orchardDeferredWriteWork === true;
+}
+
+/** Takes back the side effects a write's steps recorded in `undo` (each once; failures are logged by the caller). */
+export async function undoWriteSideEffects(w: WriteRequest | undefined): Promise<void> {
+  const list = w?.undo?.splice(0) ?? [];
+  for (const f of list.reverse()) await f();
 }
 
 /** A named step of every write. */
@@ -45,7 +78,8 @@ export interface WriteStep {
  * `deletion-lifecycle` after `object-meta` and the CRD controller's `crd-terminating` first):
  * `crd-terminating` → `version-in` → `type-meta` → `patch` → `schema` →
  * `object-meta` → `deletion-lifecycle` → `namespace-lifecycle` → `strategy-prepare` → `field-manager`
- * → `schema-validation` → `validation-rules` → `validation` → `rbac-escalation` → `version-out`. Add a step with
+ * → `schema-validation` → `validation-rules` → `validation` → `rbac-escalation` → `service-allocation`
+ * → `version-out`. Add a step with
  * `insertBefore`/`insertAfter` or swap one with `replace`, instead of editing handlers; a step that
  * changes the object belongs before `field-manager`, which records the request's changes in
  * `managedFields`. The dry-run gate and the store write follow the last step, in the handler.

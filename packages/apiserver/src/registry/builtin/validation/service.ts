@@ -5,6 +5,7 @@
  */
 import {
   fieldErrors,
+  isDns1123Label,
   isDns1123Subdomain,
   isValidPortName,
   isValidPortNum,
@@ -46,7 +47,9 @@ export function validateServiceSpec(spec: unknown): StatusCause[] {
     const name = typeof p.name === 'string' ? p.name : '';
     if (ports.length > 1 && name === '') causes.push(fieldErrors.required(`${at}.name`));
     if (name !== '') {
-      for (const msg of isValidPortName(name)) causes.push(fieldErrors.invalid(`${at}.name`, name, msg));
+      // A Service port name is a DNS-1123 label (`kubectl create service --tcp=80:8080` names it
+      // `80-8080`), not the IANA service name a container port has.
+      for (const msg of isDns1123Label(name)) causes.push(fieldErrors.invalid(`${at}.name`, name, msg));
       if (names.has(name)) causes.push(fieldErrors.duplicate(`${at}.name`, name));
       names.add(name);
     }
