@@ -14,44 +14,18 @@ import {
   type WatchOptions,
   type WriteOptions,
 } from '@orchard/store';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { decodeKey, encodeKey, prefixEnd, toBuffer } from './sqlite-keys.js';
+import {
+  openSqliteLog,
+  type Row,
+  type SqliteStatements,
+  toKeyValue,
+  toSqliteStoreError,
+} from './sqlite-log.js';
+import { defaultSqliteStoreOptions, type SqliteStoreOptions } from './sqlite-store-options.js';
 
-/** The database file, automatic compaction and group commit of the SQLite store. */
-export interface SqliteStoreOptions {
-  /** The database file (created when missing). Required. */
-  path: string;
-  /**
-   * Compact history automatically, keeping this many revisions (0 = never; compaction is then the
-   * caller's job, as with etcd). Default 0.
-   */
-  autoCompactRetainRevisions?: number;
-  /**
-   * Most writes committed (and fsynced) together when writers queue up: group commit. A write is
-   * acknowledged only after the commit that holds it. Default 1000.
-   */
-  maxBatchWrites?: number;
-  /**
-   * Check the file's page structure at open (`PRAGMA quick_check`, one pass over the file) and refuse
-   * a damaged one with `Corrupt`, rather than serving until a read reaches a bad page. Default true.
-   */
-  checkOnOpen?: boolean;
-}
-
-/** Defaults of `SqliteStoreOptions`. */
-export const defaultSqliteStoreOptions: Readonly<Required<Omit<SqliteStoreOptions, 'path'>>> = Object.freeze({
-  autoCompactRetainRevisions: 0,
-  maxBatchWrites: 1000,
-  checkOnOpen: true,
-});
-
-interface Row {
-  id: number;
-  key: Buffer;
-  created: number;
-  deleted: number;
-  value: Buffer;
-  prev: number | null;
-}
+export { defaultSqliteStoreOptions, type SqliteStoreOptions } from './sqlite-store-options.js';
 
 /**
  * The durable single-machine backend. Every write appends one row to a log table whose primary key
@@ -71,42 +45,6 @@ export function createSqliteStore(options: SqliteStoreOptions): Store {
   return new SqliteStore({ ...defaultSqliteStoreOptions, ...options });
 }
 
-function encodeKey(key: string): Buffer {
-  return Buffer.from(key, 'utf16le').swap16();
-}
-
-function decodeKey(blob: Buffer): string {
-  return Buffer.from(blob).swap16().toString('utf16le');
-}
-
-/** The smallest blob greater than every blob starting with `prefix`, or undefined when none exists. */
-function prefixEnd(prefix: Buffer): Buffer | undefined {
-  const end = Buffer.from(prefix);
-  for (let i = end.length - 1; i >= 0; i--) {
-    if (end[i]! < 0xff) {
-      end[i]!++;
-      return end.subarray(0, i + 1);
-    }
-  }
-  return undefined;
-}
-
-function toBuffer(value: Uint8Array): Buffer {
-  return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-}
-
-function mapOpenError(path: string, e: unknown): never {
-  const code = (e as { code?: string }).code ?? '';
-  const message = e instanceof Error ? e.message : String(e);
-  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-    throw new StoreError('Corrupt', `${path} is not a readable SQLite database: ${message}`);
-  }
-  if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-    throw new StoreError('Unavailable', `${path} is in use by another process: ${message}`);
-  }
-  throw new StoreError('Unavailable', `cannot open ${path}: ${message}`);
-}
-
 class SqliteStore implements Store {
   private readonly db: Database.Database;
   private revision: number;
@@ -123,93 +61,15 @@ class SqliteStore implements Store {
   private pending: Array<{ event: StoreEvent; resolve: () => void; reject: (e: unknown) => void }> = [];
   /** The revision the next write gets (committed revision + staged writes). */
   private nextRevision: number;
-  private readonly stmt: ReturnType<SqliteStore['prepare']>;
+  private readonly stmt: SqliteStatements;
 
   constructor(private readonly options: Required<SqliteStoreOptions>) {
-    try {
-      // A short busy timeout: the file has one writer, so waiting on a lock means another process owns it.
-      this.db = new Database(options.path, { timeout: 100 });
-    } catch (e) {
-      mapOpenError(options.path, e);
-    }
-    try {
-      this.db.pragma('locking_mode = EXCLUSIVE');
-      this.db.pragma('journal_mode = WAL');
-      this.db.pragma('synchronous = FULL');
-      if (options.checkOnOpen) {
-        const verdict = (this.db.pragma('quick_check(1)') as { quick_check: string }[])[0]?.quick_check;
-        if (verdict !== 'ok')
-          throw Object.assign(new Error(`quick_check: ${verdict ?? 'no answer'}`), {
-            code: 'SQLITE_CORRUPT',
-          });
-      }
-      this.db.exec(`
-        CREATE TABLE IF NOT EXISTS log (
-          id INTEGER PRIMARY KEY,
-          key BLOB NOT NULL,
-          created INTEGER NOT NULL,
-          deleted INTEGER NOT NULL,
-          value BLOB NOT NULL,
-          prev INTEGER
-        );
-        CREATE INDEX IF NOT EXISTS log_key_id ON log (key, id);
-        CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
-        INSERT OR IGNORE INTO meta (name, value) VALUES ('revision', 0), ('compacted', 0);
-      `);
-      this.stmt = this.prepare();
-      this.revision = (this.stmt.meta.get('revision') as { value: number }).value;
-      this.compacted = (this.stmt.meta.get('compacted') as { value: number }).value;
-      this.nextRevision = this.revision + 1;
-    } catch (e) {
-      try {
-        this.db.close();
-      } catch {
-        // the open error is the one worth reporting
-      }
-      mapOpenError(options.path, e);
-    }
-  }
-
-  private prepare() {
-    const db = this.db;
-    return {
-      meta: db.prepare('SELECT value FROM meta WHERE name = ?'),
-      setMeta: db.prepare('UPDATE meta SET value = ? WHERE name = ?'),
-      latest: db.prepare('SELECT * FROM log WHERE key = ? AND id <= ? ORDER BY id DESC LIMIT 1'),
-      byId: db.prepare('SELECT * FROM log WHERE id = ?'),
-      insert: db.prepare(
-        'INSERT INTO log (id, key, created, deleted, value, prev) VALUES (?, ?, ?, ?, ?, ?)',
-      ),
-      list: db.prepare(
-        `SELECT l.* FROM log l JOIN (
-           SELECT key, MAX(id) AS id FROM log WHERE key >= ? AND key < ? AND id <= ? GROUP BY key
-         ) m ON l.id = m.id WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
-      ),
-      listOpen: db.prepare(
-        `SELECT l.* FROM log l JOIN (
-           SELECT key, MAX(id) AS id FROM log WHERE key >= ? AND id <= ? GROUP BY key
-         ) m ON l.id = m.id WHERE l.deleted = 0 ORDER BY l.key LIMIT ?`,
-      ),
-      count: db.prepare(
-        `SELECT COUNT(*) AS n FROM log l JOIN (
-           SELECT key, MAX(id) AS id FROM log WHERE key > ? AND key < ? AND id <= ? GROUP BY key
-         ) m ON l.id = m.id WHERE l.deleted = 0`,
-      ),
-      countOpen: db.prepare(
-        `SELECT COUNT(*) AS n FROM log l JOIN (
-           SELECT key, MAX(id) AS id FROM log WHERE key > ? AND id <= ? GROUP BY key
-         ) m ON l.id = m.id WHERE l.deleted = 0`,
-      ),
-      since: db.prepare('SELECT * FROM log WHERE id > ? AND id <= ? ORDER BY id'),
-      begin: db.prepare('BEGIN IMMEDIATE'),
-      commit: db.prepare('COMMIT'),
-      rollback: db.prepare('ROLLBACK'),
-      compactSuperseded: db.prepare(
-        `DELETE FROM log WHERE id <= ? AND id < (
-           SELECT MAX(l2.id) FROM log l2 WHERE l2.key = log.key AND l2.id <= ?)`,
-      ),
-      compactTombstones: db.prepare('DELETE FROM log WHERE id <= ? AND deleted = 1'),
-    };
+    const opened = openSqliteLog(options.path, options.checkOnOpen);
+    this.db = opened.db;
+    this.stmt = opened.stmt;
+    this.revision = opened.revision;
+    this.compacted = opened.compacted;
+    this.nextRevision = this.revision + 1;
   }
 
   async currentRevision(): Promise<number> {
@@ -486,16 +346,9 @@ class SqliteStore implements Store {
     }
   }
 
-  /**
-   * A damaged page met at run time is `Corrupt` (the server answers 500 naming the file), a failing
-   * or full disk `Unavailable`; anything else (a StoreError of the contract) passes unchanged.
-   */
+  /** A SQLite failure as a StoreError naming the file (see `toSqliteStoreError`). */
   private sqliteError(e: unknown): unknown {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return e;
-    const message = `${this.options.path}: ${e instanceof Error ? e.message : String(e)} (${code})`;
-    if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') return new StoreError('Corrupt', message);
-    return new StoreError('Unavailable', message);
+    return toSqliteStoreError(this.options.path, e);
   }
 
   private assertOpen(): void {
@@ -525,8 +378,4 @@ class SqliteStore implements Store {
     }
     return current;
   }
-}
-
-function toKeyValue(row: Row, key = decodeKey(row.key)): KeyValue {
-  return { key, value: row.value, createRevision: row.created, modRevision: row.id };
 }
