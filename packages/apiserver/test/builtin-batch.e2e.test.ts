@@ -1,5 +1,6 @@
 import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectCauses } from './helpers/causes.js';
 
 /**
  * batch/v1 Job and CronJob as upstream serves them (issue 19 item 7): defaults, the Job's selector
@@ -18,33 +19,6 @@ describe('batch/v1 Job and CronJob', () => {
   });
   afterAll(async () => {
     await api.stop();
-  });
-
-  type Cause = { field: string; message: string };
-  const causes = (json: unknown): Cause[] =>
-    ((json as { details?: { causes?: Cause[] } }).details?.causes ?? []) as Cause[];
-  const expectCauses = (json: unknown, expected: [string, string][]) => {
-    const got = causes(json);
-    for (const [field, message] of expected) {
-      const cause = got.find((c) => c.field === field);
-      expect(cause, `${field} in ${JSON.stringify(got)}`).toBeDefined();
-      expect(cause?.message).toContain(message);
-    }
-  };
-  const podTemplate = (restartPolicy?: string) => ({
-    spec: { ...(restartPolicy ? { restartPolicy } : {}), containers: [{ name: 'c', image: 'busybox' }] },
-  });
-  const job = (name: string, spec: Record<string, unknown>) => ({
-    apiVersion: 'batch/v1',
-    kind: 'Job',
-    metadata: { name },
-    spec,
-  });
-  const cronJob = (name: string, spec: Record<string, unknown>) => ({
-    apiVersion: 'batch/v1',
-    kind: 'CronJob',
-    metadata: { name },
-    spec,
   });
 
   it('a Job gets upstream defaults, a generated selector and labels, status {} and generation 1', async () => {

@@ -1,5 +1,6 @@
 import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { causesOf, expectCauses } from './helpers/causes.js';
 
 /**
  * apps/v1 ReplicaSet as upstream serves it (issue 19 item 7): defaults, `status.replicas` 0 on
@@ -18,11 +19,6 @@ describe('apps/v1 ReplicaSet', () => {
     await api.stop();
   });
 
-  const causes = (json: unknown) =>
-    ((json as { details?: { causes?: { field: string; message: string }[] } }).details?.causes ?? []) as {
-      field: string;
-      message: string;
-    }[];
   const rs = (name: string, spec: Record<string, unknown>) => ({
     apiVersion: 'apps/v1',
     kind: 'ReplicaSet',
@@ -137,12 +133,7 @@ describe('apps/v1 ReplicaSet', () => {
   ])('%s is a 422 naming the field', async (_name, spec, expected) => {
     const r = await api.request('POST', rsPath, { body: rs('bad', spec) });
     expect(r.status).toBe(422);
-    const got = causes(r.json);
-    for (const [field, message] of expected as [string, string][]) {
-      const cause = got.find((c) => c.field === field);
-      expect(cause, `${field} in ${JSON.stringify(got)}`).toBeDefined();
-      expect(cause?.message).toContain(message);
-    }
+    expectCauses(r.json, expected as [string, string][]);
   });
 
   it('the selector is immutable', async () => {
@@ -157,7 +148,7 @@ describe('apps/v1 ReplicaSet', () => {
       headers: merge,
     });
     expect(r.status).toBe(422);
-    const [cause] = causes(r.json);
+    const [cause] = causesOf(r.json);
     expect(cause?.field).toBe('spec.selector');
     expect(cause?.message).toContain('field is immutable');
   });

@@ -20,6 +20,14 @@ import {
   str,
 } from './builtin-cells.js';
 import {
+  endpointSliceTable,
+  endpointsTable,
+  ingressTable,
+  nodeTable,
+  persistentVolumeClaimTable,
+  persistentVolumeTable,
+} from './builtin-cluster.js';
+import {
   cronJobTable,
   daemonSetTable,
   jobTable,
@@ -417,6 +425,12 @@ export const builtinTableConvertors: Readonly<Record<string, TableConvertor>> = 
   'batch/jobs': jobTable,
   'batch/cronjobs': cronJobTable,
   '/replicationcontrollers': replicationControllerTable,
+  '/endpoints': endpointsTable,
+  'discovery.*/endpointslices': endpointSliceTable,
+  '/persistentvolumeclaims': persistentVolumeClaimTable,
+  '/persistentvolumes': persistentVolumeTable,
+  '/nodes': nodeTable,
+  'networking.*/ingresses': ingressTable,
   'coordination.*/leases': leaseTable,
 });
 

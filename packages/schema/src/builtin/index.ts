@@ -6,7 +6,15 @@ import type { Flavor } from '@orchard/meta';
 import type { StructuralSchema } from '../structural.js';
 import { customResourceDefinitionSchema } from './apiextensions.js';
 import { deploymentSchema, replicaSetSchema } from './apps.js';
+import { daemonSetSchema, statefulSetSchema } from './apps-sets.js';
 import { cronJobSchema, jobSchema } from './batch.js';
+import {
+  endpointSliceSchema,
+  endpointsSchema,
+  ingressSchema,
+  nodeSchema,
+  replicationControllerSchema,
+} from './cluster.js';
 import { leaseSchema } from './coordination.js';
 import {
   configMapSchema,
@@ -18,6 +26,7 @@ import {
   serviceSchema,
 } from './core.js';
 import { clusterRoleBindingSchema, clusterRoleSchema, roleBindingSchema, roleSchema } from './rbac.js';
+import { persistentVolumeClaimSchema, persistentVolumeSchema } from './storage.js';
 
 /** A built-in kind: group, version, kind, resource, scope and sub-resources. */
 export interface BuiltinType {
@@ -61,6 +70,15 @@ const table: BuiltinType[] = [
   row('apps', 'ReplicaSet', 'replicasets', 'Namespaced', true, replicaSetSchema),
   row('batch', 'Job', 'jobs', 'Namespaced', true, jobSchema),
   row('batch', 'CronJob', 'cronjobs', 'Namespaced', true, cronJobSchema),
+  row('apps', 'StatefulSet', 'statefulsets', 'Namespaced', true, statefulSetSchema),
+  row('apps', 'DaemonSet', 'daemonsets', 'Namespaced', true, daemonSetSchema),
+  row('', 'ReplicationController', 'replicationcontrollers', 'Namespaced', true, replicationControllerSchema),
+  row('', 'Endpoints', 'endpoints', 'Namespaced', false, endpointsSchema),
+  row('discovery.*', 'EndpointSlice', 'endpointslices', 'Namespaced', false, endpointSliceSchema),
+  row('', 'PersistentVolumeClaim', 'persistentvolumeclaims', 'Namespaced', true, persistentVolumeClaimSchema),
+  row('', 'PersistentVolume', 'persistentvolumes', 'Cluster', true, persistentVolumeSchema),
+  row('', 'Node', 'nodes', 'Cluster', true, nodeSchema),
+  row('networking.*', 'Ingress', 'ingresses', 'Namespaced', true, ingressSchema),
   {
     groupPrefix: '',
     qualified: false,

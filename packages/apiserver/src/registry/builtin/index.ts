@@ -3,8 +3,17 @@ import type { Flavor } from '@orchard/meta';
 import { customResourceDefinitions } from '../../crd/crd-resource.js';
 import { rbacResources } from '../../rbac/rbac-resources.js';
 import type { ResourceDefinition } from '../resource.js';
-import { replicaSets } from './apps.js';
+import { daemonSets, replicaSets, statefulSets } from './apps.js';
 import { cronJobs, jobs } from './batch.js';
+import {
+  endpointSlices,
+  endpoints,
+  ingresses,
+  nodes,
+  persistentVolumeClaims,
+  persistentVolumes,
+  replicationControllers,
+} from './cluster.js';
 import { configmaps } from './configmaps.js';
 import { events } from './events.js';
 import { leases } from './leases.js';
@@ -38,6 +47,15 @@ export function builtinResources(
     services,
     deployments,
     replicaSets,
+    statefulSets,
+    daemonSets,
+    replicationControllers,
+    endpoints,
+    endpointSlices(flavor),
+    persistentVolumeClaims,
+    persistentVolumes,
+    nodes,
+    ingresses(flavor),
     jobs,
     cronJobs,
     customResourceDefinitions(flavor),
