@@ -21,6 +21,22 @@ describe('batch/v1 Job and CronJob', () => {
     await api.stop();
   });
 
+  const podTemplate = (restartPolicy?: string) => ({
+    spec: { ...(restartPolicy ? { restartPolicy } : {}), containers: [{ name: 'c', image: 'busybox' }] },
+  });
+  const job = (name: string, spec: Record<string, unknown>) => ({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name },
+    spec,
+  });
+  const cronJob = (name: string, spec: Record<string, unknown>) => ({
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    metadata: { name },
+    spec,
+  });
+
   it('a Job gets upstream defaults, a generated selector and labels, status {} and generation 1', async () => {
     const r = await api.request('POST', jobsPath, { body: job('pi', { template: podTemplate('Never') }) });
     expect(r.status).toBe(201);
