@@ -124,10 +124,19 @@ export function createNodeGraph(): NodeGraph {
       const name = metaString(pod, 'metadata', 'name');
       if (name === '') return;
       const key = vertexKey('pod', namespace, name);
-      removePod(key);
       const node = metaString(pod, 'spec', 'nodeName');
+      const refs = node === '' ? [] : podReferences(pod).map((r) => vertexKey(r.kind, namespace, r.name));
+      const old = pods.get(key);
+      // Most pod events are status updates: same node, same references, nothing to do.
+      if (
+        old &&
+        old.node === node &&
+        old.refs.length === refs.length &&
+        old.refs.every((r, i) => r === refs[i])
+      )
+        return;
+      removePod(key);
       if (node === '') return;
-      const refs = podReferences(pod).map((r) => vertexKey(r.kind, namespace, r.name));
       pods.set(key, { node, refs });
       for (const r of refs) count(r, node, 1);
     },
