@@ -18,16 +18,11 @@ export type TransformerForKey = (key: string) => ValueTransformer | undefined;
  * plaintext just written.
  */
 export function createTransformingStore(inner: Store, transformerFor: TransformerForKey): Store {
+  // Lazy: a watch event reaches every watcher of its prefix (the server's caches all watch '/'
+  // for progress), and most never look at the value; each value is decrypted once, when first read.
   const fromStorage = (kv: KeyValue): KeyValue => {
     const t = transformerFor(kv.key);
-    if (!t) return kv;
-    try {
-      const r = t.fromStorage(kv.value, kv.key);
-      return r.stale ? { ...plain(kv), value: r.value, stale: true } : { ...plain(kv), value: r.value };
-    } catch (e) {
-      if (!isTransformError(e)) throw e;
-      return { ...plain(kv), transformError: e.message };
-    }
+    return t ? new TransformedKeyValue(kv, t) : kv;
   };
   const toStorage = (key: string, value: Uint8Array): Uint8Array => {
     const t = transformerFor(key);
@@ -69,8 +64,19 @@ export function createTransformingStore(inner: Store, transformerFor: Transforme
       const kv = await inner.delete(key, check ? { ...rest, check: (cur) => check(fromStorage(cur)) } : rest);
       return fromStorage(kv);
     },
-    async *watch(prefix, options) {
-      for await (const ev of inner.watch(prefix, options)) yield fromEvent(ev);
+    watch(prefix, options) {
+      // A plain mapping iterator, not an async generator: every event passes through every watcher.
+      const events = inner.watch(prefix, options);
+      return {
+        [Symbol.asyncIterator](): AsyncIterator<StoreEvent> {
+          const it = events[Symbol.asyncIterator]();
+          return {
+            next: () => it.next().then((r) => (r.done ? r : { done: false, value: fromEvent(r.value) })),
+            return: (v?: unknown) =>
+              it.return ? it.return(v) : Promise.resolve({ done: true, value: undefined }),
+          };
+        },
+      };
     },
     compact: (revision) => inner.compact(revision),
     close: () => inner.close(),
@@ -80,4 +86,54 @@ export function createTransformingStore(inner: Store, transformerFor: Transforme
 /** The revision fields of a key-value, without any mark an inner wrapper set. */
 function plain(kv: KeyValue): KeyValue {
   return { key: kv.key, value: kv.value, createRevision: kv.createRevision, modRevision: kv.modRevision };
+}
+
+/** A stored key-value whose value is transformed back on first access (then kept). */
+class TransformedKeyValue implements KeyValue {
+  readonly key: string;
+  readonly createRevision: number;
+  readonly modRevision: number;
+  #stored: Uint8Array;
+  #transformer: ValueTransformer | undefined;
+  #value: Uint8Array | undefined;
+  #stale: true | undefined;
+  #transformError: string | undefined;
+
+  constructor(kv: KeyValue, transformer: ValueTransformer) {
+    this.key = kv.key;
+    this.createRevision = kv.createRevision;
+    this.modRevision = kv.modRevision;
+    this.#stored = kv.value;
+    this.#transformer = transformer;
+  }
+
+  #resolve(): void {
+    const t = this.#transformer;
+    if (!t) return;
+    this.#transformer = undefined;
+    try {
+      const r = t.fromStorage(this.#stored, this.key);
+      this.#value = r.value;
+      if (r.stale) this.#stale = true;
+    } catch (e) {
+      if (!isTransformError(e)) throw e;
+      this.#value = this.#stored;
+      this.#transformError = e.message;
+    }
+  }
+
+  get value(): Uint8Array {
+    this.#resolve();
+    return this.#value as Uint8Array;
+  }
+
+  get stale(): true | undefined {
+    this.#resolve();
+    return this.#stale;
+  }
+
+  get transformError(): string | undefined {
+    this.#resolve();
+    return this.#transformError;
+  }
 }
