@@ -7,6 +7,7 @@ import { handleDelete, handleDeleteCollection } from './handlers/delete.js';
 import { handleGet } from './handlers/get.js';
 import { handleList } from './handlers/list.js';
 import { handlePatch } from './handlers/patch.js';
+import { handlePodLog } from './handlers/pod-log.js';
 import { handleScale } from './handlers/scale.js';
 import { handleTokenRequest } from './handlers/token-request.js';
 import { handleUpdate } from './handlers/update.js';
@@ -83,6 +84,8 @@ function dispatch(ctx: RequestContext, def: ResourceDefinition): Promise<void> {
   }
   if (!allowed.includes(verb)) throw notAllowed();
   if (info.subresource === 'scale') return handleScale(ctx, def);
+  if (info.subresource === 'log' && def.group === '' && def.resource === 'pods')
+    return handlePodLog(ctx, def);
   if (info.subresource === 'token' && def.group === '' && def.resource === 'serviceaccounts')
     return handleTokenRequest(ctx, def);
   switch (verb) {

@@ -627,6 +627,12 @@ export const podSpecSchema: StructuralSchema = obj(
         ...containerSchema,
         description:
           'An EphemeralContainer is a temporary container that you may add to an existing Pod for user-initiated activities such as debugging.',
+        properties: {
+          ...containerSchema.properties,
+          targetContainerName: str(
+            'If set, the name of the container from PodSpec that this ephemeral container targets. The ephemeral container will be run in the namespaces (IPC, PID, etc) of this container.',
+          ),
+        },
       },
       ['name'],
     ),

@@ -3,6 +3,7 @@ import type { ResourceDefinition } from '../resource.js';
 import { defineResource } from '../resource.js';
 import { statusSubresourceStrategy } from '../status-strategy.js';
 import { setDeploymentDefaults, setPodDefaults, setServiceDefaults } from './defaults.js';
+import { withEphemeralContainers } from './pod-ephemeral.js';
 import { podQosClass } from './pod-qos.js';
 import { validatePodSpec } from './validation/pod-spec.js';
 import { validatePodSpecUpdate } from './validation/pod-update.js';
@@ -11,7 +12,7 @@ import { validateWorkloadSpec, validateWorkloadSpecUpdate } from './validation/w
 
 const statusSub = { name: 'status', verbs: ['get', 'patch', 'update'] } as const;
 
-/** `pods` (core v1, namespaced) with `/status`; a new pod starts `Pending`. Schema: @orchard/schema's Pod. */
+/** `pods` (core v1, namespaced) with `/status`, `/log`, `/ephemeralcontainers`; a new pod starts `Pending`. Schema: @orchard/schema's Pod. */
 export const pods: ResourceDefinition = defineResource({
   group: '',
   versions: ['v1'],
@@ -21,25 +22,31 @@ export const pods: ResourceDefinition = defineResource({
   namespaced: true,
   shortNames: ['po'],
   categories: ['all'],
-  subresources: [statusSub],
-  strategy: statusSubresourceStrategy(
-    {
-      selectableFields: podSelectableFields,
-      prepareForCreate: setPodDefaults,
-      prepareForUpdate: setPodDefaults,
-      validate: (obj) => validatePodSpec(obj.spec, 'spec'),
-      validateUpdate: (obj, old, ctx) =>
-        ctx.subresource === 'status'
-          ? []
-          : [...validatePodSpec(obj.spec, 'spec'), ...validatePodSpecUpdate(obj.spec, old.spec)],
-    },
-    // Defaults first: limits copied into requests decide the class, as upstream's PrepareForCreate sees them.
-    {
-      initialStatus: (pod) => {
-        setPodDefaults(pod);
-        return { phase: 'Pending', qosClass: podQosClass(pod) };
+  subresources: [
+    statusSub,
+    { name: 'log', verbs: ['get'] },
+    { name: 'ephemeralcontainers', verbs: ['get', 'patch', 'update'] },
+  ],
+  strategy: withEphemeralContainers(
+    statusSubresourceStrategy(
+      {
+        selectableFields: podSelectableFields,
+        prepareForCreate: setPodDefaults,
+        prepareForUpdate: setPodDefaults,
+        validate: (obj) => validatePodSpec(obj.spec, 'spec'),
+        validateUpdate: (obj, old, ctx) =>
+          ctx.subresource === 'status'
+            ? []
+            : [...validatePodSpec(obj.spec, 'spec'), ...validatePodSpecUpdate(obj.spec, old.spec)],
       },
-    },
+      // Defaults first: limits copied into requests decide the class, as upstream's PrepareForCreate sees them.
+      {
+        initialStatus: (pod) => {
+          setPodDefaults(pod);
+          return { phase: 'Pending', qosClass: podQosClass(pod) };
+        },
+      },
+    ),
   ),
 });
 
