@@ -13,6 +13,7 @@ import { handleTokenRequest } from './handlers/token-request.js';
 import { handleUpdate } from './handlers/update.js';
 import { handleWatch } from './handlers/watch.js';
 import { serveHealth } from './health/serve.js';
+import { serveMetrics } from './metrics/serve.js';
 import { serveOpenApi } from './openapi/openapi.js';
 import type { ResourceDefinition, Verb } from './registry/resource.js';
 import { parseRequestQuery } from './request/query.js';
@@ -117,6 +118,7 @@ async function serveNonResource(ctx: FilterContext): Promise<void> {
   const head = req.method === 'HEAD';
   if (req.method !== 'GET' && !head) throw errors.pathNotFound();
   if (path === '/version') return writeJson(res, 200, versionInfo(), 'application/json', head);
+  if (path === '/metrics' && server.metrics) return serveMetrics(req, res, server.metrics);
   if (path.startsWith('/openapi/')) {
     await ctx.ready;
     if (serveOpenApi(server, req, res, path, url)) return;

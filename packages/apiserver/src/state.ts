@@ -7,6 +7,7 @@ import type { ResponseOffer } from './codecs.js';
 import type { CustomResourceConverters } from './crd/conversion.js';
 import type { WritePipeline } from './handlers/write-pipeline.js';
 import type { HealthChecks } from './health/health.js';
+import type { ServerMetrics } from './metrics/server-metrics.js';
 import type { ApiServerOptions, Logger } from './options.js';
 import type { ResourceRegistry } from './registry/registry.js';
 import type { ServiceAllocator } from './services/service-allocator.js';
@@ -33,6 +34,8 @@ export interface ServerState {
   /** The authorizer chain every request and review is decided by. */
   readonly authorizer: Authorizer;
   readonly health: HealthChecks;
+  /** The server's metrics registry and request metrics (`/metrics`); undefined with `metrics: false`. */
+  readonly metrics: ServerMetrics | undefined;
   readonly log: Logger;
   /** Cluster IPs and node ports of Services (undefined when `services` is not served). */
   readonly serviceAllocator: ServiceAllocator | undefined;

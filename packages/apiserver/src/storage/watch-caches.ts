@@ -1,6 +1,6 @@
 import type { Flavor, StoredObject } from '@orchard/meta';
 import { type ContinueCodec, createContinueCodec } from '@orchard/pager';
-import { createWatchCache, type WatchCache } from '@orchard/watch-cache';
+import { createWatchCache, type WatchCache, type WatchCacheStats } from '@orchard/watch-cache';
 import type { ObjectStore } from './object-store.js';
 
 /** Watch-cache settings of the server (see `ApiServerOptions.watchCache`). */
@@ -38,6 +38,8 @@ export class WatchCaches {
   readonly settings: WatchCacheSettings;
   readonly continueCodec: ContinueCodec;
   private readonly caches = new Map<string, WatchCache<StoredObject>>();
+  /** The group and resource of each cache, by prefix (for metrics). */
+  private readonly resources = new Map<string, { group: string; resource: string }>();
 
   constructor(
     private readonly objects: ObjectStore,
@@ -75,6 +77,7 @@ export class WatchCaches {
         onStoreError: (e) => this.onStoreError?.(prefix, e),
       });
       this.caches.set(prefix, cache);
+      this.resources.set(prefix, { group: def.group, resource: def.resource });
     }
     return cache;
   }
@@ -87,6 +90,14 @@ export class WatchCaches {
     await Promise.all([...this.caches.values()].map((c) => c.restart()));
   }
 
+  /** Every cache created so far with its resource and sizes (object and watcher counts), for metrics. */
+  *entries(): Iterable<{ group: string; resource: string; stats: WatchCacheStats }> {
+    for (const [prefix, cache] of this.caches) {
+      const r = this.resources.get(prefix);
+      if (r) yield { ...r, stats: cache.stats() };
+    }
+  }
+
   /** Sends a BOOKMARK to every watch that allows them, now. */
   sendBookmarks(): void {
     for (const c of this.caches.values()) c.sendBookmarks();
@@ -95,5 +106,6 @@ export class WatchCaches {
   async stop(): Promise<void> {
     await Promise.all([...this.caches.values()].map((c) => c.stop()));
     this.caches.clear();
+    this.resources.clear();
   }
 }

@@ -1,0 +1,90 @@
+/**
+ * What `/metrics` costs a GET: two servers in one process, one with `metrics: true` (the default:
+ * request counter, duration histogram, storage histogram), one with `metrics: false`, loaded in
+ * alternating rounds by the same undici pool settings so machine noise hits both alike. Reports the
+ * median throughput of each and, steadier on a shared machine, the median process CPU time per
+ * request (server and load generator together; the generator's share is the same for both), and
+ * the differences (target: under 5%).
+ *
+ * Run: `node --import tsx packages/apiserver/bench/metrics-overhead.bench.ts` (BENCH_REQUESTS,
+ * BENCH_ROUNDS to change the size).
+ */
+import { performance } from 'node:perf_hooks';
+import { Pool } from 'undici';
+import { createApiServer } from '../src/index.js';
+
+const connections = 16;
+const requests = Number(process.env.BENCH_REQUESTS ?? 10_000);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const path = '/api/v1/namespaces/bench/configmaps/c';
+
+interface Round {
+  rps: number;
+  /** Process CPU microseconds (user + system) per request. */
+  cpuUs: number;
+}
+
+async function round(url: string, total: number): Promise<Round> {
+  const pool = new Pool(url, { connections, pipelining: 1 });
+  let next = 0;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const worker = async () => {
+    while (next++ < total) {
+      const res = await pool.request({ method: 'GET', path });
+      await res.body.arrayBuffer();
+      if (res.statusCode !== 200) throw new Error(`GET answered ${res.statusCode}`);
+    }
+  };
+  await Promise.all(Array.from({ length: connections }, worker));
+  const rps = total / ((performance.now() - t0) / 1000);
+  const cpu = process.cpuUsage(cpu0);
+  await pool.close();
+  return { rps, cpuUs: (cpu.user + cpu.system) / total };
+}
+
+async function start(metrics: boolean): Promise<{ url: string; close: () => Promise<void> }> {
+  const api = createApiServer({ metrics });
+  const { url } = await api.listen(0);
+  const post = async (p: string, body: unknown) => {
+    const r = await fetch(`${url}${p}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (r.status !== 201) throw new Error(`POST ${p}: ${r.status}`);
+  };
+  await post('/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
+  await post('/api/v1/namespaces/bench/configmaps', { metadata: { name: 'c' }, data: { a: 'b' } });
+  return { url, close: () => api.close() };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+const on = await start(true);
+const off = await start(false);
+await round(on.url, 2000);
+await round(off.url, 2000);
+const onRounds: Round[] = [];
+const offRounds: Round[] = [];
+for (let i = 0; i < rounds; i++) {
+  // Alternate which goes first so drift in machine load does not favour one.
+  if (i % 2 === 0) {
+    onRounds.push(await round(on.url, requests));
+    offRounds.push(await round(off.url, requests));
+  } else {
+    offRounds.push(await round(off.url, requests));
+    onRounds.push(await round(on.url, requests));
+  }
+}
+await on.close();
+await off.close();
+const rps = (rs: Round[]) => rs.map((r) => r.rps);
+const cpu = (rs: Round[]) => rs.map((r) => r.cpuUs);
+const [rpsOn, rpsOff] = [median(rps(onRounds)), median(rps(offRounds))];
+const [cpuOn, cpuOff] = [median(cpu(onRounds)), median(cpu(offRounds))];
+const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' ');
+console.log(`GET configmap, ${connections} connections, ${rounds} rounds × ${requests}, Node ${process.version}`);
+console.log(`metrics off: ${rpsOff.toFixed(0)} req/s (rounds ${list(rps(offRounds))}), CPU ${cpuOff.toFixed(1)} µs/request (rounds ${list(cpu(offRounds))})`);
+console.log(`metrics on:  ${rpsOn.toFixed(0)} req/s (rounds ${list(rps(onRounds))}), CPU ${cpuOn.toFixed(1)} µs/request (rounds ${list(cpu(onRounds))})`);
+console.log(`difference: throughput ${(((rpsOff - rpsOn) / rpsOff) * 100).toFixed(1)}% lower, CPU per request ${(((cpuOn - cpuOff) / cpuOff) * 100).toFixed(1)}% higher with metrics on`);
