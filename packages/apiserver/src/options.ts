@@ -5,6 +5,7 @@ import type { Flavor } from '@orchard/meta';
 import { orchFlavor } from '@orchard/meta';
 import type { Store } from '@orchard/store';
 import type { ResourceTransformers } from '@orchard/store-encryption';
+import type { AuditOptions } from './audit/server-audit.js';
 import type { AuthenticationOptions } from './authentication/authentication-options.js';
 import type { ResponseConversion } from './codecs.js';
 import type { LeaderElectionOptions } from './controllers/leader-election.js';
@@ -203,6 +204,26 @@ export interface ApiServerOptions {
    * taken but held by no Service is freed when two passes in a row find it. 0 = only at start.
    */
   readonly serviceAllocationRepairIntervalMs: number;
+  /**
+   * Serve `/metrics` (Prometheus text format, one registry per server) and keep the request and
+   * storage metrics. Default: true.
+   */
+  readonly metrics: boolean;
+  /**
+   * `--show-hidden-metrics-for-version`: the previous minor release (`1.31`), showing metrics whose
+   * deprecation window has passed (spec doc 1 §9.3). Default: undefined (hidden metrics stay hidden).
+   */
+  readonly showHiddenMetricsForVersion?: string;
+  /**
+   * Audit logging (`--audit-policy-file`, `--audit-log-path`, `--audit-log-maxsize`,
+   * `--audit-log-maxbackup`). Default: undefined (no audit log).
+   */
+  readonly audit?: AuditOptions;
+  /**
+   * `--livez-grace-period`: for this long after start, `/livez` answers 200 even while checks
+   * (post-start hooks still running) fail, so a slow start is not taken for a dead server. Default 0.
+   */
+  readonly livezGracePeriodMs: number;
   readonly logger: Logger;
 }
 
@@ -246,5 +267,7 @@ export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze
   serviceClusterIpRange: defaultServiceClusterIpRange,
   serviceNodePortRange: defaultServiceNodePortRange,
   serviceAllocationRepairIntervalMs: 3 * 60_000,
+  metrics: true,
+  livezGracePeriodMs: 0,
   logger: silentLogger,
 });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { alwaysAllowAuthorizer, createNodeGraph } from '@orchard/authz';
 import type { Codec } from '@orchard/codecs';
@@ -14,6 +15,7 @@ import { startCrdController } from './crd/controller.js';
 import type { CustomResourceConverter } from './crd/conversion.js';
 import { toApiError } from './errors.js';
 import { resolveFeatureGates } from './feature-gates.js';
+import { createServerAudit } from './audit/server-audit.js';
 import { admissionFilter } from './filters/admission.js';
 import { auditFilter } from './filters/audit.js';
 import { authenticationFilter, createFixedAuthenticator } from './filters/authentication.js';
@@ -29,6 +31,9 @@ import { createHealthChecks, type HealthChecks } from './health/health.js';
 import { installLifecycle, type Lifecycle } from './lifecycle/lifecycle.js';
 import { createListener } from './listener.js';
 import { nodeRestrictionStep } from './node/node-restriction.js';
+import { installMetrics } from './metrics/install.js';
+import { recordRequest } from './metrics/request-metrics.js';
+import { instrumentStore, registerCacheMetrics } from './metrics/storage-metrics.js';
 import { type ApiServerOptions, defaultApiServerOptions } from './options.js';
 import { rbacEscalationStep } from './rbac/escalation-step.js';
 import { rbacGroup } from './rbac/rbac-resources.js';
@@ -114,7 +119,8 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
         return gr ? encryption.transformerFor(gr) : undefined;
       })
     : backing;
-  const objects = new ObjectStore(store);
+  const metrics = installMetrics(options);
+  const objects = new ObjectStore(metrics ? instrumentStore(store, metrics) : store);
   const watchCaches = new WatchCaches(
     objects,
     flavor,
@@ -134,15 +140,20 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     ...(options.builtinResources ? builtinResources(flavor, () => authorizer) : []),
     ...options.resources,
   ]);
+  if (metrics) registerCacheMetrics(metrics, watchCaches, registry);
   const codecs: Codec[] = [...(options.codecs ?? defaultCodecs(flavor, options.featureGates))];
   const conversions: ResponseConversion[] = [...options.responseConversions];
   const closingController = new AbortController();
   // Aborted when close() begins: /readyz fails from then on, while requests are still served for
   // `shutdownDelaySeconds` (upstream `--shutdown-delay-duration`) so load balancers can drain.
   const drainingController = new AbortController();
-  const health = createHealthChecks();
+  const health = createHealthChecks({ livezGracePeriodMs: options.livezGracePeriodMs });
   addStandardChecks(health, store, drainingController.signal);
-  health.addHook('bootstrap-namespaces');
+  // The server's start-up work, under upstream's post-start hook names.
+  health.addHook('bootstrap-controller');
+  health.addHook('rbac/bootstrap-roles');
+  if (registry.get(flavor.group('apiextensions'), 'customresourcedefinitions'))
+    health.addHook('start-apiextensions-controllers');
   const writePipeline = new WritePipeline(defaultWriteSteps);
   writePipeline.insertAfter(
     'validation',
@@ -152,6 +163,8 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   if (nodeRestriction) writePipeline.insertBefore('strategy-prepare', nodeRestrictionStep(flavor));
   const log = options.logger;
   const serviceAllocator = installServiceAllocation(options, objects, registry, writePipeline);
+  // A malformed policy fails createApiServer (the CLI exits naming the field).
+  const audit = createServerAudit(options.audit, flavor, log);
   const insecure = options.anonymousIsAdmin ?? options.tls === undefined;
   // Built before the state so that a bad key or issuer fails createApiServer, not the first request.
   const authentication = insecure
@@ -178,6 +191,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     writePipeline,
     authorizer,
     health,
+    metrics,
     log,
     serviceAllocator,
     closing: closingController.signal,
@@ -205,9 +219,11 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       await startServiceAllocation(serviceAllocator, objects, flavor, options.createDefaultNamespaces, (m) =>
         log.info(m),
       );
-    if (registry.get(flavor.group('apiextensions'), 'customresourcedefinitions'))
+    health.completeHook('bootstrap-controller');
+    if (registry.get(flavor.group('apiextensions'), 'customresourcedefinitions')) {
       await startCrdController(state, closingController.signal);
-    health.completeHook('bootstrap-namespaces');
+      health.completeHook('start-apiextensions-controllers');
+    }
   })();
   // RBAC is loaded after start-up; requests wait for it (`listen`).
   const {
@@ -216,6 +232,10 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     requestAuthorizer,
   } = startServerAuthorization(state, rbac, nodeGraph, ready, closingController.signal);
   ready.catch((e) => log.error('start-up failed', e));
+  rbacReady.then(
+    () => health.completeHook('rbac/bootstrap-roles'),
+    () => undefined,
+  );
   const authenticator =
     options.authenticator ?? authentication?.union ?? createFixedAuthenticator(options.insecureUser);
   const chain = composeFilters(
@@ -224,13 +244,14 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
         ...(authentication ? { readClientCertificate: authentication.readClientCertificate } : {}),
         authorizerDecidesAnonymous: authorizer !== alwaysAllowAuthorizer,
       }),
+      // As upstream: after authentication, before impersonation and limits, so refusals are audited.
+      auditFilter(audit),
       requestLimitsFilter(options),
       requestTimeoutFilter(options.requestTimeoutMs),
       impersonationFilter(
         authorizer === alwaysAllowAuthorizer ? mastersOnlyImpersonationAuthorizer : authorizer,
         flavor,
       ),
-      auditFilter(),
       authorizationFilter(requestAuthorizer),
       admissionFilter({ nodeRestriction }),
     ],
@@ -249,9 +270,12 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     const url = new URL(req.url ?? '/', 'http://localhost');
     // The path as sent, dot segments kept: authentication, resolution and routing read the same one.
     const info = resolveRequestInfo(req.method ?? 'GET', requestPath(req.url ?? '/'), url.searchParams);
-    const ctx = newFilterContext(req, res, url, info);
+    const ctx = newFilterContext(req, res, url, info, auditIdOf(req));
+    res.setHeader('Audit-ID', ctx.auditID);
+    const startedAt = metrics ? performance.now() : 0;
     try {
       await chain(ctx);
+      if (metrics) recordRequest(metrics, ctx, res.statusCode, startedAt);
     } catch (e) {
       // A client that went away gets no answer, and is no server error.
       if (isClientGone(e) || (res.destroyed && !res.headersSent)) return;
@@ -264,6 +288,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
         return;
       }
       writeError({ res, accept: req.headers.accept, flavor, offers: state.offers }, err);
+      if (metrics) recordRequest(metrics, ctx, err.code, startedAt);
     }
   }
 
@@ -272,6 +297,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     res: ServerResponse,
     url: URL,
     info: FilterContext['info'],
+    auditID: string,
   ): FilterContext {
     // The request's abort signal is created on first use (only watches need it): an
     // AbortController per request and its abort on every response close are measurable costs.
@@ -282,6 +308,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       url,
       info,
       user: undefined,
+      auditID,
       server: state,
       ready,
       get signal() {
@@ -343,9 +370,19 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       await compactor.stop();
       await watchCaches.stop();
       await lifecycle.stop();
+      await audit?.writer.close();
       if (ownsStore) await store.close();
     },
   };
+}
+
+/**
+ * The audit ID of a request (upstream's `WithAuditInit`): the client's `Audit-ID` header when it is
+ * a sane token (at most 128 visible characters), else a new UUID.
+ */
+function auditIdOf(req: IncomingMessage): string {
+  const h = req.headers['audit-id'];
+  return typeof h === 'string' && h.length > 0 && h.length <= 128 && /^[\x21-\x7e]+$/.test(h) ? h : randomUUID();
 }
 
 export { ApiError };

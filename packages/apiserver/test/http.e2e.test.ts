@@ -243,11 +243,11 @@ describe('reference server over HTTPS (orch flavor)', () => {
     expect(verbose.text).toContain('[+]ping ok');
     expect(verbose.text).toContain('[+]log excluded: ok');
     expect(verbose.text).toContain('[+]etcd ok');
-    expect(verbose.text).toContain('[+]poststarthook/bootstrap-namespaces ok');
+    expect(verbose.text).toContain('[+]poststarthook/bootstrap-controller ok');
     expect(verbose.text).toMatch(/livez check passed\n$/);
     expect((await api.request('GET', '/readyz?verbose')).text).toContain('[+]shutdown ok');
     expect((await api.request('GET', '/livez/ping')).text).toBe('ok');
-    expect((await api.request('GET', '/livez/poststarthook/bootstrap-namespaces')).status).toBe(200);
+    expect((await api.request('GET', '/livez/poststarthook/bootstrap-controller')).status).toBe(200);
     expect((await api.request('GET', '/livez/nope')).status).toBe(404);
     expect((await api.request('GET', '/healthz')).status).toBe(200);
   });

@@ -1,6 +1,7 @@
 import { type AuthorizationAttributes, type Authorizer, alwaysAllowAuthorizer } from '@orchard/authz';
 import { ApiError, errors } from '@orchard/meta';
 import { nameFromFieldSelector } from '@orchard/rbac';
+import { addAuditAnnotation } from '../audit/record.js';
 import { featureEnabled } from '../feature-gates.js';
 import type { Filter, FilterContext } from './filter.js';
 
@@ -72,6 +73,13 @@ export function requestAttributes(
   };
 }
 
+/** Upstream's audit annotations of the decision: `authorization.<domain>/decision` (`allow`/`forbid`) and `/reason`. */
+function annotate(ctx: FilterContext, r: { decision: string; reason: string }): void {
+  const prefix = `authorization.${ctx.server.flavor.domain}`;
+  addAuditAnnotation(ctx.req, `${prefix}/decision`, r.decision === 'allow' ? 'allow' : 'forbid');
+  addAuditAnnotation(ctx.req, `${prefix}/reason`, r.reason);
+}
+
 /**
  * Asks the authorizer about every authenticated request; anything but `allow` is 403 Forbidden. An
  * unauthenticated request to a public path (no `ctx.user`) is not asked about.
@@ -88,9 +96,11 @@ export function authorizationFilter(authorizer: Authorizer): Filter {
     const result = authorizer.authorize(attributes);
     if (result instanceof Promise)
       return result.then((r) => {
+        annotate(ctx, r);
         if (r.decision !== 'allow') throw forbiddenError(attributes, r.reason);
         return next();
       });
+    annotate(ctx, result);
     if (result.decision !== 'allow') throw forbiddenError(attributes, result.reason);
     return next();
   };

@@ -25,6 +25,8 @@ export interface FilterContext {
   readonly ready: Promise<void>;
   /** The resource type, once the router resolved it: error messages name it. */
   def?: ResourceDefinition;
+  /** The request's audit ID: its `Audit-ID` header, or a new UUID; returned as the `Audit-ID` response header. */
+  readonly auditID: string;
   /** Aborted when the client goes away or the server shuts down (created on first use). */
   readonly signal: AbortSignal;
 }

@@ -1,5 +1,6 @@
 import type { DeleteOptions, Status } from '@orchard/meta';
 import type { RequestContext } from '../context.js';
+import { addAuditAnnotation } from '../audit/record.js';
 import { readDeleteOptions } from '../lifecycle/delete-options.js';
 import { type DeleteOutcome, type DeleteTarget, deleteObject } from '../lifecycle/deletion.js';
 import { unsafeDeleteObject } from '../lifecycle/unsafe-delete.js';
@@ -51,6 +52,8 @@ export async function handleDelete(ctx: RequestContext, def: ResourceDefinition)
   const name = ctx.info.name;
   const target: DeleteTarget = { def, namespace: def.namespaced ? ctx.info.namespace : '', name };
   if (opts.ignoreStoreReadErrorWithClusterBreakingPotential === true) {
+    // As upstream: the audit event shows the delete was tried with the option on.
+    addAuditAnnotation(ctx.req, `apiserver.${ctx.server.flavor.domain}/unsafe-delete-ignore-read-error`, '');
     const r = await unsafeDeleteObject(ctx.server, target, ctx.user);
     if (r.object === undefined) {
       // Nothing readable to return: upstream fills a Status naming the Kind.

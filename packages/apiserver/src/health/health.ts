@@ -27,9 +27,24 @@ export interface HealthChecks {
   ): Promise<{ code: number; body: string }>;
 }
 
-export function createHealthChecks(): HealthChecks {
+/** Options of `createHealthChecks`. Not mutated. */
+export interface HealthChecksOptions {
+  /**
+   * `--livez-grace-period`: for this long after creation, `/livez` takes unfinished post-start hooks
+   * as passing (upstream's delayed livez check), so a slow start is not a dead server. Default 0.
+   */
+  readonly livezGracePeriodMs?: number;
+  /** The clock (epoch ms). Default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** Creates the registry of checks and post-start hooks (see `HealthChecks`). */
+export function createHealthChecks(options: HealthChecksOptions = {}): HealthChecks {
   const checks: { check: HealthCheck; endpoints: readonly HealthEndpoint[] }[] = [];
   const hooks = new Map<string, boolean>();
+  const now = options.now ?? Date.now;
+  const graceEnds = now() + (options.livezGracePeriodMs ?? 0);
+  const hookNames = new Set<string>();
   const run = async (c: HealthCheck): Promise<string | undefined> => {
     try {
       const r = await c.check();
@@ -44,6 +59,7 @@ export function createHealthChecks(): HealthChecks {
     },
     addHook(name) {
       hooks.set(name, false);
+      hookNames.add(`poststarthook/${name}`);
       checks.push({
         check: { name: `poststarthook/${name}`, check: () => (hooks.get(name) ? undefined : 'not finished') },
         endpoints: ['livez', 'readyz', 'healthz'],
@@ -53,7 +69,12 @@ export function createHealthChecks(): HealthChecks {
       hooks.set(name, true);
     },
     async evaluate(endpoint, single, query) {
-      const mine = checks.filter((c) => c.endpoints.includes(endpoint)).map((c) => c.check);
+      const grace = endpoint === 'livez' && now() < graceEnds;
+      const mine = checks
+        .filter((c) => c.endpoints.includes(endpoint))
+        .map((c) =>
+          grace && hookNames.has(c.check.name) ? { name: c.check.name, check: () => undefined } : c.check,
+        );
       if (single !== undefined) {
         const c = mine.find((x) => x.name === single);
         if (!c) return { code: 404, body: `404 page not found\n` };

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '@orchard/meta';
+import { noteRequestBody } from '../audit/record.js';
 
 /** The client closed the connection before its request body arrived: nobody is left to answer. */
 export class ClientGoneError extends Error {
@@ -51,7 +52,9 @@ export function readBody(req: IncomingMessage, limit: number, res?: ServerRespon
       if (tooLarge) reject(errors.requestEntityTooLarge(limit));
       else {
         const buf = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-        resolve(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength));
+        const body = new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
+        noteRequestBody(req, body);
+        resolve(body);
       }
     });
     req.on('error', reject);
