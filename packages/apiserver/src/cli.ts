@@ -21,6 +21,12 @@ import { parseDuration } from './duration.js';
 import { type FeatureGateOverrides, parseFeatureGates } from './feature-gates.js';
 import { isLoopback, type LaunchedServer, launchApiServer } from './launch.js';
 import { serviceRangeOptions } from './services/ip-range.js';
+import {
+  type ObservabilityFlags,
+  observabilityFlagOptions,
+  observabilityFlagsUsage,
+  parseObservabilityFlags,
+} from './observability-flags.js';
 import { loadOrCreateContinueTokenKey } from './storage/continue-token-key.js';
 import { loadEncryptionProviderConfig } from './storage/encryption-provider-config.js';
 import {
@@ -76,6 +82,8 @@ const usage = `Usage: orchard-apiserver [options]
 
 ${leaderElectionFlagsUsage}
 
+${observabilityFlagsUsage}
+
 ${authenticationFlagsUsage}`;
 
 export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
@@ -114,6 +122,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         'authorization-policy-file': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
         ...leaderElectionFlagOptions,
+        ...observabilityFlagOptions,
         ...authenticationFlagOptions,
       },
       strict: true,
@@ -184,8 +193,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     return fail(`invalid argument for --feature-gates: ${(e as Error).message}`);
   }
   let leaderElection: ReturnType<typeof parseLeaderElectionFlags>;
+  let observability: ObservabilityFlags;
   try {
     leaderElection = parseLeaderElectionFlags(values);
+    observability = parseObservabilityFlags(values, flavor);
   } catch (e) {
     return fail((e as Error).message);
   }
@@ -322,6 +333,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         ...(continueTtlMs === undefined ? {} : { continueTtlMs }),
         ...(compactionIntervalMs === undefined ? {} : { compactionIntervalMs }),
         featureGates,
+        ...observability,
         ...(leaderElection
           ? {
               leaderElection: {

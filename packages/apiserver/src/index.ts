@@ -8,6 +8,20 @@
  * stay inside.
  */
 
+export type { AuditLogWriter, AuditLogWriterOptions } from './audit/log-writer.js';
+export { createAuditLogWriter } from './audit/log-writer.js';
+export type {
+  AuditAttributes,
+  AuditDecision,
+  AuditLevel,
+  AuditPolicy,
+  AuditStage,
+  GroupResources,
+  PolicyRule,
+} from './audit/policy.js';
+export { AuditPolicyError, evaluatePolicy, parseAuditPolicy } from './audit/policy.js';
+export { addAuditAnnotation } from './audit/record.js';
+export type { AuditOptions } from './audit/server-audit.js';
 export type {
   AuthenticationOptions,
   ServiceAccountAuthenticationOptions,
@@ -60,6 +74,15 @@ export { launchApiServer } from './launch.js';
 export type { PropagationPolicy } from './lifecycle/delete-options.js';
 export type { DeleteOutcome, DeleteTarget } from './lifecycle/deletion.js';
 export type { Lifecycle } from './lifecycle/lifecycle.js';
+export type { MetricDefinition, ServerMetrics } from './metrics/server-metrics.js';
+export { createServerMetrics, defineMetric, requestDurationBuckets } from './metrics/server-metrics.js';
+export type {
+  MetricStability,
+  MetricStabilityOptions,
+  MetricVisibility,
+  StabilityLevel,
+} from './metrics/stability.js';
+export { metricVisibility } from './metrics/stability.js';
 export type { ApiServerOptions, Logger, TlsOptions } from './options.js';
 export { defaultApiServerOptions } from './options.js';
 export { builtinResources } from './registry/builtin/index.js';

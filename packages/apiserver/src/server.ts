@@ -6,6 +6,7 @@ import { ApiError } from '@orchard/meta';
 import { createRbacEvaluator } from '@orchard/rbac';
 import { createMemoryStore, type Store } from '@orchard/store';
 import { createTransformingStore } from '@orchard/store-encryption';
+import { createServerAudit } from './audit/server-audit.js';
 import {
   createServerAuthentication,
   type ServerAuthentication,
@@ -15,7 +16,6 @@ import { startCrdController } from './crd/controller.js';
 import type { CustomResourceConverter } from './crd/conversion.js';
 import { toApiError } from './errors.js';
 import { resolveFeatureGates } from './feature-gates.js';
-import { createServerAudit } from './audit/server-audit.js';
 import { admissionFilter } from './filters/admission.js';
 import { auditFilter } from './filters/audit.js';
 import { authenticationFilter, createFixedAuthenticator } from './filters/authentication.js';
@@ -382,7 +382,9 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
  */
 function auditIdOf(req: IncomingMessage): string {
   const h = req.headers['audit-id'];
-  return typeof h === 'string' && h.length > 0 && h.length <= 128 && /^[\x21-\x7e]+$/.test(h) ? h : randomUUID();
+  return typeof h === 'string' && h.length > 0 && h.length <= 128 && /^[\x21-\x7e]+$/.test(h)
+    ? h
+    : randomUUID();
 }
 
 export { ApiError };

@@ -1,4 +1,4 @@
-import { openWatch, startTestServer, type TestServer } from '@orchard/testing';
+import { kubectl, kubectlAvailable, openWatch, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestDurationBuckets } from '../src/metrics/server-metrics.js';
 import { createApiServer } from '../src/server.js';
@@ -29,14 +29,23 @@ const cm = (name: string) => ({
   metadata: { name, namespace: 'default' },
   data: { k: 'v' },
 });
-const base = { dry_run: '', group: '', version: 'v1', resource: 'configmaps', subresource: '', component: 'apiserver' };
+const base = {
+  dry_run: '',
+  group: '',
+  version: 'v1',
+  resource: 'configmaps',
+  subresource: '',
+  component: 'apiserver',
+};
 
 describe('/metrics', () => {
   it('counts requests by upstream verb, scope and code, and the counters move under load', async () => {
     const before = await scrape();
     const get = { ...base, verb: 'GET', scope: 'resource', code: '200' };
     const startGets = sampleValue(before, 'apiserver_request_total', get) ?? 0;
-    expect((await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('m1') })).status).toBe(201);
+    expect(
+      (await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('m1') })).status,
+    ).toBe(201);
     for (let i = 0; i < 25; i++)
       expect((await api.request('GET', '/api/v1/namespaces/default/configmaps/m1')).status).toBe(200);
     expect((await api.request('GET', '/api/v1/namespaces/default/configmaps')).status).toBe(200);
@@ -46,7 +55,9 @@ describe('/metrics', () => {
       headers: { 'content-type': 'application/apply-patch+yaml' },
     });
     expect(apply.status, apply.text).toBe(201);
-    const dry = await api.request('POST', '/api/v1/namespaces/default/configmaps?dryRun=All', { body: cm('m3') });
+    const dry = await api.request('POST', '/api/v1/namespaces/default/configmaps?dryRun=All', {
+      body: cm('m3'),
+    });
     expect(dry.status).toBe(201);
     const w = await api.request('GET', '/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1');
     expect(w.status).toBe(200);
@@ -56,19 +67,59 @@ describe('/metrics', () => {
     expect(total?.type).toBe('counter');
     expect(total?.help).toMatch(/^\[STABLE\] Counter of apiserver requests/);
     expect(sampleValue(after, 'apiserver_request_total', get)).toBe(startGets + 25);
-    expect(sampleValue(after, 'apiserver_request_total', { ...base, verb: 'POST', scope: 'resource', code: '201' })).toBeGreaterThanOrEqual(1);
-    expect(sampleValue(after, 'apiserver_request_total', { ...base, verb: 'LIST', scope: 'namespace', code: '200' })).toBeGreaterThanOrEqual(1);
-    expect(sampleValue(after, 'apiserver_request_total', { ...base, verb: 'GET', scope: 'resource', code: '404' })).toBeGreaterThanOrEqual(1);
-    expect(sampleValue(after, 'apiserver_request_total', { ...base, verb: 'APPLY', scope: 'resource', code: '201' })).toBe(1);
-    expect(sampleValue(after, 'apiserver_request_total', { ...base, dry_run: 'All', verb: 'POST', scope: 'resource', code: '201' })).toBe(1);
-    expect(sampleValue(after, 'apiserver_request_total', { ...base, verb: 'WATCH', scope: 'namespace', code: '200' })).toBe(1);
+    expect(
+      sampleValue(after, 'apiserver_request_total', {
+        ...base,
+        verb: 'POST',
+        scope: 'resource',
+        code: '201',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sampleValue(after, 'apiserver_request_total', {
+        ...base,
+        verb: 'LIST',
+        scope: 'namespace',
+        code: '200',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sampleValue(after, 'apiserver_request_total', { ...base, verb: 'GET', scope: 'resource', code: '404' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sampleValue(after, 'apiserver_request_total', {
+        ...base,
+        verb: 'APPLY',
+        scope: 'resource',
+        code: '201',
+      }),
+    ).toBe(1);
+    expect(
+      sampleValue(after, 'apiserver_request_total', {
+        ...base,
+        dry_run: 'All',
+        verb: 'POST',
+        scope: 'resource',
+        code: '201',
+      }),
+    ).toBe(1);
+    expect(
+      sampleValue(after, 'apiserver_request_total', {
+        ...base,
+        verb: 'WATCH',
+        scope: 'namespace',
+        code: '200',
+      }),
+    ).toBe(1);
 
     // The histogram: upstream's buckets, every label but code, watches left out.
     const hist = after.get('apiserver_request_duration_seconds');
     expect(hist?.type).toBe('histogram');
     const { code: _code, ...getLabels } = get;
     const les = hist?.samples
-      .filter((s) => s.name.endsWith('_bucket') && Object.entries(getLabels).every(([k, v]) => s.labels[k] === v))
+      .filter(
+        (s) => s.name.endsWith('_bucket') && Object.entries(getLabels).every(([k, v]) => s.labels[k] === v),
+      )
       .map((s) => s.labels.le);
     expect(les).toEqual([...requestDurationBuckets.map(String), '+Inf']);
     expect(sampleValue(after, 'apiserver_request_duration_seconds_count', getLabels)).toBe(
@@ -82,18 +133,28 @@ describe('/metrics', () => {
     expect(r.status).toBe(404);
     const m = await scrape();
     const series = m.get('apiserver_request_total')?.samples ?? [];
-    expect(series.some((s) => s.labels.group === 'evil.example' || s.labels.resource === 'hostilething')).toBe(false);
+    expect(
+      series.some((s) => s.labels.group === 'evil.example' || s.labels.resource === 'hostilething'),
+    ).toBe(false);
   });
 
   it('exports storage latency, stored objects and registered watchers', async () => {
-    expect((await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('s1') })).status).toBe(201);
+    expect(
+      (await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('s1') })).status,
+    ).toBe(201);
     const watch = await openWatch(api, '/api/v1/namespaces/default/configmaps?watch=1');
     try {
       const m = await scrape();
       expect(m.get('etcd_request_duration_seconds')?.type).toBe('histogram');
-      expect(sampleValue(m, 'etcd_request_duration_seconds_count', { operation: 'create', type: 'configmaps' })).toBeGreaterThanOrEqual(1);
-      expect(sampleValue(m, 'apiserver_storage_objects', { resource: 'configmaps' })).toBeGreaterThanOrEqual(1);
-      expect(sampleValue(m, 'apiserver_registered_watchers', { group: '', version: 'v1', kind: 'ConfigMap' })).toBeGreaterThanOrEqual(1);
+      expect(
+        sampleValue(m, 'etcd_request_duration_seconds_count', { operation: 'create', type: 'configmaps' }),
+      ).toBeGreaterThanOrEqual(1);
+      expect(sampleValue(m, 'apiserver_storage_objects', { resource: 'configmaps' })).toBeGreaterThanOrEqual(
+        1,
+      );
+      expect(
+        sampleValue(m, 'apiserver_registered_watchers', { group: '', version: 'v1', kind: 'ConfigMap' }),
+      ).toBeGreaterThanOrEqual(1);
       expect(m.get('apiserver_requested_deprecated_apis')?.type).toBe('gauge');
     } finally {
       watch.close();
@@ -101,7 +162,9 @@ describe('/metrics', () => {
   });
 
   it('is a non-resource URL for authorization: system:monitoring reads it, others are refused', async () => {
-    const monitor = await api.request('GET', '/metrics', { as: { username: 'prom', groups: ['system:monitoring'] } });
+    const monitor = await api.request('GET', '/metrics', {
+      as: { username: 'prom', groups: ['system:monitoring'] },
+    });
     expect(monitor.status).toBe(200);
     expect(monitor.text).toContain('# TYPE apiserver_request_total counter');
     const bob = await api.request('GET', '/metrics', { as: { username: 'bob' } });
@@ -110,6 +173,16 @@ describe('/metrics', () => {
     const anon = await api.request('GET', '/metrics', { anonymous: true });
     expect(anon.status).toBe(403);
     expect(anon.text).not.toContain('apiserver_request_total');
+  });
+
+  it.skipIf(!kubectlAvailable())('is read by `kubectl get --raw /metrics` as the admin', async () => {
+    const r = await kubectl(['get', '--raw', '/metrics'], {
+      kubeconfig: api.kubeconfigPath,
+      timeoutMs: 60_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    const m = parsePrometheusText(r.stdout);
+    expect(m.get('apiserver_request_total')?.samples.length).toBeGreaterThan(0);
   });
 
   it('keeps one registry per server: two servers in one process share no series', async () => {

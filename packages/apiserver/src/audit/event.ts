@@ -70,7 +70,14 @@ function objectRef(ctx: FilterContext): Record<string, string> | undefined {
 
 function responseStatus(record: AuditRecord, code: number, panic: boolean): Record<string, unknown> {
   const e = record.error;
-  if (panic) return { metadata: {}, status: 'Failure', message: `APIServer panic'd: ${e?.message ?? ''}`, reason: 'InternalError', code: 500 };
+  if (panic)
+    return {
+      metadata: {},
+      status: 'Failure',
+      message: `APIServer panic'd: ${e?.message ?? ''}`,
+      reason: 'InternalError',
+      code: 500,
+    };
   if (!e || e.code !== code) return { metadata: {}, code };
   return {
     metadata: {},
@@ -95,10 +102,12 @@ export function formatAuditEvent(
   const { level, omitManagedFields } = record.decision;
   const impersonated = ctx.user !== record.user && ctx.user !== undefined;
   const withBodies = level === 'Request' || level === 'RequestResponse';
-  const requestObject = withBodies && record.requestBody ? decodeBody(record.requestBody, omitManagedFields) : undefined;
+  const requestObject =
+    withBodies && record.requestBody ? decodeBody(record.requestBody, omitManagedFields) : undefined;
   let responseObject: unknown;
   if (level === 'RequestResponse' && stage === 'ResponseComplete') {
-    if (record.responseBody !== undefined) responseObject = decodeBody(record.responseBody, omitManagedFields);
+    if (record.responseBody !== undefined)
+      responseObject = decodeBody(record.responseBody, omitManagedFields);
     else if (record.error && record.error.code === code) responseObject = record.error.toStatus();
   }
   const ua = ctx.req.headers['user-agent'];
@@ -116,7 +125,9 @@ export function formatAuditEvent(
     sourceIPs: sourceIPs(ctx.req),
     ...(ua ? { userAgent: ua } : {}),
     ...(ref ? { objectRef: ref } : {}),
-    ...(stage !== 'RequestReceived' ? { responseStatus: responseStatus(record, code, stage === 'Panic') } : {}),
+    ...(stage !== 'RequestReceived'
+      ? { responseStatus: responseStatus(record, code, stage === 'Panic') }
+      : {}),
     ...(requestObject !== undefined ? { requestObject } : {}),
     ...(responseObject !== undefined ? { responseObject } : {}),
     requestReceivedTimestamp: formatMicroTime(record.receivedAt),

@@ -14,7 +14,12 @@ export type AuditLevel = 'None' | 'Metadata' | 'Request' | 'RequestResponse';
 /** The stages of a request an event is written at. */
 export type AuditStage = 'RequestReceived' | 'ResponseStarted' | 'ResponseComplete' | 'Panic';
 
-export const auditLevels: readonly AuditLevel[] = Object.freeze(['None', 'Metadata', 'Request', 'RequestResponse']);
+export const auditLevels: readonly AuditLevel[] = Object.freeze([
+  'None',
+  'Metadata',
+  'Request',
+  'RequestResponse',
+]);
 export const auditStages: readonly AuditStage[] = Object.freeze([
   'RequestReceived',
   'ResponseStarted',
@@ -117,7 +122,13 @@ function checkStages(stages: readonly string[], field: string, causes: FieldCaus
 function checkResource(r: string, field: string, causes: FieldCause[]): void {
   const parts = r.split('/');
   if (r === '' || parts.length > 2 || parts.some((p) => p === ''))
-    causes.push(fieldErrors.invalid(field, r, 'must be "resource", "resource/subresource", "*", "*/subresource" or "resource/*"'));
+    causes.push(
+      fieldErrors.invalid(
+        field,
+        r,
+        'must be "resource", "resource/subresource", "*", "*/subresource" or "resource/*"',
+      ),
+    );
   else if (parts.length === 1 && r.includes('*') && r !== '*')
     causes.push(fieldErrors.invalid(field, r, 'a wildcard must be a whole segment'));
 }
@@ -149,12 +160,18 @@ export function parseAuditPolicy(text: string, file: string, flavor: Flavor): Au
     const namespaces = r.namespaces ?? [];
     if (urls.length > 0 && (resources.length > 0 || namespaces.length > 0))
       causes.push(
-        fieldErrors.invalid(`${at}.nonResourceURLs`, urls, 'rules cannot apply to both regular resources and non-resource URLs'),
+        fieldErrors.invalid(
+          `${at}.nonResourceURLs`,
+          urls,
+          'rules cannot apply to both regular resources and non-resource URLs',
+        ),
       );
     urls.forEach((u, j) => {
       const star = u.indexOf('*');
       if (!u.startsWith('/') && u !== '*')
-        causes.push(fieldErrors.invalid(`${at}.nonResourceURLs[${j}]`, u, 'non-resource URLs must start with "/"'));
+        causes.push(
+          fieldErrors.invalid(`${at}.nonResourceURLs[${j}]`, u, 'non-resource URLs must start with "/"'),
+        );
       else if (star >= 0 && star !== u.length - 1)
         causes.push(fieldErrors.invalid(`${at}.nonResourceURLs[${j}]`, u, '"*" is allowed only at the end'));
     });
@@ -163,8 +180,16 @@ export function parseAuditPolicy(text: string, file: string, flavor: Flavor): Au
       const names = g.resourceNames ?? [];
       const res = g.resources ?? [];
       if (names.length > 0 && res.length === 0)
-        causes.push(fieldErrors.invalid(`${gat}.resourceNames`, names, 'using resourceNames requires at least one resource'));
-      res.forEach((x, k) => checkResource(x, `${gat}.resources[${k}]`, causes));
+        causes.push(
+          fieldErrors.invalid(
+            `${gat}.resourceNames`,
+            names,
+            'using resourceNames requires at least one resource',
+          ),
+        );
+      res.forEach((x, k) => {
+        checkResource(x, `${gat}.resources[${k}]`, causes);
+      });
       return { group: g.group ?? '', resources: res, resourceNames: names };
     });
     return {

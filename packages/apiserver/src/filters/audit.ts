@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
+import { formatAuditEvent } from '../audit/event.js';
 import type { AuditLogWriter } from '../audit/log-writer.js';
 import { type AuditPolicy, type AuditStage, evaluatePolicy } from '../audit/policy.js';
 import { type AuditRecord, attachAuditRecord, nowMicros } from '../audit/record.js';
-import { formatAuditEvent } from '../audit/event.js';
 import { toApiError } from '../errors.js';
 import { isClientGone } from '../request/body.js';
 import type { Filter, FilterContext } from './filter.js';
@@ -18,7 +18,13 @@ export interface ServerAudit {
 /** Requests whose response is a stream the client holds open: their events get a ResponseStarted stage. */
 const isLongRunning = (ctx: FilterContext) => ctx.info.verb === 'watch';
 
-function emit(audit: ServerAudit, ctx: FilterContext, record: AuditRecord, stage: AuditStage, code: number): void {
+function emit(
+  audit: ServerAudit,
+  ctx: FilterContext,
+  record: AuditRecord,
+  stage: AuditStage,
+  code: number,
+): void {
   if (record.decision.omitStages.has(stage)) return;
   try {
     audit.writer.write(formatAuditEvent(ctx, record, stage, code));
@@ -97,7 +103,9 @@ export function auditFilter(audit: ServerAudit | undefined): Filter {
         throw e;
       }
       let unexpected = false;
-      const target = ctx.def ? { group: ctx.def.group, resource: ctx.def.resource, name: info.name } : undefined;
+      const target = ctx.def
+        ? { group: ctx.def.group, resource: ctx.def.resource, name: info.name }
+        : undefined;
       record.error = toApiError(e, target, () => {
         unexpected = true;
       });

@@ -1,6 +1,6 @@
 import type { DeleteOptions, Status } from '@orchard/meta';
-import type { RequestContext } from '../context.js';
 import { addAuditAnnotation } from '../audit/record.js';
+import type { RequestContext } from '../context.js';
 import { readDeleteOptions } from '../lifecycle/delete-options.js';
 import { type DeleteOutcome, type DeleteTarget, deleteObject } from '../lifecycle/deletion.js';
 import { unsafeDeleteObject } from '../lifecycle/unsafe-delete.js';

@@ -82,7 +82,8 @@ export class FastCounter<L extends string> extends FastMetric<L> {
 
   async get(): Promise<Exposed> {
     const values: MetricValue[] = [];
-    for (const s of this.series.values()) values.push({ value: s.value, labels: labelsOf(this.labelNames, s.values) });
+    for (const s of this.series.values())
+      values.push({ value: s.value, labels: labelsOf(this.labelNames, s.values) });
     return { name: this.name, help: this.help, type: this.type, values, aggregator: 'sum' };
   }
 }

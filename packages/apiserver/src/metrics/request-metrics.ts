@@ -92,5 +92,6 @@ export function recordRequest(
   const key = values.join('\0');
   const codeText = String(code);
   metrics.requestTotal.inc([...values, codeText], 1, `${key}\0${codeText}`);
-  if (values[0] !== 'WATCH') metrics.requestDuration.observe(values, (performance.now() - startedAt) / 1000, key);
+  if (values[0] !== 'WATCH')
+    metrics.requestDuration.observe(values, (performance.now() - startedAt) / 1000, key);
 }

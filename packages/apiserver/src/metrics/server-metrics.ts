@@ -5,11 +5,7 @@
  */
 import { Gauge, Registry } from 'prom-client';
 import { FastCounter, FastHistogram } from './fast-metrics.js';
-import {
-  type MetricStability,
-  type MetricStabilityOptions,
-  resolveMetricStability,
-} from './stability.js';
+import { type MetricStability, type MetricStabilityOptions, resolveMetricStability } from './stability.js';
 
 /** Upstream's buckets of `apiserver_request_duration_seconds` and `etcd_request_duration_seconds`. */
 export const requestDurationBuckets: readonly number[] = Object.freeze([

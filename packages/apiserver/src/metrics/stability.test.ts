@@ -9,11 +9,31 @@ describe('metric stability', () => {
 
   it.each([
     ['current', { stabilityLevel: 'STABLE' as const }, 'shown'],
-    ['STABLE deprecated this release', { stabilityLevel: 'STABLE' as const, deprecatedVersion: '1.32' }, 'deprecated'],
-    ['STABLE deprecated 2 releases ago', { stabilityLevel: 'STABLE' as const, deprecatedVersion: '1.30' }, 'deprecated'],
-    ['STABLE deprecated 3 releases ago', { stabilityLevel: 'STABLE' as const, deprecatedVersion: '1.29' }, 'hidden'],
-    ['BETA deprecated last release', { stabilityLevel: 'BETA' as const, deprecatedVersion: '1.31' }, 'hidden'],
-    ['ALPHA deprecated this release', { stabilityLevel: 'ALPHA' as const, deprecatedVersion: '1.32.0' }, 'deprecated'],
+    [
+      'STABLE deprecated this release',
+      { stabilityLevel: 'STABLE' as const, deprecatedVersion: '1.32' },
+      'deprecated',
+    ],
+    [
+      'STABLE deprecated 2 releases ago',
+      { stabilityLevel: 'STABLE' as const, deprecatedVersion: '1.30' },
+      'deprecated',
+    ],
+    [
+      'STABLE deprecated 3 releases ago',
+      { stabilityLevel: 'STABLE' as const, deprecatedVersion: '1.29' },
+      'hidden',
+    ],
+    [
+      'BETA deprecated last release',
+      { stabilityLevel: 'BETA' as const, deprecatedVersion: '1.31' },
+      'hidden',
+    ],
+    [
+      'ALPHA deprecated this release',
+      { stabilityLevel: 'ALPHA' as const, deprecatedVersion: '1.32.0' },
+      'deprecated',
+    ],
   ])('%s is %s', (_name, stability, expected) => {
     expect(metricVisibility(stability, base)).toBe(expected);
   });
@@ -37,7 +57,13 @@ describe('metric stability', () => {
     );
     const hidden = defineMetric(
       Counter<string>,
-      { name: 'older_total', help: 'Older.', labelNames: [], stabilityLevel: 'ALPHA', deprecatedVersion: '1.31' },
+      {
+        name: 'older_total',
+        help: 'Older.',
+        labelNames: [],
+        stabilityLevel: 'ALPHA',
+        deprecatedVersion: '1.31',
+      },
       m.registry,
       opts,
     );
@@ -53,11 +79,19 @@ describe('metric stability', () => {
     const m2 = createServerMetrics(shown);
     defineMetric(
       Counter<string>,
-      { name: 'older_total', help: 'Older.', labelNames: [], stabilityLevel: 'ALPHA', deprecatedVersion: '1.31' },
+      {
+        name: 'older_total',
+        help: 'Older.',
+        labelNames: [],
+        stabilityLevel: 'ALPHA',
+        deprecatedVersion: '1.31',
+      },
       m2.registry,
       shown,
     );
-    expect(await m2.registry.metrics()).toContain('# HELP older_total [ALPHA] (Deprecated since 1.31.0) Older.');
+    expect(await m2.registry.metrics()).toContain(
+      '# HELP older_total [ALPHA] (Deprecated since 1.31.0) Older.',
+    );
     expect(warnings.at(-1)).toMatch(/older_total is hidden .*--show-hidden-metrics-for-version=1\.31/);
   });
 

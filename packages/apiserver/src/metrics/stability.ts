@@ -68,7 +68,10 @@ export function validateShowHiddenVersion(value: string, currentVersion: string)
 }
 
 /** Whether a metric of `stability` is shown, shown deprecated or hidden in `options.currentVersion`. */
-export function metricVisibility(stability: MetricStability, options: MetricStabilityOptions): MetricVisibility {
+export function metricVisibility(
+  stability: MetricStability,
+  options: MetricStabilityOptions,
+): MetricVisibility {
   if (stability.deprecatedVersion === undefined) return 'shown';
   const dep = parseRelease(stability.deprecatedVersion);
   const cur = parseRelease(options.currentVersion);

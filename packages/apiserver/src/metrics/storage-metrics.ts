@@ -75,7 +75,10 @@ export function registerCacheMetrics(
       collect() {
         objects.reset();
         for (const c of caches.entries())
-          objects.set({ resource: c.group === '' ? c.resource : `${c.resource}.${c.group}` }, c.stats.objects);
+          objects.set(
+            { resource: c.group === '' ? c.resource : `${c.resource}.${c.group}` },
+            c.stats.objects,
+          );
       },
     },
     metrics.registry,

@@ -44,7 +44,10 @@ export function parsePrometheusText(text: string): Map<string, PromFamily> {
   const families = new Map<string, { help: string; type: string; samples: PromSample[] }>();
   const family = (name: string) => {
     let f = families.get(name);
-    if (!f) families.set(name, (f = { help: '', type: 'untyped', samples: [] }));
+    if (!f) {
+      f = { help: '', type: 'untyped', samples: [] };
+      families.set(name, f);
+    }
     return f;
   };
   for (const line of text.split('\n')) {
@@ -63,9 +66,7 @@ export function parsePrometheusText(text: string): Map<string, PromFamily> {
     const m = sampleLine.exec(line);
     if (!m) throw new Error(`not a sample line: ${line}`);
     const name = m[1] as string;
-    const base = [...families.keys()].includes(name)
-      ? name
-      : name.replace(/_(bucket|sum|count)$/, '');
+    const base = [...families.keys()].includes(name) ? name : name.replace(/_(bucket|sum|count)$/, '');
     family(base).samples.push({ name, labels: parseLabels(m[2] ?? ''), value: parseValue(m[3] as string) });
   }
   return families;
@@ -80,7 +81,6 @@ export function sampleValue(
   const base = families.has(name) ? name : name.replace(/_(bucket|sum|count)$/, '');
   return families
     .get(base)
-    ?.samples.find(
-      (s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v),
-    )?.value;
+    ?.samples.find((s) => s.name === name && Object.entries(labels).every(([k, v]) => s.labels[k] === v))
+    ?.value;
 }

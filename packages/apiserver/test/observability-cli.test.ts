@@ -1,0 +1,74 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../src/cli.js';
+
+/**
+ * The observability flags at start (issue 16 items 6–8): a bad value or a malformed audit policy
+ * stops the start with one line naming the flag, or the file and field, before storage is opened.
+ */
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'orchard-obs-cli-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function startError(args: string[]): Promise<string> {
+  let err = '';
+  const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    err += String(chunk);
+    return true;
+  });
+  const exit = vi.spyOn(process, 'exit').mockImplementation((code) => {
+    throw new Error(`exit ${String(code)}`);
+  });
+  try {
+    await expect(main(['--storage', 'memory', '--data-dir', join(dir, 'data'), ...args])).rejects.toThrow(
+      'exit 2',
+    );
+  } finally {
+    write.mockRestore();
+    exit.mockRestore();
+  }
+  return err;
+}
+
+describe('observability flags', () => {
+  it('refuses a malformed audit policy, naming the file and the field', async () => {
+    const file = join(dir, 'policy.yaml');
+    await writeFile(file, 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: Verbose\n');
+    const err = await startError([
+      '--flavor',
+      'kubernetes',
+      '--audit-policy-file',
+      file,
+      '--audit-log-path',
+      '-',
+    ]);
+    expect(err).toContain(
+      `${file}: rules[0].level: Unsupported value: "Verbose": supported values: "None", "Metadata", "Request", "RequestResponse"`,
+    );
+  });
+
+  it.each([
+    [['--audit-log-path', '-'], '--audit-log-path needs --audit-policy-file'],
+    [
+      ['--audit-policy-file', '/nonexistent/p.yaml', '--audit-log-path', '-'],
+      '--audit-policy-file /nonexistent/p.yaml: cannot read',
+    ],
+    [
+      ['--audit-policy-file', '/x', '--audit-log-path', '-', '--audit-log-maxsize', '10'],
+      '--audit-log-maxsize and --audit-log-maxbackup apply to an --audit-log-path file only',
+    ],
+    [
+      ['--show-hidden-metrics-for-version', '1.29'],
+      "invalid --show-hidden-metrics-for-version 1.29: must be omitted or have the value '1.31'",
+    ],
+    [['--livez-grace-period', 'soon'], 'invalid --livez-grace-period soon'],
+  ])('refuses %j', async (args, message) => {
+    expect(await startError(args)).toContain(message);
+  });
+});
