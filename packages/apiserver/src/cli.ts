@@ -20,13 +20,13 @@ import {
 import { parseDuration } from './duration.js';
 import { type FeatureGateOverrides, parseFeatureGates } from './feature-gates.js';
 import { isLoopback, type LaunchedServer, launchApiServer } from './launch.js';
-import { serviceRangeOptions } from './services/ip-range.js';
 import {
   type ObservabilityFlags,
   observabilityFlagOptions,
   observabilityFlagsUsage,
   parseObservabilityFlags,
 } from './observability-flags.js';
+import { serviceRangeOptions } from './services/ip-range.js';
 import { loadOrCreateContinueTokenKey } from './storage/continue-token-key.js';
 import { loadEncryptionProviderConfig } from './storage/encryption-provider-config.js';
 import {
