@@ -277,6 +277,20 @@ describe('more built-in kinds', () => {
     const explain = await k('explain', 'statefulset.spec.volumeClaimTemplates');
     expect(explain.code, explain.stderr).toBe(0);
     expect(explain.stdout).toContain('KIND:       StatefulSet');
+    // kubectl create ingress sends a Protobuf body.
+    const ing = await k(
+      'create',
+      'ingress',
+      'web',
+      '--rule=foo.com/bar=svc1:8080,tls=my-cert',
+      '--class=nginx',
+    );
+    expect(ing.code, ing.stderr).toBe(0);
+    expect(ing.stdout).toBe('ingress.networking.k8s.io/web created\n');
+    const ings = await k('get', 'ing');
+    expect(ings.stdout).toMatch(
+      /^NAME\s+CLASS\s+HOSTS\s+ADDRESS\s+PORTS\s+AGE\nweb\s+nginx\s+foo\.com\s+80, 443\s+\S+\n$/,
+    );
     const describe = await k('describe', 'node', 'n1');
     expect(describe.code, describe.stderr).toBe(0);
   });

@@ -116,6 +116,32 @@ export const keepZeroFields: ReadonlySet<string> = new Set([
   'ReplicaSetStatus.replicas',
   // autoscaling/v1
   'ScaleStatus.replicas',
+  // batch/v1 (Go pointers)
+  'JobSpec.parallelism',
+  'JobSpec.completions',
+  'JobSpec.activeDeadlineSeconds',
+  'JobSpec.backoffLimit',
+  'JobSpec.backoffLimitPerIndex',
+  'JobSpec.maxFailedIndexes',
+  'JobSpec.manualSelector',
+  'JobSpec.ttlSecondsAfterFinished',
+  'JobSpec.completionMode',
+  'JobSpec.suspend',
+  'JobSpec.podReplacementPolicy',
+  'JobSpec.managedBy',
+  'JobStatus.ready',
+  'JobStatus.terminating',
+  'CronJobSpec.timeZone',
+  'CronJobSpec.startingDeadlineSeconds',
+  'CronJobSpec.suspend',
+  'CronJobSpec.successfulJobsHistoryLimit',
+  'CronJobSpec.failedJobsHistoryLimit',
+  'PodFailurePolicyOnExitCodesRequirement.containerName',
+  'SuccessPolicyRule.succeededIndexes',
+  'SuccessPolicyRule.succeededCount',
+  // networking/v1
+  'IngressSpec.ingressClassName',
+  'IngressPortStatus.error',
   // coordination/v1
   'LeaseSpec.holderIdentity',
   'LeaseSpec.leaseDurationSeconds',
@@ -165,6 +191,7 @@ export const inlineFields: ReadonlySet<string> = new Set([
   'Volume.volumeSource',
   'Probe.handler',
   'EphemeralContainer.ephemeralContainerCommon',
+  'IngressRule.ingressRuleValue',
 ]);
 
 /**

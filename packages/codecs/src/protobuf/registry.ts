@@ -14,6 +14,7 @@ const appsPackage = 'k8s.io.api.apps.v1';
 const coordinationPackage = 'k8s.io.api.coordination.v1';
 const autoscalingPackage = 'k8s.io.api.autoscaling.v1';
 const batchPackage = 'k8s.io.api.batch.v1';
+const networkingPackage = 'k8s.io.api.networking.v1';
 const authnPackage = 'k8s.io.api.authentication.v1';
 const apiextensionsPackage = 'k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1';
 const authzPackage = 'k8s.io.api.authorization.v1';
@@ -45,6 +46,13 @@ export const protobufKinds: readonly ProtobufKind[] = Object.freeze([
   { group: 'apps', version: 'v1', kind: 'ReplicaSet', message: `${appsPackage}.ReplicaSet`, list: true },
   { group: 'batch', version: 'v1', kind: 'Job', message: `${batchPackage}.Job`, list: true },
   { group: 'batch', version: 'v1', kind: 'CronJob', message: `${batchPackage}.CronJob`, list: true },
+  {
+    group: 'networking.*',
+    version: 'v1',
+    kind: 'Ingress',
+    message: `${networkingPackage}.Ingress`,
+    list: true,
+  },
   { group: 'autoscaling', version: 'v1', kind: 'Scale', message: `${autoscalingPackage}.Scale` },
   {
     group: 'coordination.*',

@@ -12,6 +12,7 @@ import { autoscalingV1Proto } from './autoscaling-v1.js';
 import { batchV1Proto } from './batch-v1.js';
 import { coordinationV1Proto } from './coordination-v1.js';
 import { coreV1Proto } from './core-v1.js';
+import { networkingV1Proto } from './networking-v1.js';
 import type { ProtoFile } from './proto-file.js';
 import { rbacV1Proto } from './rbac-v1.js';
 
@@ -27,6 +28,7 @@ export const protoFiles: readonly ProtoFile[] = Object.freeze([
   appsV1Proto,
   autoscalingV1Proto,
   batchV1Proto,
+  networkingV1Proto,
   coordinationV1Proto,
   authenticationV1Proto,
   authorizationV1Proto,
