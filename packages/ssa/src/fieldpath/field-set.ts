@@ -218,40 +218,43 @@ export class FieldSet {
   difference(o: FieldSet): FieldSet {
     if (o.nodes.size === 0) return this;
     if (o === this) return FieldSet.EMPTY;
-    let out: Map<string, SetNode> | undefined;
-    for (const [id, a] of this.nodes) {
-      const b = o.nodes.get(id);
-      if (b === undefined) continue;
-      const member = a.member && !b.member;
+    return this.subtract(o, (a, b) => {
       let child = a.child;
       if (child !== undefined && b.child !== undefined) {
         child = child.difference(b.child);
         if (child.nodes.size === 0) child = undefined;
       }
-      if (member === a.member && child === a.child) continue;
-      out ??= new Map(this.nodes);
-      if (member || child !== undefined) out.set(id, { pe: a.pe, member, child });
-      else out.delete(id);
-    }
-    return out === undefined ? this : out.size === 0 ? FieldSet.EMPTY : new FieldSet(out);
+      return [a.member && !b.member, child];
+    });
   }
 
   /** Paths of this set not in `o` and not below any member of `o`. */
   recursiveDifference(o: FieldSet): FieldSet {
     if (o.nodes.size === 0) return this;
+    return this.subtract(o, (a, b) => {
+      if (b.member) return [false, undefined];
+      let child = a.child;
+      if (child !== undefined && b.child !== undefined) {
+        child = child.recursiveDifference(b.child);
+        if (child.nodes.size === 0) child = undefined;
+      }
+      return [a.member, child];
+    });
+  }
+
+  /**
+   * This set with every node that `o` also holds replaced by what `keep` leaves of it (dropped when
+   * that is neither a member nor a child set); `this` itself when nothing changed.
+   */
+  private subtract(
+    o: FieldSet,
+    keep: (a: SetNode, b: SetNode) => [member: boolean, child: FieldSet | undefined],
+  ): FieldSet {
     let out: Map<string, SetNode> | undefined;
     for (const [id, a] of this.nodes) {
       const b = o.nodes.get(id);
       if (b === undefined) continue;
-      let member = a.member;
-      let child = a.child;
-      if (b.member) {
-        member = false;
-        child = undefined;
-      } else if (child !== undefined && b.child !== undefined) {
-        child = child.recursiveDifference(b.child);
-        if (child.nodes.size === 0) child = undefined;
-      }
+      const [member, child] = keep(a, b);
       if (member === a.member && child === a.child) continue;
       out ??= new Map(this.nodes);
       if (member || child !== undefined) out.set(id, { pe: a.pe, member, child });

@@ -266,6 +266,23 @@ export function shapeFor(a: Atom, v: unknown): 0 | 1 | 2 {
   return a.map ? 2 : a.list ? 1 : 0;
 }
 
+/**
+ * The two sides of a list walk: each side as an array (undefined when it is not one), the list type,
+ * and `whole`: the list is atomic or both sides are empty, so it is handled as one value.
+ */
+export function listSides(
+  l: unknown,
+  r: unknown,
+  a: Atom,
+): { la: unknown[] | undefined; ra: unknown[] | undefined; lt: NonNullable<Atom['list']>; whole: boolean } {
+  const la = Array.isArray(l) ? l : undefined;
+  const ra = Array.isArray(r) ? r : undefined;
+  const lt = a.list as NonNullable<Atom['list']>;
+  const whole =
+    lt.type === 'atomic' || ((la === undefined || la.length === 0) && (ra === undefined || ra.length === 0));
+  return { la, ra, lt, whole };
+}
+
 /** Type of a map key: the declared field, else the element type, else deduced. */
 export function mapField(m: MapAtom, name: string): Atom {
   return m.field(name) ?? m.elem ?? deducedAtom;

@@ -2,7 +2,7 @@ import { jsonEqual } from '@orchard/meta/internal';
 import { FieldSet } from '../fieldpath/field-set.js';
 import type { PathElement } from '../fieldpath/path-element.js';
 import { isMap, type JsonMap } from '../fieldpath/value.js';
-import { type Atom, mapField, shapeFor } from './atom.js';
+import { type Atom, listSides, mapField, shapeFor } from './atom.js';
 import { LazyItem, listItemElement, materialize, type PathStep, sameListItem } from './path-steps.js';
 
 /** What changed between two values of one type (upstream `typed.Comparison`). */
@@ -68,13 +68,8 @@ class CompareWalker {
 
   /** Returns true when handled as a leaf. */
   private list(l: unknown, r: unknown, a: Atom): boolean {
-    const la = Array.isArray(l) ? l : undefined;
-    const ra = Array.isArray(r) ? r : undefined;
-    const lt = a.list as NonNullable<Atom['list']>;
-    if (
-      lt.type === 'atomic' ||
-      ((la === undefined || la.length === 0) && (ra === undefined || ra.length === 0))
-    ) {
+    const { la, ra, lt, whole } = listSides(l, r, a);
+    if (whole) {
       this.leaf(l, r);
       return true;
     }

@@ -1,6 +1,6 @@
 import type { PathElement } from '../fieldpath/path-element.js';
 import { isMap, type JsonMap, setKey } from '../fieldpath/value.js';
-import { type Atom, mapField, shapeFor } from './atom.js';
+import { type Atom, listSides, mapField, shapeFor } from './atom.js';
 import { formatSteps, listItemElement, type PathStep } from './path-steps.js';
 import { TypedValueError } from './typed-value-error.js';
 
@@ -30,13 +30,8 @@ class MergeWalker {
   }
 
   private list(l: unknown, r: unknown, a: Atom): unknown {
-    const la = Array.isArray(l) ? l : undefined;
-    const ra = Array.isArray(r) ? r : undefined;
-    const lt = a.list as NonNullable<Atom['list']>;
-    if (
-      lt.type === 'atomic' ||
-      ((la === undefined || la.length === 0) && (ra === undefined || ra.length === 0))
-    ) {
+    const { la, ra, lt, whole } = listSides(l, r, a);
+    if (whole) {
       return r !== undefined ? r : l;
     }
     const elem = lt.elem();
