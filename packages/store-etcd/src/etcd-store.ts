@@ -1,4 +1,5 @@
 import {
+  currentForWrite,
   type DeleteOptions,
   type GetOptions,
   type GetResult,
@@ -151,14 +152,7 @@ export function createEtcdStore(
       const k = ks.toEtcd(key);
       let current = (await readKey(key)).raw;
       for (;;) {
-        if (!current) throw new StoreError('NotFound', `key ${key} not found`, key);
-        const cur = toKeyValue(current);
-        if (options.expectedRevision !== undefined && cur.modRevision !== options.expectedRevision)
-          throw new StoreError(
-            'Conflict',
-            `key ${key} is at revision ${cur.modRevision}, not ${options.expectedRevision}`,
-            key,
-          );
+        const cur = currentForWrite(current && toKeyValue(current), key, options);
         const value = await tryUpdate(cur);
         const res = await write(
           () =>
@@ -189,14 +183,7 @@ export function createEtcdStore(
       const k = ks.toEtcd(key);
       let current = (await readKey(key)).raw;
       for (;;) {
-        if (!current) throw new StoreError('NotFound', `key ${key} not found`, key);
-        const cur = toKeyValue(current);
-        if (options.expectedRevision !== undefined && cur.modRevision !== options.expectedRevision)
-          throw new StoreError(
-            'Conflict',
-            `key ${key} is at revision ${cur.modRevision}, not ${options.expectedRevision}`,
-            key,
-          );
+        const cur = currentForWrite(current && toKeyValue(current), key, options);
         await options.check?.(cur);
         const res = await write(
           () =>

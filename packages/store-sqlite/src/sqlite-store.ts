@@ -1,4 +1,5 @@
 import {
+  currentForWrite,
   type DeleteOptions,
   type GetOptions,
   type GetResult,
@@ -366,16 +367,6 @@ class SqliteStore implements Store {
 
   private existing(k: Buffer, key: string, options: WriteOptions): KeyValue {
     // A writer sees the staged rows of the open transaction too.
-    const current = this.valueAt(k, this.nextRevision - 1);
-    if (!current) throw new StoreError('NotFound', `key ${key} not found`, key);
-    if (options.expectedRevision !== undefined && options.expectedRevision !== current.modRevision) {
-      throw new StoreError(
-        'Conflict',
-        `key ${key} is at revision ${current.modRevision}, expected ${options.expectedRevision}`,
-        key,
-        current.modRevision,
-      );
-    }
-    return current;
+    return currentForWrite(this.valueAt(k, this.nextRevision - 1), key, options);
   }
 }

@@ -22,3 +22,4 @@ export type {
   WriteOptions,
 } from './store.js';
 export { StoreWatcher } from './store-watcher.js';
+export { currentForWrite } from './write-precondition.js';

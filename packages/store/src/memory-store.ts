@@ -15,6 +15,7 @@ import type {
   WriteOptions,
 } from './store.js';
 import { StoreWatcher } from './store-watcher.js';
+import { currentForWrite } from './write-precondition.js';
 
 /** A key's history since the last compaction; `undefined` value marks a deletion (tombstone). */
 interface Version {
@@ -197,17 +198,7 @@ class MemoryStore implements Store {
   }
 
   private existing(key: string, options: WriteOptions): KeyValue {
-    const current = this.valueAt(key, this.revision);
-    if (!current) throw new StoreError('NotFound', `key ${key} not found`, key);
-    if (options.expectedRevision !== undefined && options.expectedRevision !== current.modRevision) {
-      throw new StoreError(
-        'Conflict',
-        `key ${key} is at revision ${current.modRevision}, expected ${options.expectedRevision}`,
-        key,
-        current.modRevision,
-      );
-    }
-    return current;
+    return currentForWrite(this.valueAt(key, this.revision), key, options);
   }
 
   private commit(event: StoreEvent): void {
