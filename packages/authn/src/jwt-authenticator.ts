@@ -10,6 +10,7 @@ import {
 } from './authenticator.js';
 import { isAuthnError, unauthorized } from './errors.js';
 import { createHttpsFetch, type FetchLike } from './https-fetch.js';
+import { onceReady } from './once-ready.js';
 import { createTokenCache } from './token-cache.js';
 
 /** The asymmetric algorithms an identity provider may sign with (never `none` or HMAC). */
@@ -125,8 +126,6 @@ export function createJwtAuthenticator(
   const discoveryURL =
     config.issuer.discoveryURL ?? `${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
   const cache = createTokenCache({ maxEntries: o.verifiedTokenCacheSize, now });
-  let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
-  let discovering: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
 
   async function discover() {
     const res = await doFetch(discoveryURL);
@@ -144,17 +143,14 @@ export function createJwtAuthenticator(
       [customFetch]: f,
     });
   }
+  const discovered = onceReady(discover);
 
   async function verify(token: string): Promise<{ user: UserInfo; audiences: string[]; exp: number }> {
-    if (!jwks) {
-      discovering ??= discover().finally(() => {
-        discovering = undefined;
-      });
-      try {
-        jwks = await discovering;
-      } catch (e) {
-        throw unauthorized(`jwt: ${(e as Error).message}`);
-      }
+    let jwks: Awaited<ReturnType<typeof discovered>>;
+    try {
+      jwks = await discovered();
+    } catch (e) {
+      throw unauthorized(`jwt: ${(e as Error).message}`);
     }
     let claims: JWTPayload;
     try {

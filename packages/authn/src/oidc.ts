@@ -6,6 +6,7 @@ import {
   userResult,
 } from './authenticator.js';
 import { invalidConfiguration, unauthorized } from './errors.js';
+import { onceReady } from './once-ready.js';
 
 /** The `--oidc-*` flags (doc 2 §2.1). */
 export interface OidcAuthenticatorOptions {
@@ -64,8 +65,6 @@ export function createOidcAuthenticator(options: OidcAuthenticatorOptions): Toke
   const algs = [...(options.signingAlgs ?? ['RS256'])];
   const doFetch = options.fetch ?? ((u: string, init?: { signal?: AbortSignal }) => fetch(u, init));
   const now = options.now ?? Date.now;
-  let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
-  let discovering: Promise<ReturnType<typeof createRemoteJWKSet>> | undefined;
 
   async function discover() {
     const res = await doFetch(`${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`);
@@ -81,6 +80,7 @@ export function createOidcAuthenticator(options: OidcAuthenticatorOptions): Toke
       [customFetch]: f,
     });
   }
+  const discovered = onceReady(discover);
 
   return {
     async authenticateToken(token): Promise<AuthenticationResult> {
@@ -98,15 +98,11 @@ export function createOidcAuthenticator(options: OidcAuthenticatorOptions): Toke
         return noOpinion;
       }
       if (iss !== issuer) return noOpinion;
-      if (!jwks) {
-        discovering ??= discover().finally(() => {
-          discovering = undefined;
-        });
-        try {
-          jwks = await discovering;
-        } catch (e) {
-          throw unauthorized(`oidc: ${(e as Error).message}`);
-        }
+      let jwks: Awaited<ReturnType<typeof discovered>>;
+      try {
+        jwks = await discovered();
+      } catch (e) {
+        throw unauthorized(`oidc: ${(e as Error).message}`);
       }
       let payload: JWTPayload;
       try {
