@@ -1,6 +1,5 @@
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type AuthorizationMode, parseAuthorizationModes } from '@orchard/authz';
 import { flavorByName } from '@orchard/meta';
 import type { ResourceTransformers } from '@orchard/store-encryption';
 import {
@@ -10,6 +9,11 @@ import {
   loadAuthenticationFlags,
   normalizeBooleanFlags,
 } from './authentication/authentication-flags.js';
+import {
+  type AuthorizationFlags,
+  authorizationFlagOptions,
+  readAuthorizationFlags,
+} from './authorization/authorization-flags.js';
 import {
   leaderElectionFlagOptions,
   leaderElectionFlagsUsage,
@@ -74,10 +78,17 @@ const usage = `Usage: orchard-apiserver [options]
   --service-cluster-ip-range CIDR  Service cluster IPs are allocated from it (default 10.0.0.0/24,
                          upstream kube-apiserver's; one IPv4 or IPv6 CIDR, at most 20 host bits)
   --service-node-port-range RANGE  NodePort/LoadBalancer node ports (default 30000-32767)
-  --authorization-mode LIST  ordered authorizers: AlwaysAllow, AlwaysDeny, Node, RBAC, ABAC (default
-                         Node,RBAC; Webhook is not built); system:masters (the admin) always passes;
-                         with Node, NodeRestriction admission limits what nodes write
+  --authorization-mode LIST  ordered authorizers: AlwaysAllow, AlwaysDeny, Node, RBAC, ABAC, Webhook
+                         (default Node,RBAC); system:masters (the admin) always passes; with Node,
+                         NodeRestriction admission limits what nodes write
   --authorization-policy-file PATH  ABAC policy, one JSON object per line (needs mode ABAC)
+  --authorization-webhook-config-file PATH  kubeconfig of the SubjectAccessReview webhook (mode Webhook)
+  --authorization-webhook-version v1|v1beta1  SubjectAccessReview version sent (default v1beta1)
+  --authorization-webhook-cache-authorized-ttl D    reuse "allowed" answers for D (default 5m0s)
+  --authorization-webhook-cache-unauthorized-ttl D  reuse other answers for D (default 30s)
+  --authorization-config PATH  AuthorizationConfiguration (named authorizers, webhooks with match
+                         conditions), reloaded on change and every 60s; excludes --authorization-mode
+                         and --authorization-webhook-*
   -h, --help             this text
 
 ${leaderElectionFlagsUsage}
@@ -118,8 +129,9 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         'max-watches-per-user': { type: 'string' },
         'service-cluster-ip-range': { type: 'string' },
         'service-node-port-range': { type: 'string' },
-        'authorization-mode': { type: 'string', default: 'Node,RBAC' },
+        'authorization-mode': { type: 'string' },
         'authorization-policy-file': { type: 'string' },
+        ...authorizationFlagOptions,
         help: { type: 'boolean', short: 'h', default: false },
         ...leaderElectionFlagOptions,
         ...observabilityFlagOptions,
@@ -253,17 +265,12 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   } catch (e) {
     return fail((e as Error).message);
   }
-  let authorizationModes: AuthorizationMode[] = [];
+  let authz: AuthorizationFlags;
   try {
-    authorizationModes = parseAuthorizationModes(String(values['authorization-mode']));
+    authz = readAuthorizationFlags(values, flavor);
   } catch (e) {
     return fail((e as Error).message);
   }
-  const policyFile = values['authorization-policy-file'];
-  if (typeof policyFile === 'string' && !authorizationModes.includes('ABAC'))
-    fail('--authorization-policy-file: given without mode ABAC in --authorization-mode');
-  if (typeof policyFile !== 'string' && authorizationModes.includes('ABAC'))
-    fail('--authorization-mode: ABAC needs --authorization-policy-file');
   const kubeconfigOut = resolve(
     typeof values['kubeconfig-out'] === 'string'
       ? values['kubeconfig-out']
@@ -344,8 +351,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
           : {}),
         ...serviceRanges,
         ...(authn ? { authentication: authn.authentication } : {}),
-        authorizationModes,
-        ...(typeof policyFile === 'string' ? { authorizationPolicyFile: resolve(policyFile) } : {}),
+        ...authz,
         logger: {
           info: (m) => process.stderr.write(`${m}\n`),
           error: (m, e) =>

@@ -83,7 +83,7 @@ export type {
   StabilityLevel,
 } from './metrics/stability.js';
 export { metricVisibility } from './metrics/stability.js';
-export type { ApiServerOptions, Logger, TlsOptions } from './options.js';
+export type { ApiServerOptions, AuthorizationWebhookFlags, Logger, TlsOptions } from './options.js';
 export { defaultApiServerOptions } from './options.js';
 export { builtinResources } from './registry/builtin/index.js';
 export type { RegistryChange, ResourceRegistry } from './registry/registry.js';

@@ -87,7 +87,7 @@ export interface ApiServerOptions {
   readonly authorizer?: Authorizer;
   /**
    * `--authorization-mode` (spec doc 2 §5.3): the modes of the chain, in order (`AlwaysAllow`,
-   * `AlwaysDeny`, `Node`, `RBAC`, `ABAC`; `Webhook` is not built). Default `['Node', 'RBAC']`: denied
+   * `AlwaysDeny`, `Node`, `RBAC`, `ABAC`, `Webhook`). Default `['Node', 'RBAC']`: denied
    * by default, node agents limited to their node's objects, the default roles open health,
    * `/version`, discovery and self reviews.
    */
@@ -99,6 +99,16 @@ export interface ApiServerOptions {
    * pods and pod status. Default: on when `authorizationModes` holds `Node`.
    */
   readonly nodeRestriction?: boolean;
+  /**
+   * `--authorization-webhook-*` (mode `Webhook` of `authorizationModes`): the webhook's kubeconfig,
+   * the SubjectAccessReview version (default `v1beta1`) and the answer caches (default 5 min / 30 s).
+   */
+  readonly authorizationWebhook?: AuthorizationWebhookFlags;
+  /**
+   * `--authorization-config` (doc 2 §2.6): an AuthorizationConfiguration file, reloaded on change and
+   * every 60 s; replaces `authorizationModes` and `authorizationWebhook` (the CLI refuses both).
+   */
+  readonly authorizationConfigFile?: string;
   /** Resource types served in addition to (or, with `builtinResources: false`, instead of) the built-ins. */
   readonly resources: readonly ResourceDefinition[];
   /** Serve the built-in types (namespaces, configmaps, secrets, serviceaccounts, events, leases). Default: true. */
@@ -233,6 +243,18 @@ const silentLogger: Logger = Object.freeze({
     console.error(`orchard-apiserver: ${message}`, error instanceof Error ? error.stack : (error ?? ''));
   },
 });
+
+/** The `--authorization-webhook-*` flags (the legacy form of one webhook authorizer). */
+export interface AuthorizationWebhookFlags {
+  /** `--authorization-webhook-config-file`: a kubeconfig naming the webhook. */
+  readonly configFile: string;
+  /** `--authorization-webhook-version`. Default `v1beta1`. */
+  readonly version?: 'v1' | 'v1beta1';
+  /** `--authorization-webhook-cache-authorized-ttl`, ms. Default 5 min. */
+  readonly authorizedTtlMs?: number;
+  /** `--authorization-webhook-cache-unauthorized-ttl`, ms. Default 30 s. */
+  readonly unauthorizedTtlMs?: number;
+}
 
 /** Defaults for every option (a request body limit of 3 MiB, like upstream). */
 export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze({

@@ -10,6 +10,11 @@ import {
   parseAbacPolicies,
 } from '@orchard/authz';
 import type { RbacEvaluator } from '@orchard/rbac';
+import {
+  configFileAuthorizer,
+  configuredTypes,
+  flagWebhookAuthorizer,
+} from './authorization/configured-authorizers.js';
 import { featureEnabled } from './feature-gates.js';
 import { startNodeGraphInformer } from './node/node-graph-informer.js';
 import type { ApiServerOptions } from './options.js';
@@ -51,34 +56,56 @@ function abacFromFile(path: string | undefined): Authorizer | undefined {
 }
 
 /**
- * The authorizer chain the options ask for: `options.authorizer` if given, the allow-all authorizer
- * for a lone `AlwaysAllow` mode, otherwise the mode chain over RBAC, Node (over `nodeGraph`) and ABAC
- * (from its policy file).
+ * The authorizer chain the options ask for: `options.authorizer` if given, the `--authorization-config`
+ * chain (reloaded until `signal` aborts), the allow-all authorizer for a lone `AlwaysAllow` mode,
+ * otherwise the mode chain over RBAC, Node (over `nodeGraph`), ABAC (from its policy file) and the
+ * webhook of the `--authorization-webhook-*` flags.
  */
 export function resolveAuthorizer(
   options: ApiServerOptions,
   rbac: RbacEvaluator,
   nodeGraph: NodeGraph,
+  signal: AbortSignal,
 ): Authorizer {
+  if (options.authorizer) return options.authorizer;
+  const log = (m: string) => options.logger.info(m);
+  const abac = abacFromFile(options.authorizationPolicyFile);
+  const rbacAuthorizer = createRbacAuthorizer(rbac);
+  const node = createNodeAuthorizer({
+    graph: nodeGraph,
+    flavor: options.flavor,
+    withSelectors: featureEnabled(options.featureGates, 'AuthorizeNodeWithSelectors'),
+  });
+  if (options.authorizationConfigFile !== undefined) {
+    const builtins = { RBAC: rbacAuthorizer, Node: node, ...(abac ? { ABAC: abac } : {}) };
+    return configFileAuthorizer(options.authorizationConfigFile, builtins, options.flavor, log, signal);
+  }
   const onlyAllowAll =
     options.authorizationModes.length === 1 && options.authorizationModes[0] === 'AlwaysAllow';
-  return (
-    options.authorizer ??
-    (onlyAllowAll && options.authorizationPolicyFile === undefined
-      ? alwaysAllowAuthorizer
-      : createModeAuthorizer({
-          modes: options.authorizationModes,
-          rbac: createRbacAuthorizer(rbac),
-          node: createNodeAuthorizer({
-            graph: nodeGraph,
-            flavor: options.flavor,
-            withSelectors: featureEnabled(options.featureGates, 'AuthorizeNodeWithSelectors'),
-          }),
-          ...(options.authorizationPolicyFile !== undefined
-            ? { abac: abacFromFile(options.authorizationPolicyFile) }
-            : {}),
-        }))
-  );
+  if (onlyAllowAll && abac === undefined && options.authorizationWebhook === undefined)
+    return alwaysAllowAuthorizer;
+  if (options.authorizationWebhook && !options.authorizationModes.includes('Webhook'))
+    throw new Error('--authorization-webhook-config-file: cannot be specified without mode Webhook');
+  return createModeAuthorizer({
+    modes: options.authorizationModes,
+    rbac: rbacAuthorizer,
+    node,
+    ...(abac ? { abac } : {}),
+    ...(options.authorizationWebhook
+      ? { webhook: flagWebhookAuthorizer(options.authorizationWebhook, options.flavor, log) }
+      : {}),
+  });
+}
+
+/**
+ * Whether the server's own chain has the Node authorizer (from `--authorization-mode` or the
+ * `--authorization-config` file as it was at start; a reload cannot add or remove it).
+ */
+export function authorizesNodes(options: ApiServerOptions): boolean {
+  if (options.authorizer) return false;
+  if (options.authorizationConfigFile !== undefined)
+    return configuredTypes(options.authorizationConfigFile, options.flavor).includes('Node');
+  return options.authorizationModes.includes('Node');
 }
 
 /** What `startServerAuthorization` hands the composition root. */
@@ -108,8 +135,7 @@ export function startServerAuthorization(
   let nodeInformer: CacheInformer | undefined;
   const ready = (async () => {
     await started;
-    if (state.options.authorizationModes.includes('Node') && !state.options.authorizer)
-      nodeInformer = startNodeGraphInformer(state, nodeGraph, signal);
+    if (authorizesNodes(state.options)) nodeInformer = startNodeGraphInformer(state, nodeGraph, signal);
     await reconcileDefaultPolicy(state);
     informer = startRbacInformer(state, rbac, signal, {
       onClusterRoles: (all) => aggregation.changed(all),

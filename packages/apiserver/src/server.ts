@@ -45,6 +45,7 @@ import { requestPath, resolveRequestInfo } from './request/request-info.js';
 import { writeError } from './response/write.js';
 import { route } from './router.js';
 import {
+  authorizesNodes,
   resolveAuthorizer,
   type ServerAuthorization,
   startServerAuthorization,
@@ -135,7 +136,8 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   );
   const rbac = createRbacEvaluator();
   const nodeGraph = createNodeGraph();
-  const authorizer = resolveAuthorizer(options, rbac, nodeGraph);
+  const closingController = new AbortController();
+  const authorizer = resolveAuthorizer(options, rbac, nodeGraph, closingController.signal);
   const registry = createResourceRegistry([
     ...(options.builtinResources ? builtinResources(flavor, () => authorizer) : []),
     ...options.resources,
@@ -143,7 +145,6 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   if (metrics) registerCacheMetrics(metrics, watchCaches, registry);
   const codecs: Codec[] = [...(options.codecs ?? defaultCodecs(flavor, options.featureGates))];
   const conversions: ResponseConversion[] = [...options.responseConversions];
-  const closingController = new AbortController();
   // Aborted when close() begins: /readyz fails from then on, while requests are still served for
   // `shutdownDelaySeconds` (upstream `--shutdown-delay-duration`) so load balancers can drain.
   const drainingController = new AbortController();
@@ -159,7 +160,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     'validation',
     rbacEscalationStep(rbacGroup(flavor), () => authorizer, rbac),
   );
-  const nodeRestriction = options.nodeRestriction ?? options.authorizationModes.includes('Node');
+  const nodeRestriction = options.nodeRestriction ?? authorizesNodes(options);
   if (nodeRestriction) writePipeline.insertBefore('strategy-prepare', nodeRestrictionStep(flavor));
   const log = options.logger;
   const serviceAllocator = installServiceAllocation(options, objects, registry, writePipeline);
