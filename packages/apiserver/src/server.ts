@@ -15,7 +15,7 @@ import { buildOffers, defaultCodecs, type ResponseConversion } from './codecs.js
 import { startCrdController } from './crd/controller.js';
 import type { CustomResourceConverter } from './crd/conversion.js';
 import { toApiError } from './errors.js';
-import { resolveFeatureGates } from './feature-gates.js';
+import { featureEnabled, resolveFeatureGates } from './feature-gates.js';
 import { admissionFilter } from './filters/admission.js';
 import { auditFilter } from './filters/audit.js';
 import { authenticationFilter, createFixedAuthenticator } from './filters/authentication.js';
@@ -53,6 +53,7 @@ import {
 import { installServiceAllocation, startServiceAllocation } from './services/service-allocation.js';
 import type { ServerState } from './state.js';
 import { createCompactor } from './storage/compactor.js';
+import { untransformableWithoutGate } from './storage/corrupt-objects.js';
 import { ObjectStore } from './storage/object-store.js';
 import { WatchCaches } from './storage/watch-caches.js';
 
@@ -283,7 +284,10 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       const target = ctx.def
         ? { group: ctx.def.group, resource: ctx.def.resource, name: info.name }
         : undefined;
-      const err = toApiError(e, target, log.error);
+      const err =
+        (featureEnabled(options.featureGates, 'AllowUnsafeMalformedObjectDeletion')
+          ? undefined
+          : untransformableWithoutGate(e)) ?? toApiError(e, target, log.error);
       if (res.headersSent) {
         res.end();
         return;

@@ -5,7 +5,7 @@ import { orchFlavor } from '@orchard/meta';
 import type { Store } from '@orchard/store';
 import { createResourceTransformers, parseEncryptionConfiguration } from '@orchard/store-encryption';
 import { createSqliteStore } from '@orchard/store-sqlite';
-import { startTestServer, type TestServer } from '@orchard/testing';
+import { openWatch, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /**
@@ -102,6 +102,8 @@ describe('encryption at rest on SQLite (in-process server, restarted with new co
 
   it('rotation: key2 first still reads key1 values; an unchanged replace re-encrypts with key2', async () => {
     const s = await start(key2ThenKey1);
+    // Watches see plaintext objects, in order, with their resourceVersions, whatever key wrote them.
+    const w = await openWatch(s, secrets, { resourceVersion: '0' });
     const before = await s.request('GET', `${secrets}/a`);
     expect(before.status).toBe(200);
     const rv = (before.json as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
@@ -113,6 +115,24 @@ describe('encryption at rest on SQLite (in-process server, restarted with new co
     ).toBeGreaterThan(Number(rv));
     expect(await raw('a')).toMatch(/^k8s:enc:aesgcm:v1:key2:/);
     expect(await raw('old')).toMatch(/^k8s:enc:aesgcm:v1:key1:/);
+    const putRv = (put.json as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+    for (let i = 0; i < 200 && w.events.length < 3; i++) await new Promise((r) => setTimeout(r, 25));
+    w.close();
+    const seen = w.events.map((e) => {
+      const o = e.object as {
+        metadata: { name: string; resourceVersion: string };
+        data: { password: string };
+      };
+      return [e.type, o.metadata.name, o.data.password];
+    });
+    expect(seen).toEqual([
+      ['ADDED', 'a', markerB64],
+      ['ADDED', 'old', markerB64],
+      ['MODIFIED', 'a', markerB64],
+    ]);
+    expect((w.events[2]?.object as { metadata: { resourceVersion: string } }).metadata.resourceVersion).toBe(
+      putRv,
+    );
     // Once re-encrypted, a replace that changes nothing writes nothing (upstream's no-op update).
     const again = await s.request('PUT', `${secrets}/a`, { body: put.json });
     expect((again.json as { metadata: { resourceVersion: string } }).metadata.resourceVersion).toBe(
@@ -175,5 +195,20 @@ describe('encryption at rest on SQLite (in-process server, restarted with new co
       message:
         'Internal error occurred: unable to transform key "/core/secrets/default/a": no matching key was found for the provided AES transformer',
     });
+    // A get answers the transformer's words alone, as upstream without the gate.
+    const get = await api.request('GET', `${secrets}/a`);
+    expect(get.status).toBe(500);
+    expect(get.json).toMatchObject({
+      reason: 'InternalError',
+      message: 'Internal error occurred: no matching key was found for the provided AES transformer',
+    });
+    // Without the gate the option is dropped, as upstream drops a disabled field: a normal delete, 500.
+    const del = await api.request(
+      'DELETE',
+      `${secrets}/a?ignoreStoreReadErrorWithClusterBreakingPotential=true`,
+    );
+    expect(del.status).toBe(500);
+    expect(del.json).toMatchObject({ reason: 'InternalError' });
+    expect(await raw('a')).toMatch(/^k8s:enc:aesgcm:v1:key2:/);
   });
 });

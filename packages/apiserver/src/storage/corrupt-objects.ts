@@ -1,5 +1,5 @@
 import { ApiError, errors, type StatusCause } from '@orchard/meta';
-import type { WatchCacheError } from '@orchard/watch-cache';
+import { isWatchCacheError, type WatchCacheError } from '@orchard/watch-cache';
 import { isUndecodableObjectError } from './object-store.js';
 
 /** Upstream names at most this many unreadable objects in a failed list's causes, then one `TooMany`. */
@@ -45,4 +45,21 @@ export function corruptListError(
     name: 'list',
     causes,
   });
+}
+
+/**
+ * With `AllowUnsafeMalformedObjectDeletion` off, upstream reports a decryption failure on a single
+ * object as a bare 500 with the transformer's words (`Internal error occurred: no matching prefix
+ * found`); the corrupt-object wording (`StorageError: corrupt object …`) comes with the gate. Returns
+ * that answer for such an error (thrown directly or as the watch cache's `Corrupt`), else undefined.
+ */
+export function untransformableWithoutGate(e: unknown): ApiError | undefined {
+  const cause = isWatchCacheError(e, 'Corrupt') ? e.cause : e;
+  if (
+    isUndecodableObjectError(cause) &&
+    cause.failure === 'untransformable' &&
+    cause.transformError !== undefined
+  )
+    return errors.internal(cause.transformError);
+  return undefined;
 }
