@@ -130,9 +130,7 @@ describe('encryption at rest on SQLite (in-process server, restarted with new co
       ['ADDED', 'old', markerB64],
       ['MODIFIED', 'a', markerB64],
     ]);
-    expect((w.events[2]?.object as { metadata: { resourceVersion: string } }).metadata.resourceVersion).toBe(
-      putRv,
-    );
+    expect(w.events[2]?.object.metadata.resourceVersion).toBe(putRv);
     // Once re-encrypted, a replace that changes nothing writes nothing (upstream's no-op update).
     const again = await s.request('PUT', `${secrets}/a`, { body: put.json });
     expect((again.json as { metadata: { resourceVersion: string } }).metadata.resourceVersion).toBe(
