@@ -244,6 +244,36 @@ describe('batch/v1 Job and CronJob', () => {
     expectCauses(r.json, expected as [string, string][]);
   });
 
+  it.each([
+    ['a spec that is a string', { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'h1' }, spec: 'x' }],
+    [
+      'a template that is a list',
+      { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'h2' }, spec: { template: [1] } },
+    ],
+    [
+      'prototype keys in labels and selector',
+      JSON.parse(
+        '{"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"h3"},"spec":{"manualSelector":true,"selector":{"matchLabels":{"__proto__":"x"}},"template":{"metadata":{"labels":{"constructor":"y"}},"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"i"}]}}}}',
+      ),
+    ],
+    [
+      'a schedule that is a number',
+      {
+        apiVersion: 'batch/v1',
+        kind: 'CronJob',
+        metadata: { name: 'h4' },
+        spec: { schedule: 5, jobTemplate: {} },
+      },
+    ],
+  ])('hostile input (%s) is a 4xx Status, never a crash', async (_name, body) => {
+    const path = (body as { kind: string }).kind === 'Job' ? jobsPath : cronPath;
+    const r = await api.request('POST', path, { body });
+    expect(r.status).toBeGreaterThanOrEqual(400);
+    expect(r.status).toBeLessThan(500);
+    expect((r.json as { kind: string }).kind).toBe('Status');
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
   it('a CronJob name over 52 characters is refused', async () => {
     const r = await api.request('POST', cronPath, {
       body: cronJob('x'.repeat(53), {

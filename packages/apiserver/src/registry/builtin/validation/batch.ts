@@ -10,7 +10,7 @@ import { isJsonObject, jsonEqual } from '@orchard/meta/internal';
 import { jobLabels } from '../defaults-batch.js';
 import { cronScheduleError, isKnownTimeZone } from './cron-schedule.js';
 import { validatePodSpec } from './pod-spec.js';
-import { goLabelSelector, selectorMatchesTemplate } from './workload.js';
+import { goLabelSelector, selectorMatchesTemplate, validateLabelSelector } from './workload.js';
 
 type Obj = Record<string, unknown>;
 
@@ -55,7 +55,10 @@ export function validateJobSpec(
   if (!isJsonObject(selector)) {
     if (!opts.template) causes.push(fieldErrors.required(`${path}.selector`));
   } else {
-    if (template) causes.push(...selectorMatchesTemplate(selector, template, `${path}.template`));
+    const selectorCauses = validateLabelSelector(selector, `${path}.selector`);
+    causes.push(...selectorCauses);
+    if (template && selectorCauses.length === 0)
+      causes.push(...selectorMatchesTemplate(selector, template, `${path}.template`));
     const generated = spec.manualSelector !== true && opts.uid !== undefined;
     const uid = isJsonObject(selector.matchLabels)
       ? selector.matchLabels[jobLabels.controllerUid]

@@ -3,7 +3,14 @@
  * rules): a selector that is present, not empty and matches the template's labels, immutable in
  * apps/v1; non-negative replicas; a pod template whose restart policy is `Always`.
  */
-import { fieldErrors, type LabelSelector, labelSelectorFromObject, type StatusCause } from '@orchard/meta';
+import {
+  fieldErrors,
+  isQualifiedName,
+  type LabelSelector,
+  labelSelectorFromObject,
+  type StatusCause,
+  validateLabels,
+} from '@orchard/meta';
 import { isJsonObject, jsonEqual } from '@orchard/meta/internal';
 import { validatePodSpec } from './pod-spec.js';
 
@@ -31,6 +38,40 @@ function isEmptySelector(s: Record<string, unknown>): boolean {
   return labels + expressions === 0;
 }
 
+const selectorOperators = ['In', 'NotIn', 'Exists', 'DoesNotExist'];
+
+/**
+ * upstream `ValidateLabelSelector`: matchLabels as labels, each requirement's key a qualified
+ * name, a known operator, values exactly when the operator needs them.
+ */
+export function validateLabelSelector(selector: Record<string, unknown>, path: string): StatusCause[] {
+  const causes: StatusCause[] = [];
+  if (isJsonObject(selector.matchLabels))
+    causes.push(...validateLabels(selector.matchLabels as Record<string, string>, `${path}.matchLabels`));
+  const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
+  expressions.forEach((e, i) => {
+    if (!isJsonObject(e)) return;
+    const at = `${path}.matchExpressions[${i}]`;
+    const values = Array.isArray(e.values) ? e.values : [];
+    if (!selectorOperators.includes(e.operator as string))
+      causes.push(fieldErrors.invalid(`${at}.operator`, e.operator, 'not a valid selector operator'));
+    else if ((e.operator === 'In' || e.operator === 'NotIn') && values.length === 0)
+      causes.push(
+        fieldErrors.required(`${at}.values`, "must be specified when `operator` is 'In' or 'NotIn'"),
+      );
+    else if ((e.operator === 'Exists' || e.operator === 'DoesNotExist') && values.length > 0)
+      causes.push(
+        fieldErrors.forbidden(
+          `${at}.values`,
+          "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+        ),
+      );
+    if (typeof e.key === 'string')
+      for (const m of isQualifiedName(e.key)) causes.push(fieldErrors.invalid(`${at}.key`, e.key, m));
+  });
+  return causes;
+}
+
 /**
  * Upstream's "`selector` does not match template `labels`" check: none when `selector` (a
  * LabelSelector object) selects the template's labels or does not parse (its own validation says so).
@@ -41,6 +82,10 @@ export function selectorMatchesTemplate(
   templatePath: string,
 ): StatusCause[] {
   const labels = isJsonObject(template.metadata) ? template.metadata.labels : undefined;
+  const labelCauses = isJsonObject(labels)
+    ? validateLabels(labels as Record<string, string>, `${templatePath}.metadata.labels`)
+    : [];
+  if (labelCauses.length > 0) return labelCauses;
   let matches = false;
   try {
     matches = labelSelectorFromObject(selector as LabelSelector).matches(
@@ -65,6 +110,10 @@ export function validateWorkloadSpec(spec: unknown, kind: string): StatusCause[]
   const causes: StatusCause[] = [];
   if (typeof spec.replicas === 'number' && spec.replicas < 0)
     causes.push(fieldErrors.invalid('spec.replicas', spec.replicas, 'must be greater than or equal to 0'));
+  if (typeof spec.minReadySeconds === 'number' && spec.minReadySeconds < 0)
+    causes.push(
+      fieldErrors.invalid('spec.minReadySeconds', spec.minReadySeconds, 'must be greater than or equal to 0'),
+    );
   const selector = spec.selector;
   const template = isJsonObject(spec.template) ? spec.template : undefined;
   if (!isJsonObject(selector)) causes.push(fieldErrors.required('spec.selector'));
