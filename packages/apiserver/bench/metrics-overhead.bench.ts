@@ -64,7 +64,8 @@ async function start(metrics: boolean): Promise<{ url: string; close: () => Prom
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
-const on = await start(true);
+// BENCH_AA=1: both servers without metrics, to see the noise and any bias of the method itself.
+const on = await start(process.env.BENCH_AA !== '1');
 const off = await start(false);
 await round(on.url, 2000);
 await round(off.url, 2000);
@@ -98,6 +99,12 @@ console.log(
 );
 console.log(
   `difference: throughput ${(((rpsOff - rpsOn) / rpsOff) * 100).toFixed(1)}% lower, CPU per request ${(((cpuOn - cpuOff) / cpuOff) * 100).toFixed(1)}% higher with metrics on`,
+);
+// Each pair of rounds ran back to back under about the same machine load: the median of the
+// per-pair ratios is steadier than the ratio of the medians.
+const pairRatios = onRounds.map((r, i) => r.cpuUs / (offRounds[i] as Round).cpuUs);
+console.log(
+  `paired: CPU per request on/off, median over ${rounds} pairs: ${((median(pairRatios) - 1) * 100).toFixed(1)}% higher with metrics on`,
 );
 
 // The added work itself, without HTTP: what recordRequest costs per request (CPU time of a tight loop).

@@ -17,7 +17,7 @@ import type { CustomResourceConverter } from './crd/conversion.js';
 import { toApiError } from './errors.js';
 import { featureEnabled, resolveFeatureGates } from './feature-gates.js';
 import { admissionFilter } from './filters/admission.js';
-import { auditFilter } from './filters/audit.js';
+import { auditFailedAuthentication, auditFilter } from './filters/audit.js';
 import { authenticationFilter, createFixedAuthenticator } from './filters/authentication.js';
 import { authorizationFilter } from './filters/authorization.js';
 import { composeFilters, type FilterContext } from './filters/filter.js';
@@ -294,6 +294,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       }
       writeError({ res, accept: req.headers.accept, flavor, offers: state.offers }, err);
       if (metrics) recordRequest(metrics, ctx, err.code, startedAt);
+      auditFailedAuthentication(audit, ctx, err);
     }
   }
 

@@ -44,6 +44,8 @@ beforeAll(async () => {
     storage: 'memory',
     server: {
       audit: { policy: parseAuditPolicy(policyText, 'policy.yaml', kubernetesFlavor), logPath: log },
+      // A token method, so that an unknown bearer token is a 401 rather than anonymous.
+      authentication: { tokenFile: [{ token: 'known-token', user: { username: 'tok', groups: [] } }] },
     },
   });
 });
@@ -193,6 +195,39 @@ describe('audit log', () => {
     const done = mine.find((e) => e.stage === 'ResponseComplete') as Event;
     expect(done.requestObject.data.big).toHaveLength(big.length);
     expect(done.responseObject.data.big).toHaveLength(big.length);
+  });
+});
+
+describe('audit of failures', () => {
+  it('records a request refused by authentication (401) with no user, as upstream', async () => {
+    const r = await api.request('GET', '/api/v1/namespaces/default/configmaps', {
+      anonymous: true,
+      headers: { authorization: 'Bearer not-a-valid-token' },
+    });
+    expect(r.status).toBe(401);
+    const [e] = await eventsOf(r.headers['audit-id'] as string, ['ResponseStarted']);
+    expect(e).toMatchObject({
+      level: 'RequestResponse',
+      stage: 'ResponseStarted',
+      user: {},
+      responseStatus: { code: 401, reason: 'Unauthorized' },
+    });
+  });
+
+  it('writes Panic, not ResponseComplete, when serving fails unexpectedly', async () => {
+    api.server.writePipeline.insertBefore('validation', {
+      name: 'explode-for-audit-test',
+      operations: ['create'],
+      run: (w) => {
+        if (w.obj.metadata.name === 'boom') throw new Error('kaboom');
+      },
+    });
+    const r = await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('boom', {}) });
+    expect(r.status).toBe(500);
+    const mine = await eventsOf(r.headers['audit-id'] as string, ['Panic']);
+    expect(mine.map((e) => e.stage)).toEqual(['RequestReceived', 'Panic']);
+    expect(mine[1]?.responseStatus).toMatchObject({ code: 500, reason: 'InternalError' });
+    expect(mine[1]?.responseStatus.message).toContain('kaboom');
   });
 });
 

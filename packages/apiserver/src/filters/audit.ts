@@ -1,8 +1,9 @@
 import type { ServerResponse } from 'node:http';
+import type { ApiError } from '@orchard/meta';
 import { formatAuditEvent } from '../audit/event.js';
 import type { AuditLogWriter } from '../audit/log-writer.js';
 import { type AuditPolicy, type AuditStage, evaluatePolicy } from '../audit/policy.js';
-import { type AuditRecord, attachAuditRecord, nowMicros } from '../audit/record.js';
+import { type AuditRecord, attachAuditRecord, auditRecordOf, nowMicros } from '../audit/record.js';
 import { toApiError } from '../errors.js';
 import { isClientGone } from '../request/body.js';
 import type { Filter, FilterContext } from './filter.js';
@@ -57,6 +58,46 @@ function onHeaders(res: ServerResponse, started: () => void): void {
   } as ServerResponse['writeHead'];
 }
 
+/** The policy attributes of a request as the filter context has it. */
+function attributesOf(ctx: FilterContext) {
+  const { info } = ctx;
+  return {
+    user: ctx.user,
+    verb: info.verb,
+    isResourceRequest: info.isResourceRequest,
+    path: info.path,
+    apiGroup: info.apiGroup,
+    namespace: info.namespace,
+    resource: info.resource,
+    subresource: info.subresource,
+    name: info.name,
+  };
+}
+
+/**
+ * A request refused by authentication (401) never reaches the audit filter: as upstream's
+ * failed-authentication audit, it is recorded with no user, by the policy's rule for it, as one
+ * ResponseStarted event carrying the 401 Status. Called by the server when it answers a 401.
+ */
+export function auditFailedAuthentication(
+  audit: ServerAudit | undefined,
+  ctx: FilterContext,
+  error: ApiError,
+): void {
+  if (!audit || error.code !== 401 || auditRecordOf(ctx.req)) return;
+  const decision = evaluatePolicy(audit.policy, attributesOf(ctx));
+  if (decision.level === 'None') return;
+  const record: AuditRecord = {
+    auditID: ctx.auditID,
+    decision,
+    user: undefined,
+    receivedAt: nowMicros(),
+    annotations: {},
+    error,
+  };
+  emit(audit, ctx, record, 'ResponseStarted', 401);
+}
+
 /**
  * Audit (`--audit-policy-file`, `--audit-log-path`): the first matching policy rule gives the level
  * of the request (its authenticated user, before impersonation, as upstream); at `None` nothing is
@@ -70,17 +111,7 @@ export function auditFilter(audit: ServerAudit | undefined): Filter {
   if (!audit) return (_ctx, next) => next();
   return async (ctx, next) => {
     const { info } = ctx;
-    const decision = evaluatePolicy(audit.policy, {
-      user: ctx.user,
-      verb: info.verb,
-      isResourceRequest: info.isResourceRequest,
-      path: info.path,
-      apiGroup: info.apiGroup,
-      namespace: info.namespace,
-      resource: info.resource,
-      subresource: info.subresource,
-      name: info.name,
-    });
+    const decision = evaluatePolicy(audit.policy, attributesOf(ctx));
     if (decision.level === 'None') return next();
     const record: AuditRecord = {
       auditID: ctx.auditID,

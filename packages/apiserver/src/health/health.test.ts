@@ -62,4 +62,21 @@ describe('health checks', () => {
     expect((await h.evaluate('livez', 'shutdown', q())).code).toBe(404);
     expect((await h.evaluate('readyz', 'shutdown', q())).code).toBe(200);
   });
+
+  it('takes unfinished post-start hooks as passing on /livez during --livez-grace-period only', async () => {
+    let clock = 1_000;
+    const h = createHealthChecks({ livezGracePeriodMs: 5_000, now: () => clock });
+    h.add({ name: 'ping', check: () => undefined }, ['livez', 'readyz']);
+    h.addHook('rbac/bootstrap-roles');
+    expect(await h.evaluate('livez', undefined, q())).toEqual({ code: 200, body: 'ok' });
+    expect((await h.evaluate('livez', 'poststarthook/rbac/bootstrap-roles', q())).code).toBe(200);
+    // Readiness is never assumed.
+    expect((await h.evaluate('readyz', undefined, q())).code).toBe(500);
+    clock += 5_000;
+    const late = await h.evaluate('livez', undefined, q('verbose'));
+    expect(late.code).toBe(500);
+    expect(late.body).toContain('[-]poststarthook/rbac/bootstrap-roles failed: reason withheld');
+    h.completeHook('rbac/bootstrap-roles');
+    expect((await h.evaluate('livez', undefined, q())).code).toBe(200);
+  });
 });
