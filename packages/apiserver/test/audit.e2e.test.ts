@@ -219,7 +219,7 @@ describe('audit of failures', () => {
       name: 'explode-for-audit-test',
       operations: ['create'],
       run: (w) => {
-        if (w.obj.metadata.name === 'boom') throw new Error('kaboom');
+        if (w.obj.metadata?.name === 'boom') throw new Error('kaboom');
       },
     });
     const r = await api.request('POST', '/api/v1/namespaces/default/configmaps', { body: cm('boom', {}) });
