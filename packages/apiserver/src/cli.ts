@@ -78,6 +78,8 @@ const usage = `Usage: orchard-apiserver [options]
   --service-cluster-ip-range CIDR  Service cluster IPs are allocated from it (default 10.0.0.0/24,
                          upstream kube-apiserver's; one IPv4 or IPv6 CIDR, at most 20 host bits)
   --service-node-port-range RANGE  NodePort/LoadBalancer node ports (default 30000-32767)
+  --simulate-replica-readiness  ReplicaSets report their replicas ready and available (no pods run),
+                         so Deployment rollouts complete; for tests (default off: rollouts wait)
   --authorization-mode LIST  ordered authorizers: AlwaysAllow, AlwaysDeny, Node, RBAC, ABAC, Webhook
                          (default Node,RBAC); system:masters (the admin) always passes; with Node,
                          NodeRestriction admission limits what nodes write
@@ -129,6 +131,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         'max-watches-per-user': { type: 'string' },
         'service-cluster-ip-range': { type: 'string' },
         'service-node-port-range': { type: 'string' },
+        'simulate-replica-readiness': { type: 'boolean', default: false },
         'authorization-mode': { type: 'string' },
         'authorization-policy-file': { type: 'string' },
         ...authorizationFlagOptions,
@@ -350,6 +353,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
             }
           : {}),
         ...serviceRanges,
+        simulateReplicaReadiness: values['simulate-replica-readiness'] === true,
         ...(authn ? { authentication: authn.authentication } : {}),
         ...authz,
         logger: {

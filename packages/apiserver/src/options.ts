@@ -234,6 +234,13 @@ export interface ApiServerOptions {
    * (post-start hooks still running) fail, so a slow start is not taken for a dead server. Default 0.
    */
   readonly livezGracePeriodMs: number;
+  /**
+   * Every ReplicaSet's status reports its replicas ready and available (CLI
+   * `--simulate-replica-readiness`). The server runs no pods; with this, Deployment rollouts
+   * complete (`kubectl rollout status` returns), for tests of controllers that wait on rollouts.
+   * Default false: ReplicaSets report no replicas and rollouts wait, as on a cluster without nodes.
+   */
+  readonly simulateReplicaReadiness: boolean;
   readonly logger: Logger;
 }
 
@@ -291,5 +298,6 @@ export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze
   serviceAllocationRepairIntervalMs: 3 * 60_000,
   metrics: true,
   livezGracePeriodMs: 0,
+  simulateReplicaReadiness: false,
   logger: silentLogger,
 });

@@ -1,0 +1,198 @@
+import { kubectl, kubectlAvailable, startTestServer, type TestServer, waitFor } from '@orchard/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The Deployment → ReplicaSet controller (issue 19 item 9) with stock kubectl under the kubernetes
+ * flavor: `create deployment`, `rollout status`, `set image` + `rollout history`, `rollout undo`,
+ * `scale`, revisionHistoryLimit, and deletion cascading to the ReplicaSets.
+ */
+type Rs = {
+  metadata: {
+    name: string;
+    labels: Record<string, string>;
+    annotations: Record<string, string>;
+    ownerReferences: { kind: string; name: string; controller: boolean; blockOwnerDeletion: boolean }[];
+  };
+  spec: { replicas: number; template: { spec: { containers: { image: string }[] } } };
+  status: Record<string, number>;
+};
+type Deploy = {
+  metadata: { annotations: Record<string, string>; generation: number };
+  status: Record<string, unknown> & {
+    conditions: { type: string; status: string; reason: string; message: string }[];
+  };
+};
+
+describe.skipIf(!kubectlAvailable())(
+  'kubectl rollouts (kubernetes flavor, --simulate-replica-readiness)',
+  () => {
+    let api: TestServer;
+    const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
+    const replicaSets = async (app: string) => {
+      const r = await api.request(
+        'GET',
+        `/apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3D${app}`,
+      );
+      return ((r.json as { items: Rs[] }).items ?? []).sort(
+        (a, b) =>
+          Number(a.metadata.annotations['deployment.kubernetes.io/revision']) -
+          Number(b.metadata.annotations['deployment.kubernetes.io/revision']),
+      );
+    };
+    const deployment = async (name: string) =>
+      (await api.request('GET', `/apis/apps/v1/namespaces/default/deployments/${name}`)).json as Deploy;
+
+    beforeAll(async () => {
+      api = await startTestServer({ flavor: 'kubernetes', server: { simulateReplicaReadiness: true } });
+    });
+    afterAll(async () => {
+      await api.stop();
+    });
+
+    it('create deployment makes a ReplicaSet <name>-<hash> owned by it; rollout status completes', async () => {
+      expect(await k('create', 'deployment', 'web', '--image=nginx:1.25', '--replicas=3')).toMatchObject({
+        code: 0,
+        stdout: 'deployment.apps/web created\n',
+      });
+      const status = await kubectl(['rollout', 'status', 'deployment/web', '--timeout=60s'], {
+        kubeconfig: api.kubeconfigPath,
+        timeoutMs: 90_000,
+      });
+      expect(status).toMatchObject({ code: 0 });
+      expect(status.stdout).toContain('deployment "web" successfully rolled out');
+      const [rs] = await replicaSets('web');
+      const hash = rs?.metadata.labels['pod-template-hash'] ?? '';
+      expect(hash).toMatch(/^[bcdfghjklmnpqrstvwxz2456789]+$/);
+      expect(rs?.metadata.name).toBe(`web-${hash}`);
+      expect(rs?.metadata.ownerReferences).toEqual([
+        expect.objectContaining({
+          kind: 'Deployment',
+          name: 'web',
+          controller: true,
+          blockOwnerDeletion: true,
+        }),
+      ]);
+      expect(rs?.status).toMatchObject({ replicas: 3, readyReplicas: 3, availableReplicas: 3 });
+      const d = await deployment('web');
+      expect(d.metadata.annotations['deployment.kubernetes.io/revision']).toBe('1');
+      expect(d.status).toMatchObject({
+        observedGeneration: d.metadata.generation,
+        replicas: 3,
+        updatedReplicas: 3,
+        readyReplicas: 3,
+        availableReplicas: 3,
+      });
+      expect(d.status.unavailableReplicas).toBeUndefined();
+      expect(d.status.conditions.map((c) => [c.type, c.status, c.reason, c.message])).toEqual(
+        expect.arrayContaining([
+          ['Available', 'True', 'MinimumReplicasAvailable', 'Deployment has minimum availability.'],
+          [
+            'Progressing',
+            'True',
+            'NewReplicaSetAvailable',
+            `ReplicaSet "web-${hash}" has successfully progressed.`,
+          ],
+        ]),
+      );
+      const table = await k('get', 'deploy', 'web');
+      expect(table.stdout).toMatch(/web\s+3\/3\s+3\s+3\s+/);
+    });
+
+    it('set image makes revision 2; rollout history lists both; undo brings revision 1 back as 3', async () => {
+      expect(await k('set', 'image', 'deployment/web', 'nginx=nginx:1.26')).toMatchObject({ code: 0 });
+      expect(
+        await kubectl(['rollout', 'status', 'deployment/web', '--timeout=60s'], {
+          kubeconfig: api.kubeconfigPath,
+          timeoutMs: 90_000,
+        }),
+      ).toMatchObject({ code: 0 });
+      const sets = await replicaSets('web');
+      expect(
+        sets.map((r) => [r.metadata.annotations['deployment.kubernetes.io/revision'], r.spec.replicas]),
+      ).toEqual([
+        ['1', 0],
+        ['2', 3],
+      ]);
+      const history = await k('rollout', 'history', 'deployment/web');
+      expect(history.code).toBe(0);
+      expect(history.stdout).toMatch(/REVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>\n/);
+      const rev1 = await k('rollout', 'history', 'deployment/web', '--revision=1');
+      expect(rev1.stdout).toContain('nginx:1.25');
+      const undo = await k('rollout', 'undo', 'deployment/web');
+      expect(undo).toMatchObject({ code: 0, stdout: 'deployment.apps/web rolled back\n' });
+      await waitFor('revision 1 back as 3', async () => {
+        const now = await replicaSets('web');
+        const back = now.find((r) => r.spec.template.spec.containers[0]?.image === 'nginx:1.25');
+        return back?.metadata.annotations['deployment.kubernetes.io/revision'] === '3' &&
+          back.spec.replicas === 3
+          ? back
+          : undefined;
+      });
+      expect(
+        await kubectl(['rollout', 'status', 'deployment/web', '--timeout=60s'], {
+          kubeconfig: api.kubeconfigPath,
+          timeoutMs: 90_000,
+        }),
+      ).toMatchObject({ code: 0 });
+      const after = await k('rollout', 'history', 'deployment/web');
+      expect(after.stdout).toMatch(/REVISION\s+CHANGE-CAUSE\n2\s+<none>\n3\s+<none>\n/);
+      expect((await deployment('web')).metadata.annotations['deployment.kubernetes.io/revision']).toBe('3');
+    });
+
+    it('scale moves the new ReplicaSet; old ones beyond revisionHistoryLimit are deleted', async () => {
+      expect(await k('scale', 'deployment/web', '--replicas=5')).toMatchObject({ code: 0 });
+      await waitFor('scaled', async () => {
+        const d = await deployment('web');
+        return d.status.availableReplicas === 5 && d.status.updatedReplicas === 5 ? d : undefined;
+      });
+      expect(await k('patch', 'deployment/web', '-p', '{"spec":{"revisionHistoryLimit":0}}')).toMatchObject({
+        code: 0,
+      });
+      await waitFor('old ReplicaSets pruned', async () => {
+        const now = await replicaSets('web');
+        return now.length === 1 ? now : undefined;
+      });
+    });
+
+    it('deleting the Deployment deletes its ReplicaSets', async () => {
+      expect(await k('delete', 'deployment', 'web')).toMatchObject({ code: 0 });
+      await waitFor('ReplicaSets collected', async () =>
+        (await replicaSets('web')).length === 0 ? true : undefined,
+      );
+    });
+  },
+);
+
+describe.skipIf(!kubectlAvailable())('kubectl rollouts without simulated readiness', () => {
+  it('rollout status waits as it would on a cluster without nodes', async () => {
+    const api = await startTestServer({ flavor: 'kubernetes' });
+    try {
+      const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
+      expect(await k('create', 'deployment', 'idle', '--image=nginx', '--replicas=2')).toMatchObject({
+        code: 0,
+      });
+      const d = await waitFor('status observed', async () => {
+        const r = (await api.request('GET', '/apis/apps/v1/namespaces/default/deployments/idle'))
+          .json as Deploy;
+        return r.status?.observedGeneration ? r : undefined;
+      });
+      expect(d.status).toMatchObject({ unavailableReplicas: 2 });
+      expect(d.status.conditions.map((c) => [c.type, c.status, c.reason])).toEqual(
+        expect.arrayContaining([
+          ['Available', 'False', 'MinimumReplicasUnavailable'],
+          ['Progressing', 'True', 'NewReplicaSetCreated'],
+        ]),
+      );
+      const status = await kubectl(['rollout', 'status', 'deployment/idle', '--timeout=2s'], {
+        kubeconfig: api.kubeconfigPath,
+      });
+      expect(status.code).toBe(1);
+      expect(status.stdout).toContain(
+        'Waiting for deployment "idle" rollout to finish: 0 out of 2 new replicas have been updated...',
+      );
+      expect(status.stderr).toContain('timed out waiting for the condition');
+    } finally {
+      await api.stop();
+    }
+  });
+});
