@@ -11,6 +11,7 @@ import {
 } from '@orchard/authz';
 import type { RbacEvaluator } from '@orchard/rbac';
 import {
+  type AuthorizerGauge,
   configFileAuthorizer,
   configuredTypes,
   flagWebhookAuthorizer,
@@ -59,13 +60,15 @@ function abacFromFile(path: string | undefined): Authorizer | undefined {
  * The authorizer chain the options ask for: `options.authorizer` if given, the `--authorization-config`
  * chain (reloaded until `signal` aborts), the allow-all authorizer for a lone `AlwaysAllow` mode,
  * otherwise the mode chain over RBAC, Node (over `nodeGraph`), ABAC (from its policy file) and the
- * webhook of the `--authorization-webhook-*` flags.
+ * webhook of the `--authorization-webhook-*` flags. The gauges of webhooks and of the configuration
+ * reload are added to `gauges` (for `/metrics`).
  */
 export function resolveAuthorizer(
   options: ApiServerOptions,
   rbac: RbacEvaluator,
   nodeGraph: NodeGraph,
   signal: AbortSignal,
+  gauges: AuthorizerGauge[] = [],
 ): Authorizer {
   if (options.authorizer) return options.authorizer;
   const log = (m: string) => options.logger.info(m);
@@ -78,7 +81,14 @@ export function resolveAuthorizer(
   });
   if (options.authorizationConfigFile !== undefined) {
     const builtins = { RBAC: rbacAuthorizer, Node: node, ...(abac ? { ABAC: abac } : {}) };
-    return configFileAuthorizer(options.authorizationConfigFile, builtins, options.flavor, log, signal);
+    return configFileAuthorizer(
+      options.authorizationConfigFile,
+      builtins,
+      options.flavor,
+      log,
+      signal,
+      gauges,
+    );
   }
   const onlyAllowAll =
     options.authorizationModes.length === 1 && options.authorizationModes[0] === 'AlwaysAllow';
@@ -92,7 +102,7 @@ export function resolveAuthorizer(
     node,
     ...(abac ? { abac } : {}),
     ...(options.authorizationWebhook
-      ? { webhook: flagWebhookAuthorizer(options.authorizationWebhook, options.flavor, log) }
+      ? { webhook: flagWebhookAuthorizer(options.authorizationWebhook, options.flavor, log, gauges) }
       : {}),
   });
 }

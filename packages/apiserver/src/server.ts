@@ -11,6 +11,7 @@ import {
   createServerAuthentication,
   type ServerAuthentication,
 } from './authentication/server-authentication.js';
+import type { AuthorizerGauge } from './authorization/configured-authorizers.js';
 import { buildOffers, defaultCodecs, type ResponseConversion } from './codecs.js';
 import { startCrdController } from './crd/controller.js';
 import type { CustomResourceConverter } from './crd/conversion.js';
@@ -31,6 +32,7 @@ import { createHealthChecks, type HealthChecks } from './health/health.js';
 import { installLifecycle, type Lifecycle } from './lifecycle/lifecycle.js';
 import { createListener } from './listener.js';
 import { installMetrics } from './metrics/install.js';
+import { registerPlainGauge } from './metrics/plain-gauges.js';
 import { recordRequest } from './metrics/request-metrics.js';
 import { instrumentStore, registerCacheMetrics } from './metrics/storage-metrics.js';
 import { nodeRestrictionStep } from './node/node-restriction.js';
@@ -138,7 +140,11 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   const rbac = createRbacEvaluator();
   const nodeGraph = createNodeGraph();
   const closingController = new AbortController();
-  const authorizer = resolveAuthorizer(options, rbac, nodeGraph, closingController.signal);
+  const authorizerGauges: AuthorizerGauge[] = [];
+  const authorizer = resolveAuthorizer(options, rbac, nodeGraph, closingController.signal, authorizerGauges);
+  if (metrics)
+    for (const g of authorizerGauges)
+      registerPlainGauge(metrics, g.gauge, g.labelNames, { stabilityLevel: 'ALPHA' });
   const registry = createResourceRegistry([
     ...(options.builtinResources ? builtinResources(flavor, () => authorizer) : []),
     ...options.resources,

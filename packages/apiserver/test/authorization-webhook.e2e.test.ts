@@ -253,6 +253,19 @@ describe('--authorization-config with a webhook in front of RBAC', () => {
     expect((await as('alice')).status).toBe(200);
   });
 
+  it('/metrics exports the webhook and reload metrics under upstream names', async () => {
+    const text = (await api.call('GET', '/metrics', { cert: api.tls.admin })).text;
+    for (const line of [
+      'apiserver_authorization_webhook_evaluations_total{name="hook",result="success"}',
+      'apiserver_authorization_webhook_evaluations_total{name="hook",result="timeout"}',
+      'apiserver_authorization_webhook_evaluations_fail_open_total{name="hook",result="error"}',
+      'apiserver_authorization_match_condition_exclusions_total{type="Webhook",name="hook"}',
+      'apiserver_authorization_config_controller_automatic_reloads_total{status="success"} 1',
+      'apiserver_authorization_config_controller_automatic_reloads_total{status="failure"} 1',
+    ])
+      expect(text).toContain(line);
+  });
+
   it('kubectl auth can-i asks the webhook (--flavor kubernetes)', async (ctx) => {
     if (!kubectlAvailable()) ctx.skip(); // no kubectl binary on this machine
     const tls = await sharedTls();

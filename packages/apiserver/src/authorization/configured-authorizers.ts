@@ -5,26 +5,44 @@
  */
 
 import { readFileSync } from 'node:fs';
-import { loadWebhookKubeconfig } from '@orchard/authn';
+import { loadWebhookKubeconfig, type Gauge as PlainGauge } from '@orchard/authn';
 import {
   type Authorizer,
   type AuthorizerType,
   type BuiltinAuthorizers,
   createAuthorizationConfigController,
   createWebhookAuthorizer,
+  createWebhookMetrics,
   parseAuthorizationConfiguration,
+  type WebhookMetrics,
 } from '@orchard/authz';
 import type { Flavor } from '@orchard/meta';
 import type { AuthorizationWebhookFlags } from '../options.js';
 
+/** A plain gauge of the authorizers and the label names its series carry, for `/metrics`. */
+export interface AuthorizerGauge {
+  readonly gauge: PlainGauge;
+  readonly labelNames: readonly string[];
+}
+
+function webhookGauges(m: WebhookMetrics): AuthorizerGauge[] {
+  return [
+    { gauge: m.evaluations, labelNames: ['name', 'result'] },
+    { gauge: m.failOpen, labelNames: ['name', 'result'] },
+    { gauge: m.matchConditionExclusions, labelNames: ['type', 'name'] },
+    { gauge: m.matchConditionErrors, labelNames: ['type', 'name'] },
+  ];
+}
+
 /**
- * The webhook authorizer of the `--authorization-webhook-*` flags; an unreadable or invalid kubeconfig
- * throws an Error naming the flag.
+ * The webhook authorizer of the `--authorization-webhook-*` flags (its gauges added to `gauges`); an
+ * unreadable or invalid kubeconfig throws an Error naming the flag.
  */
 export function flagWebhookAuthorizer(
   flags: AuthorizationWebhookFlags,
   flavor: Flavor,
   log: (message: string) => void,
+  gauges: AuthorizerGauge[] = [],
 ): Authorizer {
   let connection: ReturnType<typeof loadWebhookKubeconfig>;
   try {
@@ -32,9 +50,12 @@ export function flagWebhookAuthorizer(
   } catch (e) {
     throw new Error(`--authorization-webhook-config-file: ${(e as Error).message}`);
   }
+  const metrics = createWebhookMetrics();
+  gauges.push(...webhookGauges(metrics));
   return createWebhookAuthorizer({
     connection,
     flavor,
+    metrics,
     failurePolicy: 'NoOpinion',
     timeoutMs: 30_000,
     onError: log,
@@ -46,7 +67,7 @@ export function flagWebhookAuthorizer(
 
 /**
  * The authorizer of an `--authorization-config` file over the server's built-in authorizers, reloaded
- * until `signal` aborts. A bad file throws an Error naming the flag; so does a policy file that no
+ * until `signal` aborts; its reload and webhook gauges are added to `gauges`. A bad file throws an Error naming the flag; so does a policy file that no
  * ABAC authorizer of the configuration uses.
  */
 export function configFileAuthorizer(
@@ -55,6 +76,7 @@ export function configFileAuthorizer(
   flavor: Flavor,
   log: (message: string) => void,
   signal: AbortSignal,
+  gauges: AuthorizerGauge[] = [],
 ): Authorizer {
   let controller: ReturnType<typeof createAuthorizationConfigController>;
   try {
@@ -66,6 +88,11 @@ export function configFileAuthorizer(
     throw new Error(
       '--authorization-policy-file: given without an ABAC authorizer in --authorization-config',
     );
+  gauges.push(
+    { gauge: controller.metrics.lastReloadTimestamp, labelNames: ['status'] },
+    { gauge: controller.metrics.reloads, labelNames: ['status'] },
+    ...webhookGauges(controller.metrics.webhooks),
+  );
   controller.start();
   signal.addEventListener('abort', () => controller.stop(), { once: true });
   return controller.authorizer;
