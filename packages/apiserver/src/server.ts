@@ -197,6 +197,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     codecs,
     offers: buildOffers(codecs, conversions, flavor),
     writePipeline,
+    nodeRestriction,
     authorizer,
     health,
     metrics,

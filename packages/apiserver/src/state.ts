@@ -31,6 +31,8 @@ export interface ServerState {
   /** Response offers for resource requests (codecs × conversions). Recomputed when codecs change. */
   offers: readonly ResponseOffer[];
   readonly writePipeline: WritePipeline;
+  /** NodeRestriction admission is on (with the Node authorizer, unless `options.nodeRestriction` says otherwise). */
+  readonly nodeRestriction: boolean;
   /** The authorizer chain every request and review is decided by. */
   readonly authorizer: Authorizer;
   readonly health: HealthChecks;

@@ -1,3 +1,5 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { parseServiceAccountSigningKey } from '@orchard/apiserver';
 import { createAndAuthorize, startTestServer, type TestServer, type TestUser } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -35,7 +37,28 @@ const forbidden = (resource: string, name: string, verb: string, reason: string,
 const noRelation = "no relationship found between node 'n1' and this object";
 
 beforeAll(async () => {
-  api = await startTestServer({ flavor: 'kubernetes' });
+  const signingPem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({
+    type: 'pkcs8',
+    format: 'pem',
+  }) as string;
+  api = await startTestServer({
+    flavor: 'kubernetes',
+    server: {
+      authentication: {
+        serviceAccounts: {
+          keys: [],
+          signingKey: parseServiceAccountSigningKey(signingPem, 'sa.key'),
+          issuers: ['https://issuer.test'],
+        },
+      },
+    },
+  });
+  for (const name of ['runner', 'idle'])
+    await adminCreate(`${core}/serviceaccounts`, {
+      apiVersion: 'v1',
+      kind: 'ServiceAccount',
+      metadata: { name },
+    });
   for (const name of ['bound-secret', 'other-secret'])
     await adminCreate(`${core}/secrets`, { apiVersion: 'v1', kind: 'Secret', metadata: { name } });
   await adminCreate(`${core}/configmaps`, {
@@ -46,6 +69,7 @@ beforeAll(async () => {
   await adminCreate(
     `${core}/pods`,
     pod('web', 'n1', {
+      serviceAccountName: 'runner',
       volumes: [{ name: 's', secret: { secretName: 'bound-secret' } }],
       containers: [{ name: 'c', image: 'nginx:1', envFrom: [{ configMapRef: { name: 'bound-cm' } }] }],
     }),
@@ -215,6 +239,51 @@ describe('NodeRestriction', () => {
     await adminCreate(`${core}/pods`, pod('doomed', 'n1'));
     const own = await api.request('DELETE', `${core}/pods/doomed`, { as: n1 });
     expect(own.status, own.text).toBe(200);
+  });
+
+  it("requests tokens only for its pods' service accounts, bound to a pod on itself", async () => {
+    const web = (await api.request('GET', `${core}/pods/web`)).json as Obj;
+    const elsewhere = (await api.request('GET', `${core}/pods/elsewhere`)).json as Obj;
+    const tokenFor = (account: string, ref?: Obj) =>
+      api.request('POST', `${core}/serviceaccounts/${account}/token`, {
+        as: n1,
+        body: {
+          apiVersion: 'authentication.k8s.io/v1',
+          kind: 'TokenRequest',
+          spec: ref ? { boundObjectRef: ref } : {},
+        },
+      });
+    const bound = (p: Obj) => ({ apiVersion: 'v1', kind: 'Pod', name: p.metadata.name, uid: p.metadata.uid });
+    const ok = await tokenFor('runner', bound(web));
+    expect(ok.status, ok.text).toBe(201);
+    expect(typeof (ok.json as Obj).status.token).toBe('string');
+    const table: [string, Obj | undefined, number, string][] = [
+      ['runner', undefined, 403, 'node requested token not bound to a pod'],
+      [
+        'runner',
+        { ...bound(web), uid: undefined },
+        403,
+        'node requested token with a pod binding without a uid',
+      ],
+      [
+        'runner',
+        { ...bound(web), uid: 'not-it' },
+        403,
+        'the UID in the bound object reference (not-it) does not match the UID in record. The object might have been deleted and then recreated',
+      ],
+      ['runner', bound(elsewhere), 403, 'node requested token bound to a pod scheduled on a different node'],
+    ];
+    for (const [account, ref, status, reason] of table) {
+      const r = await tokenFor(account, ref);
+      expect(r.status, r.text).toBe(status);
+      expect((r.json as Obj).message).toBe(`serviceaccounts "${account}" is forbidden: ${reason}`);
+    }
+    // An account no pod of the node runs as: the Node authorizer refuses before admission.
+    const idle = await tokenFor('idle', bound(web));
+    expect(idle.status).toBe(403);
+    expect((idle.json as Obj).message).toBe(
+      `serviceaccounts "idle" is forbidden: User "system:node:n1" cannot create resource "serviceaccounts/token" in API group "" in the namespace "default": ${noRelation}`,
+    );
   });
 
   it('leaves other users alone', async () => {

@@ -1,6 +1,7 @@
 import { type ApiObject, errors, type StatusCause } from '@orchard/meta';
 import { isJsonObject } from '@orchard/meta/internal';
 import type { RequestContext } from '../context.js';
+import { nodeRestrictionOnTokenRequest } from '../node/node-restriction.js';
 import { defineResource, type ResourceDefinition } from '../registry/resource.js';
 import { writeObject } from '../response/write.js';
 import { decodeBody, objectKey } from './common.js';
@@ -114,6 +115,8 @@ export async function handleTokenRequest(ctx: RequestContext, def: ResourceDefin
     }
   }
   if (causes.length > 0) throw invalid(ctx, causes);
+  if (ctx.server.nodeRestriction)
+    await nodeRestrictionOnTokenRequest(ctx.server, ctx.user, ctx.info, spec.boundObjectRef);
   if (authn.maxTokenExpirationSeconds !== undefined)
     expirationSeconds = Math.min(expirationSeconds, authn.maxTokenExpirationSeconds);
 

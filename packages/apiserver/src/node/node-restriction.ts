@@ -234,3 +234,35 @@ export async function nodeRestrictionOnDelete(
       throw deny('can only access node lease with the same name as the requesting node');
   }
 }
+
+/**
+ * NodeRestriction for TokenRequests (`serviceaccounts/<name>/token`): a node's token must be bound
+ * to a pod (`boundObjectRef` with `apiVersion: v1`, `kind: Pod`, a name and a uid) that exists with
+ * that uid and is bound to the node. Other users pass. `ref` is the raw `spec.boundObjectRef`.
+ */
+export async function nodeRestrictionOnTokenRequest(
+  state: ServerState,
+  user: { readonly username: string; readonly groups: readonly string[] },
+  target: { readonly namespace: string; readonly name: string },
+  ref: unknown,
+): Promise<void> {
+  const { isNode, nodeName } = nodeIdentity(user);
+  if (!isNode) return;
+  const deny = (m: string) => errors.forbidden({ group: '', resource: 'serviceaccounts' }, target.name, m);
+  if (nodeName === '') throw deny(`could not determine node from user ${q(user.username)}`);
+  const r = (ref !== null && typeof ref === 'object' ? ref : {}) as Json;
+  if (r.apiVersion !== 'v1' || r.kind !== 'Pod' || typeof r.name !== 'string' || r.name === '')
+    throw deny('node requested token not bound to a pod');
+  if (typeof r.uid !== 'string' || r.uid === '')
+    throw deny('node requested token with a pod binding without a uid');
+  const { object } = await state.objects.get(
+    state.objects.key({ group: '', resource: 'pods', namespace: target.namespace }, r.name),
+  );
+  if (!object) throw errors.notFound({ group: '', resource: 'pods' }, r.name);
+  if (object.metadata.uid !== r.uid)
+    throw deny(
+      `the UID in the bound object reference (${r.uid}) does not match the UID in record. The object might have been deleted and then recreated`,
+    );
+  if ((object as Json).spec?.nodeName !== nodeName)
+    throw deny('node requested token bound to a pod scheduled on a different node');
+}
