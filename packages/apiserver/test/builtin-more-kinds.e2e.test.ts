@@ -291,7 +291,19 @@ describe('more built-in kinds', () => {
     expect(ings.stdout).toMatch(
       /^NAME\s+CLASS\s+HOSTS\s+ADDRESS\s+PORTS\s+AGE\nweb\s+nginx\s+foo\.com\s+80, 443\s+\S+\n$/,
     );
-    const describe = await k('describe', 'node', 'n1');
-    expect(describe.code, describe.stderr).toBe(0);
+    for (const target of [
+      'node/n1',
+      'sts/db',
+      'ds/agent',
+      'rc/old',
+      'pv/pv1',
+      'ep/web',
+      'endpointslice/web-abc',
+      'ing/web',
+    ]) {
+      const describe = await k('describe', target);
+      expect(describe.code, `${target}: ${describe.stderr}`).toBe(0);
+      expect(describe.stdout).toMatch(/^Name:\s+\S+\n/);
+    }
   });
 });

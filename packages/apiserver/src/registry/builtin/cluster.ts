@@ -7,6 +7,8 @@ import type { ApiObject, Flavor } from '@orchard/meta';
 import { defineResource, type ResourceDefinition, type ResourceStrategy } from '../resource.js';
 import { statusSubresourceStrategy } from '../status-strategy.js';
 import {
+  setEndpointSliceDefaults,
+  setEndpointsDefaults,
   setPersistentVolumeClaimDefaults,
   setPersistentVolumeDefaults,
   setReplicationControllerDefaults,
@@ -55,7 +57,11 @@ export const endpoints: ResourceDefinition = defineResource({
   namespaced: true,
   shortNames: ['ep'],
   allowCreateOnUpdate: true,
-  strategy: { validate: (obj) => validateEndpoints(obj) },
+  strategy: {
+    prepareForCreate: setEndpointsDefaults,
+    prepareForUpdate: setEndpointsDefaults,
+    validate: (obj) => validateEndpoints(obj),
+  },
 });
 
 /** `endpointslices` (group `discovery.<domain>` v1); the address type is required and immutable. */
@@ -67,6 +73,8 @@ export function endpointSlices(flavor: Flavor): ResourceDefinition {
     kind: 'EndpointSlice',
     namespaced: true,
     strategy: withGeneration({
+      prepareForCreate: setEndpointSliceDefaults,
+      prepareForUpdate: setEndpointSliceDefaults,
       validate: (obj) => validateEndpointSlice(obj),
       validateUpdate: (obj, old) => validateEndpointSlice(obj, old),
     }),

@@ -90,3 +90,19 @@ export function setReplicationControllerDefaults(rc: Obj): void {
   if (unset(spec.replicas)) spec.replicas = 1;
   if (template) setPodSpecDefaults(template.spec);
 }
+
+/** core/v1 SetDefaults_Endpoints: each subset port's protocol TCP. */
+export function setEndpointsDefaults(endpoints: Obj): void {
+  const subsets = Array.isArray(endpoints.subsets) ? endpoints.subsets.filter(isJsonObject) : [];
+  for (const subset of subsets)
+    for (const port of (Array.isArray(subset.ports) ? subset.ports : []).filter(isJsonObject))
+      if (unset(port.protocol)) port.protocol = 'TCP';
+}
+
+/** discovery/v1 SetDefaults_EndpointPort: name `""` and protocol TCP (clients dereference both). */
+export function setEndpointSliceDefaults(slice: Obj): void {
+  for (const port of (Array.isArray(slice.ports) ? slice.ports : []).filter(isJsonObject)) {
+    if (port.name === undefined || port.name === null) port.name = '';
+    if (unset(port.protocol)) port.protocol = 'TCP';
+  }
+}
