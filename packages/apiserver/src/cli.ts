@@ -312,9 +312,10 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
   for (const rule of encryption?.describe() ?? []) info(`encryption at rest: ${rule}`);
   let launched: LaunchedServer;
   try {
-    const leaderIdentity = leaderElection
-      ? await loadLeaderIdentity(storage.durable ? dataDir : undefined)
-      : undefined;
+    // SQLite and memory stores have one server (the data directory is locked), which leads
+    // without a Lease; several servers share only an etcd.
+    const leaderIdentity =
+      leaderElection && backend === 'etcd' ? await loadLeaderIdentity(dataDir) : undefined;
     if (leaderIdentity) info(`leader election: this server is ${leaderIdentity}`);
     launched = await launchApiServer({
       port,
@@ -344,11 +345,11 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
         ...(compactionIntervalMs === undefined ? {} : { compactionIntervalMs }),
         featureGates,
         ...observability,
-        ...(leaderElection
+        ...(leaderElection && leaderIdentity
           ? {
               leaderElection: {
                 ...leaderElection,
-                identity: leaderIdentity as string,
+                identity: leaderIdentity,
               },
             }
           : {}),

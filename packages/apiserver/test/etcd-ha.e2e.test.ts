@@ -6,10 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliServer, startCliServer } from './helpers/cli-server.js';
 
 /**
- * Several servers on one three-member etcd (issue 15 items 4–5, the HA test without the leader
- * election part): a member killed mid-run and then a server killed mid-run; every acknowledged
- * write is kept, and a watch on a surviving server sees every write, in order, whichever server
- * took it. Skipped only without an etcd binary (`.ci/run` installs it).
+ * Several servers on one three-member etcd (issue 15 items 4–5, the HA test): a member killed
+ * mid-run and then the server leading the controllers killed mid-run; every acknowledged write is
+ * kept, a watch on a surviving server sees every write, in order, whichever server took it, and the
+ * controllers move to a survivor (a new namespace gets its default ServiceAccount). Skipped only without an etcd binary (`.ci/run` installs it).
  */
 const have = etcdAvailable();
 const root = mkdtempSync(join(tmpdir(), 'orchard-etcd-ha-'));
@@ -31,6 +31,13 @@ beforeAll(async () => {
           '/ha',
           '--data-dir',
           join(root, `data-${i}`),
+          // Short leader election timings keep the handover quick (upstream's are 15s/10s/2s).
+          '--leader-elect-lease-duration',
+          '4s',
+          '--leader-elect-renew-deadline',
+          '3s',
+          '--leader-elect-retry-period',
+          '500ms',
         ],
         join(root, `kubeconfig-${i}`),
       ),
@@ -50,7 +57,22 @@ describe.skipIf(!have)(
   have ? 'three servers on three etcd members' : `etcd HA (skipped: no etcd binary at ${etcdBinary})`,
   () => {
     it('a member and then a server killed mid-run: no acknowledged write lost, the survivors’ watch sees all in order', async () => {
-      const [a, b, c] = servers as [CliServer, CliServer, CliServer];
+      // The server to kill is the one leading the controllers.
+      const identity = (s: CliServer) => /leader election: this server is (\S+)\n/.exec(s.stderr())?.[1];
+      const leasePath = '/apis/coordination.orch.io/v1/namespaces/orch-system/leases/orch-controller-manager';
+      const holder = async (through: CliServer) =>
+        ((await through.request('GET', leasePath)).json as { spec?: { holderIdentity?: string } } | undefined)
+          ?.spec?.holderIdentity;
+      const ids = servers.map(identity);
+      let held = await holder(servers[0]!);
+      for (let i = 0; i < 150 && !ids.includes(held); i++) {
+        await new Promise((r) => setTimeout(r, 200));
+        held = await holder(servers[0]!);
+      }
+      const leaderIndex = ids.indexOf(held);
+      expect(leaderIndex).toBeGreaterThanOrEqual(0);
+      const a = servers[leaderIndex]!;
+      const [b, c] = servers.filter((s) => s !== a) as [CliServer, CliServer];
       const path = '/api/v1/namespaces/default/configmaps';
       const from = ((await c.request('GET', path)).json as { metadata: { resourceVersion: string } }).metadata
         .resourceVersion;
@@ -76,9 +98,10 @@ describe.skipIf(!have)(
         }
         throw new Error(`create ${name} never succeeded`);
       }
-      for (let i = 0; i < 10; i++) await create(servers[i % 3]!, `before-${i}`);
+      const order = [a, b, c];
+      for (let i = 0; i < 10; i++) await create(order[i % 3]!, `before-${i}`);
       await cluster!.kill(1);
-      for (let i = 0; i < 10; i++) await create(servers[i % 3]!, `member-down-${i}`);
+      for (let i = 0; i < 10; i++) await create(order[i % 3]!, `member-down-${i}`);
       await a.kill9();
       for (let i = 0; i < 10; i++) await create(i % 2 === 0 ? b : c, `server-down-${i}`);
       await cluster!.start(1);
@@ -86,18 +109,31 @@ describe.skipIf(!have)(
       // A create is retried only after a 503; most go through at once.
       expect(unavailable).toBeLessThan(acknowledged.length);
 
+      // The leader's root-CA ConfigMap (rewritten when a leader with another CA takes over) is not ours.
+      const ours = () => watch.events.filter((e) => e.object.metadata?.name !== 'orch-root-ca.crt');
       const deadline = Date.now() + 20_000;
-      while (watch.events.length < acknowledged.length && Date.now() < deadline)
+      while (ours().length < acknowledged.length && Date.now() < deadline)
         await new Promise((r) => setTimeout(r, 50));
       watch.close();
       const byRv = [...acknowledged].sort((x, y) => Number(x.resourceVersion) - Number(y.resourceVersion));
       expect(
-        watch.events.map((e) => [e.type, e.object.metadata?.name, e.object.metadata?.resourceVersion]),
+        ours().map((e) => [e.type, e.object.metadata?.name, e.object.metadata?.resourceVersion]),
       ).toEqual(byRv.map((m) => ['ADDED', m.name, m.resourceVersion]));
+      // The controllers moved: a namespace created through a survivor gets its default ServiceAccount.
+      expect(
+        (await b.request('POST', '/api/v1/namespaces', { metadata: { name: 'after-handover' } })).status,
+      ).toBe(201);
+      let sa = 0;
+      for (let i = 0; i < 150 && sa !== 200; i++) {
+        sa = (await c.request('GET', '/api/v1/namespaces/after-handover/serviceaccounts/default')).status;
+        if (sa !== 200) await new Promise((r) => setTimeout(r, 200));
+      }
+      expect(sa).toBe(200);
+      expect([identity(b), identity(c)]).toContain(await holder(b));
       for (const s of [b, c]) {
-        const names = ((await s.request('GET', path)).json as { items: Meta[] }).items.map(
-          (i) => i.metadata.name,
-        );
+        const names = ((await s.request('GET', path)).json as { items: Meta[] }).items
+          .map((i) => i.metadata.name)
+          .filter((n) => n !== 'orch-root-ca.crt');
         expect(names.sort()).toEqual(acknowledged.map((m) => m.name).sort());
       }
     }, 120_000);

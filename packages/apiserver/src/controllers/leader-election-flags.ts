@@ -17,8 +17,9 @@ export const leaderElectionFlagOptions = Object.freeze({
   'leader-elect-retry-period': { type: 'string' },
 } as const);
 
-export const leaderElectionFlagsUsage = `Leader election (the controllers run on one server of those sharing a store):
-  --leader-elect=BOOL    hold the controllers' Lease before running them (default true)
+export const leaderElectionFlagsUsage = `Leader election (--storage etcd: the controllers run on one of the servers sharing it):
+  --leader-elect=BOOL    hold the controllers' Lease before running them (default true; SQLite and
+                         memory have one server, which always leads)
   --leader-elect-lease-duration D  others take over after D without a renewal (default 15s)
   --leader-elect-renew-deadline D  the leader stops after failing to renew for D (default 10s)
   --leader-elect-retry-period D    between attempts to acquire or renew (default 2s)`;
