@@ -21,10 +21,9 @@ function check(d: Date): void {
 }
 
 function dateTime(d: Date): string {
-  return `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1, 2)}-${pad(d.getUTCDate(), 2)}T${pad(
-    d.getUTCHours(),
-    2,
-  )}:${pad(d.getUTCMinutes(), 2)}:${pad(d.getUTCSeconds(), 2)}`;
+  // For the years check() lets through (0–9999) toISOString is `YYYY-MM-DDTHH:mm:ss.sssZ`: the native
+  // formatter, several times faster than padding each field (this runs on every create).
+  return d.toISOString().slice(0, 19);
 }
 
 /** RFC 3339, UTC, whole seconds (fractions truncated): the wire form of `metav1.Time`. */
