@@ -50,6 +50,15 @@ function check(
   };
 }
 
+/** Whether any raw header name (even positions of `rawHeaders`) starts with `Impersonate-`, in any case. */
+function hasImpersonationHeader(rawHeaders: readonly string[]): boolean {
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i] as string;
+    if (name.length > 12 && name.slice(0, 12).toLowerCase() === 'impersonate-') return true;
+  }
+  return false;
+}
+
 /** The headers of one request, values kept separate (never comma-joined). */
 type Headers = Readonly<Record<string, readonly string[] | undefined>>;
 
@@ -106,6 +115,8 @@ export function parseImpersonation(headers: Headers):
 export function impersonationFilter(authorizer: Authorizer, flavor: Flavor): Filter {
   const authGroup = flavor.group('authentication');
   return async (ctx, next) => {
+    // Most requests impersonate no one: look at the raw header names before building headersDistinct.
+    if (!hasImpersonationHeader(ctx.req.rawHeaders)) return next();
     const headers = ctx.req.headersDistinct as Headers;
     const wanted = parseImpersonation(headers);
     if (!wanted) return next();
