@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { kubernetesFlavor } from '@orchard/meta';
+import { createMemoryStore } from '@orchard/store';
 import { startTestServer, type TestServer, waitFor } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAuditPolicy } from '../src/audit/policy.js';
@@ -228,6 +229,48 @@ describe('audit of failures', () => {
     expect(mine.map((e) => e.stage)).toEqual(['RequestReceived', 'Panic']);
     expect(mine[1]?.responseStatus).toMatchObject({ code: 500, reason: 'InternalError' });
     expect(mine[1]?.responseStatus.message).toContain('kaboom');
+  });
+});
+
+describe('audit annotations of the unsafe delete', () => {
+  it('marks a delete with ignoreStoreReadErrorWithClusterBreakingPotential, as upstream', async () => {
+    const store = createMemoryStore();
+    const unsafeLog = join(dir, 'unsafe.log');
+    const server = await startTestServer({
+      flavor: 'kubernetes',
+      server: {
+        store,
+        featureGates: { AllowUnsafeMalformedObjectDeletion: true },
+        audit: { policy: parseAuditPolicy(policyText, 'policy.yaml', kubernetesFlavor), logPath: unsafeLog },
+        logger: { info: () => {}, error: () => {} },
+      },
+    });
+    try {
+      await store.create('/core/configmaps/default/bad', new TextEncoder().encode('\u0000not json{'));
+      const r = await server.request(
+        'DELETE',
+        '/api/v1/namespaces/default/configmaps/bad?ignoreStoreReadErrorWithClusterBreakingPotential=true',
+      );
+      expect(r.status, r.text).toBe(200);
+      const id = r.headers['audit-id'] as string;
+      const done = await waitFor(
+        'the unsafe delete audit event',
+        async () =>
+          (await readFile(unsafeLog, 'utf8').catch(() => ''))
+            .split('\n')
+            .filter((l) => l !== '')
+            .map((l) => JSON.parse(l) as Event)
+            .find((e) => e.auditID === id && e.stage === 'ResponseComplete'),
+        20_000,
+      );
+      expect(done.annotations).toMatchObject({
+        'apiserver.k8s.io/unsafe-delete-ignore-read-error': '',
+        'authorization.k8s.io/decision': 'allow',
+      });
+    } finally {
+      await server.stop();
+      await store.close();
+    }
   });
 });
 
