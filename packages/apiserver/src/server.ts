@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { alwaysAllowAuthorizer, createNodeGraph } from '@orchard/authz';
 import type { Codec } from '@orchard/codecs';
@@ -6,6 +5,7 @@ import { ApiError } from '@orchard/meta';
 import { createRbacEvaluator } from '@orchard/rbac';
 import { createMemoryStore, type Store } from '@orchard/store';
 import { createTransformingStore } from '@orchard/store-encryption';
+import { auditIdOf } from './audit/record.js';
 import { createServerAudit } from './audit/server-audit.js';
 import {
   createServerAuthentication,
@@ -387,17 +387,6 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       if (ownsStore) await store.close();
     },
   };
-}
-
-/**
- * The audit ID of a request (upstream's `WithAuditInit`): the client's `Audit-ID` header when it is
- * a sane token (at most 128 visible characters), else a new UUID.
- */
-function auditIdOf(req: IncomingMessage): string {
-  const h = req.headers['audit-id'];
-  return typeof h === 'string' && h.length > 0 && h.length <= 128 && /^[\x21-\x7e]+$/.test(h)
-    ? h
-    : randomUUID();
 }
 
 export { ApiError };

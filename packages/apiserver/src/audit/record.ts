@@ -4,6 +4,7 @@
  * handler read it). Keyed by the Node request, so any step holding the request can reach it without
  * the record being threaded through every signature (upstream keeps it in the request context).
  */
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { ApiError, UserInfo } from '@orchard/meta';
 import type { AuditDecision } from './policy.js';
@@ -62,4 +63,15 @@ export function formatMicroTime(micros: number): string {
   const ms = Math.floor(micros / 1000);
   const iso = new Date(ms).toISOString();
   return `${iso.slice(0, 19)}.${String(micros % 1_000_000).padStart(6, '0')}Z`;
+}
+
+/**
+ * The audit ID of a request (upstream's `WithAuditInit`): the client's `Audit-ID` header when it is
+ * a sane token (at most 128 visible characters), else a new UUID.
+ */
+export function auditIdOf(req: IncomingMessage): string {
+  const h = req.headers['audit-id'];
+  return typeof h === 'string' && h.length > 0 && h.length <= 128 && /^[\x21-\x7e]+$/.test(h)
+    ? h
+    : randomUUID();
 }
