@@ -65,24 +65,28 @@ async function start(metrics: boolean): Promise<{ url: string; close: () => Prom
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 // BENCH_AA=1: both servers without metrics, to see the noise and any bias of the method itself.
+// BENCH_FIRST=on creates the metrics server first (default: the one without), to check the
+// creation order does not favour one.
+const first = process.env.BENCH_FIRST === 'on';
+const off = first ? undefined : await start(false);
 const on = await start(process.env.BENCH_AA !== '1');
-const off = await start(false);
+const offServer = off ?? (await start(false));
 await round(on.url, 2000);
-await round(off.url, 2000);
+await round(offServer.url, 2000);
 const onRounds: Round[] = [];
 const offRounds: Round[] = [];
 for (let i = 0; i < rounds; i++) {
   // Alternate which goes first so drift in machine load does not favour one.
   if (i % 2 === 0) {
     onRounds.push(await round(on.url, requests));
-    offRounds.push(await round(off.url, requests));
+    offRounds.push(await round(offServer.url, requests));
   } else {
-    offRounds.push(await round(off.url, requests));
+    offRounds.push(await round(offServer.url, requests));
     onRounds.push(await round(on.url, requests));
   }
 }
 await on.close();
-await off.close();
+await offServer.close();
 const rps = (rs: Round[]) => rs.map((r) => r.rps);
 const cpu = (rs: Round[]) => rs.map((r) => r.cpuUs);
 const [rpsOn, rpsOff] = [median(rps(onRounds)), median(rps(offRounds))];
