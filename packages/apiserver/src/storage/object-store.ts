@@ -1,4 +1,5 @@
 import type { ApiObject, StoredObject } from '@orchard/meta';
+import { jsonEqual } from '@orchard/meta/internal';
 import type { KeyValue, Store, StoreEvent } from '@orchard/store';
 
 /**
@@ -232,18 +233,4 @@ function sameJson(a: Uint8Array, b: Uint8Array): boolean {
   } catch {
     return false;
   }
-}
-
-function jsonEqual(x: unknown, y: unknown): boolean {
-  if (x === y) return true;
-  if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null) return false;
-  if (Array.isArray(x) !== Array.isArray(y)) return false;
-  if (Array.isArray(x)) {
-    const ya = y as unknown[];
-    return x.length === ya.length && x.every((v, i) => jsonEqual(v, ya[i]));
-  }
-  const xk = Object.keys(x);
-  const yo = y as Record<string, unknown>;
-  if (xk.length !== Object.keys(yo).length) return false;
-  return xk.every((k) => Object.hasOwn(yo, k) && jsonEqual((x as Record<string, unknown>)[k], yo[k]));
 }
