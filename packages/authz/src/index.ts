@@ -21,6 +21,7 @@ export type { AuthorizationAttributes } from './attributes.js';
 export { authorizationAttributes, isReadOnlyVerb, requestVerb, toRbacAttributes } from './attributes.js';
 export type { AuthorizationDecision, AuthorizationResult, Authorizer, SubjectRules } from './authorizer.js';
 export { allowResult, alwaysAllowAuthorizer, alwaysDenyAuthorizer, noOpinionResult } from './authorizer.js';
+export { fromCelAttributes, toCelAuthorizer } from './cel-authorizer.js';
 export { createAuthorizerChain, createPrivilegedGroupsAuthorizer, mastersGroup } from './chain.js';
 export type {
   AuthorizationConfiguration,
