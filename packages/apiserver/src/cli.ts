@@ -355,6 +355,7 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
           : {}),
         ...serviceRanges,
         simulateReplicaReadiness: values['simulate-replica-readiness'] === true,
+        deploymentController: true,
         ...(authn ? { authentication: authn.authentication } : {}),
         ...authz,
         logger: {

@@ -241,6 +241,13 @@ export interface ApiServerOptions {
    * Default false: ReplicaSets report no replicas and rollouts wait, as on a cluster without nodes.
    */
   readonly simulateReplicaReadiness: boolean;
+  /**
+   * Run the Deployment → ReplicaSet controller (kube-controller-manager's, not the API server's).
+   * Default false: `createApiServer`/`startTestServer` are a bare API server, as envtest runs one,
+   * so a test's own controller owns Deployment status; the CLI turns it on, as a cluster's
+   * controller manager would.
+   */
+  readonly deploymentController: boolean;
   readonly logger: Logger;
 }
 
@@ -299,5 +306,6 @@ export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze
   metrics: true,
   livezGracePeriodMs: 0,
   simulateReplicaReadiness: false,
+  deploymentController: false,
   logger: silentLogger,
 });

@@ -43,7 +43,10 @@ describe.skipIf(!kubectlAvailable())(
       (await api.request('GET', `/apis/apps/v1/namespaces/default/deployments/${name}`)).json as Deploy;
 
     beforeAll(async () => {
-      api = await startTestServer({ flavor: 'kubernetes', server: { simulateReplicaReadiness: true } });
+      api = await startTestServer({
+        flavor: 'kubernetes',
+        server: { simulateReplicaReadiness: true, deploymentController: true },
+      });
     });
     afterAll(async () => {
       await api.stop();
@@ -165,7 +168,7 @@ describe.skipIf(!kubectlAvailable())(
 
 describe.skipIf(!kubectlAvailable())('kubectl rollouts without simulated readiness', () => {
   it('rollout status waits as it would on a cluster without nodes', async () => {
-    const api = await startTestServer({ flavor: 'kubernetes' });
+    const api = await startTestServer({ flavor: 'kubernetes', server: { deploymentController: true } });
     try {
       const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
       expect(await k('create', 'deployment', 'idle', '--image=nginx', '--replicas=2')).toMatchObject({

@@ -11,7 +11,11 @@ export function createObservingControllers(state: ServerState): ObservingControl
   const controllers = [createServiceAccountController(state)];
   if (state.serviceAllocator)
     controllers.push(createServiceAllocationController(state, state.serviceAllocator));
-  if (state.registry.get('apps', 'deployments') && state.registry.get('apps', 'replicasets'))
+  if (
+    state.options.deploymentController &&
+    state.registry.get('apps', 'deployments') &&
+    state.registry.get('apps', 'replicasets')
+  )
     controllers.push(createDeploymentController(state));
   if (state.options.rootCaBundle) controllers.push(createRootCaPublisher(state, state.options.rootCaBundle));
   // As kubeadm runs them: the cleaner and signer go with bootstrap-token authentication.
