@@ -10,11 +10,13 @@
  * BENCH_ROUNDS to change the size).
  */
 import { performance } from 'node:perf_hooks';
+import { createMemoryStore } from '@orchard/store';
 import { Pool } from 'undici';
 import type { FilterContext } from '../src/filters/filter.js';
 import { createApiServer } from '../src/index.js';
 import { recordRequest } from '../src/metrics/request-metrics.js';
 import { createServerMetrics } from '../src/metrics/server-metrics.js';
+import { instrumentStore } from '../src/metrics/storage-metrics.js';
 
 const connections = 16;
 const requests = Number(process.env.BENCH_REQUESTS ?? 10_000);
@@ -47,7 +49,18 @@ async function round(url: string, total: number): Promise<Round> {
 }
 
 async function start(metrics: boolean): Promise<{ url: string; close: () => Promise<void> }> {
-  const api = createApiServer({ metrics });
+  // BENCH_WRAP_OFF=1: the server without metrics still gets the timed store wrapper (its timings
+  // go nowhere), so the difference is the request metrics alone.
+  const wrapped =
+    !metrics && process.env.BENCH_WRAP_OFF === '1'
+      ? {
+          store: instrumentStore(
+            createMemoryStore(),
+            createServerMetrics({ currentVersion: '1.32', warn: () => {} }),
+          ),
+        }
+      : {};
+  const api = createApiServer({ metrics, ...wrapped });
   const { url } = await api.listen(0);
   const post = async (p: string, body: unknown) => {
     const r = await fetch(`${url}${p}`, {
