@@ -163,7 +163,7 @@ describe('a restart on SQLite (--data-dir)', () => {
     } finally {
       expect(await api.stop()).toBe(0);
     }
-  });
+  }, 90_000);
 
   it('second run: every object byte for byte, the same certificates, revisions keep increasing', async () => {
     const api = await startCliServer(args, kubeconfig);
@@ -209,7 +209,7 @@ describe('a restart on SQLite (--data-dir)', () => {
     } finally {
       expect(await api.stop()).toBe(0);
     }
-  });
+  }, 90_000);
 
   it('third run: a watch from a pre-restart resourceVersion replays every later write in order, then goes live', async () => {
     const api = await startCliServer(args, kubeconfig);
@@ -238,7 +238,7 @@ describe('a restart on SQLite (--data-dir)', () => {
     } finally {
       expect(await api.stop()).toBe(0);
     }
-  });
+  }, 90_000);
 });
 
 describe('a restart after compaction', () => {
@@ -362,5 +362,5 @@ describe.skipIf(!kubectlAvailable())('kubectl across a restart (kubernetes flavo
     } finally {
       expect(await second.stop()).toBe(0);
     }
-  });
+  }, 90_000);
 });
