@@ -5,7 +5,7 @@
  */
 import { type CelEnv, type CelType, compile, isCelError, type Program } from '@orchard/cel';
 import { type FieldCause, fieldErrors } from '@orchard/meta';
-import { aggregateMessage } from '@orchard/meta/internal';
+import { aggregateMessage, configSchemaCauses } from '@orchard/meta/internal';
 import { parseDocument } from 'yaml';
 import type { z } from 'zod';
 
@@ -52,43 +52,9 @@ export function parseConfigDocument(text: string, options: ConfigDocumentOptions
   return raw as Record<string, unknown>;
 }
 
-/** A zod issue path as upstream's field path: `jwt[0].issuer.url`. */
-export function formatFieldPath(path: readonly PropertyKey[]): string {
-  let s = '';
-  for (const p of path) {
-    if (typeof p === 'number') s += `[${p}]`;
-    else s += s === '' ? String(p) : `.${String(p)}`;
-  }
-  return s;
-}
-
-/**
- * The field errors of a failed strict zod parse of a configuration document: an unknown field is
- * `FieldValueNotFound` ("unknown field", as strict decoding), a missing one `Required value`, a wrong
- * `kind` `Unsupported value` naming `kind`, anything else `Invalid value` with zod's message.
- */
-export function configSchemaCauses(error: z.ZodError, kind: string): FieldCause[] {
-  const out: FieldCause[] = [];
-  for (const issue of error.issues) {
-    const at = formatFieldPath(issue.path);
-    if (issue.code === 'unrecognized_keys') {
-      for (const k of issue.keys) {
-        out.push({
-          reason: 'FieldValueNotFound',
-          field: at === '' ? k : `${at}.${k}`,
-          message: 'unknown field',
-        });
-      }
-    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
-      out.push(fieldErrors.required(at));
-    } else if (issue.code === 'invalid_value' && at === 'kind') {
-      out.push(fieldErrors.notSupported(at, issue.input, [kind]));
-    } else {
-      out.push(fieldErrors.invalid(at, issue.input, issue.message));
-    }
-  }
-  return out;
-}
+// formatFieldPath and configSchemaCauses live in @orchard/meta/internal (the encryption and audit
+// configurations use them too); re-exported here under the names authn always had.
+export { configSchemaCauses, formatFieldPath } from '@orchard/meta/internal';
 
 /**
  * Checks `raw` against the strict `schema`: the parsed value, or `fail` with every field error joined

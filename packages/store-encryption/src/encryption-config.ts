@@ -1,5 +1,5 @@
 import { type FieldCause, type Flavor, fieldErrors, orchFlavor } from '@orchard/meta';
-import { aggregateMessage, fromBase64 } from '@orchard/meta/internal';
+import { aggregateMessage, configSchemaCauses, fromBase64 } from '@orchard/meta/internal';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { type KeyedProvider, providerKeySizes } from './providers.js';
@@ -86,37 +86,9 @@ type ProviderShape = z.infer<typeof providerSchema>;
 
 const providerNames = ['kms', 'aesgcm', 'aescbc', 'secretbox', 'identity'] as const;
 
-function formatPath(path: readonly PropertyKey[]): string {
-  let s = '';
-  for (const p of path) {
-    if (typeof p === 'number') s += `[${p}]`;
-    else s += s === '' ? String(p) : `.${String(p)}`;
-  }
-  return s;
-}
-
-function schemaCauses(error: z.ZodError): FieldCause[] {
-  const out: FieldCause[] = [];
-  for (const issue of error.issues) {
-    const at = formatPath(issue.path);
-    if (issue.code === 'unrecognized_keys') {
-      for (const k of issue.keys)
-        out.push({
-          reason: 'FieldValueNotFound',
-          field: at === '' ? k : `${at}.${k}`,
-          message: 'unknown field',
-        });
-    } else if (issue.code === 'invalid_type' && issue.input === undefined) {
-      out.push(fieldErrors.required(at));
-    } else if (issue.code === 'invalid_value' && at === 'kind') {
-      out.push(fieldErrors.notSupported(at, issue.input, ['EncryptionConfiguration']));
-    } else {
-      // Never echo a secret back: the value of a `secret` field is redacted, as upstream does.
-      out.push(fieldErrors.invalid(at, at.endsWith('.secret') ? 'REDACTED' : issue.input, issue.message));
-    }
-  }
-  return out;
-}
+// Never echo a secret back: the value of a `secret` field is redacted, as upstream does.
+const redactSecrets = (field: string, value: unknown): unknown =>
+  field.endsWith('.secret') ? 'REDACTED' : value;
 
 /** Upstream's `schema.ParseGroupResource`: `secrets` → core, `deployments.apps`, `*.` (all of core), `*.*`. */
 export function parseGroupResource(s: string): { group: string; resource: string } {
@@ -313,7 +285,7 @@ export function parseEncryptionConfiguration(
   let parsed: z.infer<typeof fileSchema>;
   try {
     const r = fileSchema.safeParse(raw, { reportInput: true });
-    if (!r.success) throw fail(schemaCauses(r.error));
+    if (!r.success) throw fail(configSchemaCauses(r.error, 'EncryptionConfiguration', redactSecrets));
     parsed = r.data;
   } catch (e) {
     if (e instanceof RangeError) throw new EncryptionConfigError(`${file}: nested too deeply`);
