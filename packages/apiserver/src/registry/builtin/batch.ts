@@ -6,7 +6,7 @@
 import type { ResourceDefinition } from '../resource.js';
 import { defineResource } from '../resource.js';
 import { statusSubresourceStrategy } from '../status-strategy.js';
-import { generateJobSelector, setCronJobDefaults, setJobDefaults } from './defaults-batch.js';
+import { generateJobSelector, jobLabels, setCronJobDefaults, setJobDefaults } from './defaults-batch.js';
 import { withGeneration } from './generation.js';
 import { validateCronJob, validateJobSpec, validateJobUpdate } from './validation/batch.js';
 
@@ -14,7 +14,8 @@ const statusSub = { name: 'status', verbs: ['get', 'patch', 'update'] } as const
 
 /**
  * `jobs` (batch v1, namespaced) with `/status`: upstream's defaults, the controller-uid/job-name
- * labels and selector generated from the uid (unless `spec.manualSelector`), `status: {}` on create.
+ * labels (in the flavor's label domain) and selector generated from the uid (unless
+ * `spec.manualSelector`), `status: {}` on create.
  */
 export const jobs: ResourceDefinition = defineResource({
   group: 'batch',
@@ -26,15 +27,16 @@ export const jobs: ResourceDefinition = defineResource({
   subresources: [statusSub],
   strategy: statusSubresourceStrategy(
     withGeneration({
-      prepareForCreate(obj) {
+      prepareForCreate(obj, ctx) {
         setJobDefaults(obj);
-        generateJobSelector(obj);
+        generateJobSelector(obj, ctx.flavor);
       },
       prepareForUpdate: setJobDefaults,
-      validate: (obj) =>
+      validate: (obj, ctx) =>
         validateJobSpec(obj.spec, 'spec', {
           template: false,
           uid: typeof obj.metadata?.uid === 'string' ? obj.metadata.uid : '',
+          uidLabel: jobLabels(ctx.flavor).controllerUid,
         }),
       validateUpdate: (obj, old, ctx) => (ctx.subresource === 'status' ? [] : validateJobUpdate(obj, old)),
     }),

@@ -3,7 +3,9 @@
  * pkg/apis/batch/v1/defaults.go) and the Job strategy's selector generation
  * (pkg/registry/batch/job/strategy.go `generateSelector`).
  */
+import type { Flavor } from '@orchard/meta';
 import { isJsonObject } from '@orchard/meta/internal';
+import { wellKnownLabelDomain } from '../../node/node-labels.js';
 import { setPodSpecDefaults } from './defaults.js';
 
 type Obj = Record<string, unknown>;
@@ -12,12 +14,27 @@ const unset = (v: unknown): boolean => v === undefined || v === null;
 const maxInt32 = 2147483647;
 
 /** The labels upstream's Job strategy puts on a Job's pods and selects them by. */
-export const jobLabels = Object.freeze({
-  controllerUid: 'batch.kubernetes.io/controller-uid',
-  legacyControllerUid: 'controller-uid',
-  jobName: 'batch.kubernetes.io/job-name',
-  legacyJobName: 'job-name',
-});
+export interface JobLabels {
+  /** `batch.kubernetes.io/controller-uid` / `batch.orch.io/controller-uid`. */
+  readonly controllerUid: string;
+  /** `controller-uid` (no domain in either flavor). */
+  readonly legacyControllerUid: string;
+  /** `batch.kubernetes.io/job-name` / `batch.orch.io/job-name`. */
+  readonly jobName: string;
+  /** `job-name` (no domain in either flavor). */
+  readonly legacyJobName: string;
+}
+
+/** The Job labels in the flavor's label domain (`batch.<domain>/…`, beside the domain-less legacy ones). */
+export function jobLabels(flavor: Flavor): JobLabels {
+  const batch = `batch.${wellKnownLabelDomain(flavor)}`;
+  return {
+    controllerUid: `${batch}/controller-uid`,
+    legacyControllerUid: 'controller-uid',
+    jobName: `${batch}/job-name`,
+    legacyJobName: 'job-name',
+  };
+}
 
 /** A JobSpec's defaults that also apply inside a CronJob's template (only the pod template's). */
 function setJobTemplateDefaults(spec: Obj): void {
@@ -66,10 +83,11 @@ export function setJobDefaults(job: Obj): void {
 /**
  * The Job strategy's `generateSelector` (unless `spec.manualSelector` is true): the pod template
  * gets the controller-uid and job-name labels (both spellings) and the selector selects
- * `batch.kubernetes.io/controller-uid=<uid>` (added to what the client gave; validation refuses a
+ * `batch.<label domain>/controller-uid=<uid>` (added to what the client gave; validation refuses a
  * different uid). Needs the uid, so runs after it is assigned.
  */
-export function generateJobSelector(job: Obj): void {
+export function generateJobSelector(job: Obj, flavor: Flavor): void {
+  const labelNames = jobLabels(flavor);
   const spec = job.spec;
   if (!isJsonObject(spec) || spec.manualSelector === true) return;
   const metadata = isJsonObject(job.metadata) ? job.metadata : {};
@@ -82,17 +100,17 @@ export function generateJobSelector(job: Obj): void {
   const labels: Obj = isJsonObject(templateMeta.labels) ? templateMeta.labels : {};
   templateMeta.labels = labels;
   for (const [key, value] of [
-    [jobLabels.legacyControllerUid, uid],
-    [jobLabels.controllerUid, uid],
-    [jobLabels.legacyJobName, name],
-    [jobLabels.jobName, name],
+    [labelNames.legacyControllerUid, uid],
+    [labelNames.controllerUid, uid],
+    [labelNames.legacyJobName, name],
+    [labelNames.jobName, name],
   ] as const)
     if (!Object.hasOwn(labels, key)) labels[key] = value;
   const selector: Obj = isJsonObject(spec.selector) ? spec.selector : {};
   spec.selector = selector;
   const matchLabels: Obj = isJsonObject(selector.matchLabels) ? selector.matchLabels : {};
   selector.matchLabels = matchLabels;
-  if (!Object.hasOwn(matchLabels, jobLabels.controllerUid)) matchLabels[jobLabels.controllerUid] = uid;
+  if (!Object.hasOwn(matchLabels, labelNames.controllerUid)) matchLabels[labelNames.controllerUid] = uid;
 }
 
 /** SetDefaults_CronJob: Allow, not suspended, 3 successful and 1 failed job kept; the job template's pod defaults. */

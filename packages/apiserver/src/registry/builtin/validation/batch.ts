@@ -7,7 +7,6 @@
  */
 import { fieldErrors, type StatusCause } from '@orchard/meta';
 import { isJsonObject, jsonEqual } from '@orchard/meta/internal';
-import { jobLabels } from '../defaults-batch.js';
 import { cronScheduleError, isKnownTimeZone } from './cron-schedule.js';
 import { validatePodSpec } from './pod-spec.js';
 import { goLabelSelector, selectorMatchesTemplate, validateLabelSelector } from './workload.js';
@@ -21,12 +20,13 @@ const nonNegative = (spec: Obj, path: string, fields: readonly string[]): Status
 
 /**
  * A JobSpec at `path` (`spec`, or `spec.jobTemplate.spec` of a CronJob, where the selector is
- * optional). `uid` is the Job's own, for a generated selector.
+ * optional). `uid` is the Job's own, for a generated selector that selects it under `uidLabel`
+ * (the flavor's `batch.<domain>/controller-uid`).
  */
 export function validateJobSpec(
   spec: unknown,
   path: string,
-  opts: { template: boolean; uid?: string },
+  opts: { template: boolean; uid?: string; uidLabel?: string },
 ): StatusCause[] {
   if (!isJsonObject(spec)) return [fieldErrors.required(path)];
   const causes = nonNegative(spec, path, [
@@ -60,9 +60,10 @@ export function validateJobSpec(
     if (template && selectorCauses.length === 0)
       causes.push(...selectorMatchesTemplate(selector, template, `${path}.template`));
     const generated = spec.manualSelector !== true && opts.uid !== undefined;
-    const uid = isJsonObject(selector.matchLabels)
-      ? selector.matchLabels[jobLabels.controllerUid]
-      : undefined;
+    const uid =
+      isJsonObject(selector.matchLabels) && opts.uidLabel !== undefined
+        ? selector.matchLabels[opts.uidLabel]
+        : undefined;
     if (generated && uid !== opts.uid)
       causes.push(
         fieldErrors.invalid(`${path}.selector`, goLabelSelector(selector), '`selector` not auto-generated'),
