@@ -1,21 +1,25 @@
 import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectCauses } from './helpers/causes.js';
+import { flavorNames, flavorUnderTest } from './helpers/flavors.js';
 
 /**
  * batch/v1 Job and CronJob as upstream serves them (issue 19 item 7): defaults, the Job's selector
  * generated from its uid, validation with upstream's fields and messages, the cron schedule, and
- * stock kubectl's `create job`, `create cronjob`, `create job --from=cronjob/…`. No controller runs
- * them.
+ * stock kubectl's `create job`, `create cronjob`, `create job --from=cronjob/…` (kubernetes flavor).
+ * No controller runs them. The group is `batch` under both flavors (upstream's legacy-named groups);
+ * the Job labels are `batch.<label domain>/…`.
  */
-describe('batch/v1 Job and CronJob', () => {
+describe.each(flavorNames)('batch/v1 Job and CronJob (%s flavor)', (flavorName) => {
+  const { labelDomain, kubectl: withKubectl } = flavorUnderTest(flavorName);
+  const uidLabel = `batch.${labelDomain}/controller-uid`;
   let api: TestServer;
   const jobsPath = '/apis/batch/v1/namespaces/default/jobs';
   const cronPath = '/apis/batch/v1/namespaces/default/cronjobs';
   const merge = { 'content-type': 'application/merge-patch+json' };
 
   beforeAll(async () => {
-    api = await startTestServer({ flavor: 'kubernetes' });
+    api = await startTestServer({ flavor: flavorName });
   });
   afterAll(async () => {
     await api.stop();
@@ -49,12 +53,12 @@ describe('batch/v1 Job and CronJob', () => {
       completionMode: 'NonIndexed',
       suspend: false,
       podReplacementPolicy: 'TerminatingOrFailed',
-      selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': uid } },
+      selector: { matchLabels: { [uidLabel]: uid } },
     });
     expect(created.spec.manualSelector).toBeUndefined();
     expect(created.spec.template.metadata.labels).toEqual({
-      'batch.kubernetes.io/controller-uid': uid,
-      'batch.kubernetes.io/job-name': 'pi',
+      [uidLabel]: uid,
+      [`batch.${labelDomain}/job-name`]: 'pi',
       'controller-uid': uid,
       'job-name': 'pi',
     });
@@ -151,7 +155,7 @@ describe('batch/v1 Job and CronJob', () => {
     [
       'a selector naming another uid',
       {
-        selector: { matchLabels: { 'batch.kubernetes.io/controller-uid': 'someone-else' } },
+        selector: { matchLabels: { [uidLabel]: 'someone-else' } },
         template: podTemplate('Never'),
       },
       [['spec.selector', '`selector` not auto-generated']],
@@ -285,7 +289,7 @@ describe('batch/v1 Job and CronJob', () => {
     expectCauses(r.json, [['metadata.name', 'must be no more than 52 characters']]);
   });
 
-  describe.skipIf(!kubectlAvailable())('stock kubectl', () => {
+  describe.skipIf(!withKubectl || !kubectlAvailable())('stock kubectl (kubernetes flavor only)', () => {
     const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
 
     it('create job, create cronjob, create job --from=cronjob, get, describe, explain', async () => {

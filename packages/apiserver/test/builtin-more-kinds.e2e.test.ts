@@ -1,20 +1,23 @@
 import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectCauses } from './helpers/causes.js';
+import { flavorNames, flavorUnderTest } from './helpers/flavors.js';
 
 /**
  * StatefulSet, DaemonSet, ReplicationController, Endpoints, EndpointSlice, PVC, PV, Node and
  * Ingress as upstream serves them (issue 19 item 7): defaults, the required and immutable fields
- * users meet, sub-resources, and kubectl's tables. No controller runs any of them.
+ * users meet, sub-resources, and kubectl's tables (kubernetes flavor). No controller runs any of
+ * them. EndpointSlice and Ingress live in `discovery.<domain>` and `networking.<domain>`.
  */
-describe('more built-in kinds', () => {
+describe.each(flavorNames)('more built-in kinds (%s flavor)', (flavorName) => {
+  const { flavor, labelDomain, kubectl: withKubectl } = flavorUnderTest(flavorName);
   let api: TestServer;
   const apps = '/apis/apps/v1/namespaces/default';
   const core = '/api/v1/namespaces/default';
   const merge = { 'content-type': 'application/merge-patch+json' };
 
   beforeAll(async () => {
-    api = await startTestServer({ flavor: 'kubernetes' });
+    api = await startTestServer({ flavor: flavorName });
   });
   afterAll(async () => {
     await api.stop();
@@ -196,7 +199,7 @@ describe('more built-in kinds', () => {
     const node = await post('/api/v1/nodes', {
       apiVersion: 'v1',
       kind: 'Node',
-      metadata: { name: 'n1', labels: { 'node-role.kubernetes.io/control-plane': '' } },
+      metadata: { name: 'n1', labels: { [`node-role.${labelDomain}/control-plane`]: '' } },
       status: { conditions: [{ type: 'Ready', status: 'True' }], nodeInfo: { kubeletVersion: 'v1.32.0' } },
     });
     expect(node.status).toBe(201);
@@ -232,9 +235,9 @@ describe('more built-in kinds', () => {
     });
     expect(badPort.status).toBe(422);
     expectCauses(badPort.json, [['subsets[0].ports[0].port', 'must be between 1 and 65535, inclusive']]);
-    const slices = '/apis/discovery.k8s.io/v1/namespaces/default/endpointslices';
+    const slices = `/apis/${flavor.group('discovery')}/v1/namespaces/default/endpointslices`;
     const slice = await post(slices, {
-      apiVersion: 'discovery.k8s.io/v1',
+      apiVersion: `${flavor.group('discovery')}/v1`,
       kind: 'EndpointSlice',
       metadata: { name: 'web-abc' },
       addressType: 'IPv4',
@@ -250,60 +253,63 @@ describe('more built-in kinds', () => {
     expectCauses(change.json, [['addressType', 'field is immutable']]);
   });
 
-  it.skipIf(!kubectlAvailable())('kubectl get all, get of each kind, explain', async () => {
-    const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
-    const all = await k('get', 'all');
-    expect(all.code, all.stderr).toBe(0);
-    expect(all.stdout).toContain('statefulset.apps/db');
-    expect(all.stdout).toContain('daemonset.apps/agent');
-    expect(all.stdout).toContain('replicationcontroller/old');
-    expect(all.stdout).not.toContain('endpoints/');
-    const sts = await k('get', 'sts', 'db');
-    expect(sts.stdout).toMatch(/^NAME\s+READY\s+AGE\ndb\s+0\/3\s+\S+\n$/);
-    const ds = await k('get', 'ds');
-    expect(ds.stdout).toMatch(
-      /^NAME\s+DESIRED\s+CURRENT\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+NODE SELECTOR\s+AGE\nagent\s+0\s+0\s+0\s+0\s+0\s+<none>\s+\S+\n$/,
-    );
-    const nodes = await k('get', 'nodes');
-    expect(nodes.stdout).toMatch(
-      /^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION\nn1\s+Ready,SchedulingDisabled\s+control-plane\s+\S+\s+v1\.32\.0\n$/,
-    );
-    const ep = await k('get', 'ep', 'web');
-    expect(ep.stdout).toMatch(/\nweb\s+10\.0\.0\.1:80,10\.0\.0\.2:80\s+\S+\n$/);
-    const slices = await k('get', 'endpointslices');
-    expect(slices.stdout).toMatch(/\nweb-abc\s+IPv4\s+80\s+10\.0\.0\.1\s+\S+\n$/);
-    const pv = await k('get', 'pv');
-    expect(pv.stdout).toMatch(/\npv1\s+5Gi\s+RWO\s+Retain\s+Pending\s+<unset>\s+\S+\n$/);
-    const explain = await k('explain', 'statefulset.spec.volumeClaimTemplates');
-    expect(explain.code, explain.stderr).toBe(0);
-    expect(explain.stdout).toContain('KIND:       StatefulSet');
-    // kubectl create ingress sends a Protobuf body.
-    const ing = await k(
-      'create',
-      'ingress',
-      'web',
-      '--rule=foo.com/bar=svc1:8080,tls=my-cert',
-      '--class=nginx',
-    );
-    expect(ing.code, ing.stderr).toBe(0);
-    expect(ing.stdout).toBe('ingress.networking.k8s.io/web created\n');
-    const ings = await k('get', 'ing');
-    expect(ings.stdout).toMatch(
-      /^NAME\s+CLASS\s+HOSTS\s+ADDRESS\s+PORTS\s+AGE\nweb\s+nginx\s+foo\.com\s+80, 443\s+\S+\n$/,
-    );
-    for (const target of [
-      'node/n1',
-      'sts/db',
-      'ds/agent',
-      'rc/old',
-      'pv/pv1',
-      'ep/web',
-      'endpointslice/web-abc',
-      'ing/web',
-    ]) {
-      const describe = await k('describe', target);
-      expect(describe.code, `${target}: ${describe.stderr}`).toBe(0);
-      expect(describe.stdout).toMatch(/^Name:\s+\S+\n/);
-    }
-  });
+  it.skipIf(!withKubectl || !kubectlAvailable())(
+    'kubectl get all, get of each kind, explain (kubernetes flavor only)',
+    async () => {
+      const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
+      const all = await k('get', 'all');
+      expect(all.code, all.stderr).toBe(0);
+      expect(all.stdout).toContain('statefulset.apps/db');
+      expect(all.stdout).toContain('daemonset.apps/agent');
+      expect(all.stdout).toContain('replicationcontroller/old');
+      expect(all.stdout).not.toContain('endpoints/');
+      const sts = await k('get', 'sts', 'db');
+      expect(sts.stdout).toMatch(/^NAME\s+READY\s+AGE\ndb\s+0\/3\s+\S+\n$/);
+      const ds = await k('get', 'ds');
+      expect(ds.stdout).toMatch(
+        /^NAME\s+DESIRED\s+CURRENT\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+NODE SELECTOR\s+AGE\nagent\s+0\s+0\s+0\s+0\s+0\s+<none>\s+\S+\n$/,
+      );
+      const nodes = await k('get', 'nodes');
+      expect(nodes.stdout).toMatch(
+        /^NAME\s+STATUS\s+ROLES\s+AGE\s+VERSION\nn1\s+Ready,SchedulingDisabled\s+control-plane\s+\S+\s+v1\.32\.0\n$/,
+      );
+      const ep = await k('get', 'ep', 'web');
+      expect(ep.stdout).toMatch(/\nweb\s+10\.0\.0\.1:80,10\.0\.0\.2:80\s+\S+\n$/);
+      const slices = await k('get', 'endpointslices');
+      expect(slices.stdout).toMatch(/\nweb-abc\s+IPv4\s+80\s+10\.0\.0\.1\s+\S+\n$/);
+      const pv = await k('get', 'pv');
+      expect(pv.stdout).toMatch(/\npv1\s+5Gi\s+RWO\s+Retain\s+Pending\s+<unset>\s+\S+\n$/);
+      const explain = await k('explain', 'statefulset.spec.volumeClaimTemplates');
+      expect(explain.code, explain.stderr).toBe(0);
+      expect(explain.stdout).toContain('KIND:       StatefulSet');
+      // kubectl create ingress sends a Protobuf body.
+      const ing = await k(
+        'create',
+        'ingress',
+        'web',
+        '--rule=foo.com/bar=svc1:8080,tls=my-cert',
+        '--class=nginx',
+      );
+      expect(ing.code, ing.stderr).toBe(0);
+      expect(ing.stdout).toBe('ingress.networking.k8s.io/web created\n');
+      const ings = await k('get', 'ing');
+      expect(ings.stdout).toMatch(
+        /^NAME\s+CLASS\s+HOSTS\s+ADDRESS\s+PORTS\s+AGE\nweb\s+nginx\s+foo\.com\s+80, 443\s+\S+\n$/,
+      );
+      for (const target of [
+        'node/n1',
+        'sts/db',
+        'ds/agent',
+        'rc/old',
+        'pv/pv1',
+        'ep/web',
+        'endpointslice/web-abc',
+        'ing/web',
+      ]) {
+        const describe = await k('describe', target);
+        expect(describe.code, `${target}: ${describe.stderr}`).toBe(0);
+        expect(describe.stdout).toMatch(/^Name:\s+\S+\n/);
+      }
+    },
+  );
 });

@@ -1,19 +1,21 @@
 import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { causesOf, expectCauses } from './helpers/causes.js';
+import { flavorNames, flavorUnderTest } from './helpers/flavors.js';
 
 /**
  * apps/v1 ReplicaSet as upstream serves it (issue 19 item 7): defaults, `status.replicas` 0 on
  * create, generation, validation with upstream's fields and messages, `/status`, `/scale`, and
  * kubectl's table. No controller runs ReplicaSets.
  */
-describe('apps/v1 ReplicaSet', () => {
+describe.each(flavorNames)('apps/v1 ReplicaSet (%s flavor)', (flavorName) => {
+  const { kubectl: withKubectl } = flavorUnderTest(flavorName);
   let api: TestServer;
   const rsPath = '/apis/apps/v1/namespaces/default/replicasets';
   const merge = { 'content-type': 'application/merge-patch+json' };
 
   beforeAll(async () => {
-    api = await startTestServer({ flavor: 'kubernetes' });
+    api = await startTestServer({ flavor: flavorName });
   });
   afterAll(async () => {
     await api.stop();
@@ -153,8 +155,8 @@ describe('apps/v1 ReplicaSet', () => {
     expect(cause?.message).toContain('field is immutable');
   });
 
-  it.skipIf(!kubectlAvailable())(
-    'kubectl get rs prints NAME DESIRED CURRENT READY AGE; scale and explain work',
+  it.skipIf(!withKubectl || !kubectlAvailable())(
+    'kubectl get rs prints NAME DESIRED CURRENT READY AGE; scale and explain work (kubernetes flavor only)',
     async () => {
       const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
       await api.request('POST', rsPath, {

@@ -1,19 +1,20 @@
 import { startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { flavorNames } from './helpers/flavors.js';
 
 /**
  * generateName collisions are retried with a fresh name, as upstream's RetryGenerateName (GA in
  * 1.32): 8 draws, then the 409. Collisions are forced by a write step that turns the drawn name
  * into one that exists, for as many draws as a test asks.
  */
-describe('generateName retries', () => {
+describe.each(flavorNames)('generateName retries (%s flavor)', (flavorName) => {
   let api: TestServer;
   let collide = 0;
   let draws = 0;
   const cms = '/api/v1/namespaces/default/configmaps';
 
   beforeAll(async () => {
-    api = await startTestServer({ flavor: 'kubernetes' });
+    api = await startTestServer({ flavor: flavorName });
     await api.request('POST', cms, {
       body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'taken' } },
     });

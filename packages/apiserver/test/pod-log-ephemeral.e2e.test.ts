@@ -1,19 +1,21 @@
 import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectCauses } from './helpers/causes.js';
+import { flavorNames, flavorUnderTest } from './helpers/flavors.js';
 
 /**
  * `pods/log` and `pods/ephemeralcontainers` (issue 19 item 7): an unscheduled pod's log is the
  * empty answer upstream gives, bad options and containers get upstream's errors, and `kubectl
  * debug` adds an ephemeral container as on a cluster (no kubelet runs it).
  */
-describe('pods/log and pods/ephemeralcontainers', () => {
+describe.each(flavorNames)('pods/log and pods/ephemeralcontainers (%s flavor)', (flavorName) => {
+  const { kubectl: withKubectl } = flavorUnderTest(flavorName);
   let api: TestServer;
   const pods = '/api/v1/namespaces/default/pods';
   const strategic = { 'content-type': 'application/strategic-merge-patch+json' };
 
   beforeAll(async () => {
-    api = await startTestServer({ flavor: 'kubernetes' });
+    api = await startTestServer({ flavor: flavorName });
     for (const [name, containers] of [
       ['one', [{ name: 'app', image: 'nginx' }]],
       [
@@ -127,7 +129,7 @@ describe('pods/log and pods/ephemeralcontainers', () => {
     expect(main.status).toBe(422);
   });
 
-  describe.skipIf(!kubectlAvailable())('stock kubectl', () => {
+  describe.skipIf(!withKubectl || !kubectlAvailable())('stock kubectl (kubernetes flavor only)', () => {
     const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
 
     it('kubectl logs of an unscheduled pod prints nothing and succeeds, as on a cluster', async () => {
