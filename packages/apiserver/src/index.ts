@@ -27,6 +27,7 @@ export type {
   ServiceAccountAuthenticationOptions,
 } from './authentication/authentication-options.js';
 export { fetchWithCa } from './authentication/fetch-with-ca.js';
+export { identityDomain } from './authentication/identity-domain.js';
 export type {
   ServerAuthentication,
   TokenReviewOutcome,

@@ -3,12 +3,12 @@ import { type CertificateAuthority, generateCa, issueClientCert } from '@orchard
 import { parseTokenFile } from '@orchard/authn';
 import * as x509 from '@peculiar/x509';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthServer, startAuthServer, unauthorizedStatus } from './helpers/auth-server.js';
+import { type AuthServer, flavors, startAuthServer, unauthorizedStatus } from './helpers/auth-server.js';
 
 /**
  * Authentication wired into the real HTTPS server (doc 2 §5): client certificates, static tokens,
  * the authenticating proxy and anonymous, each as a table of (credential → user or 401). Every 401
- * is the same Status, whatever check failed.
+ * is the same Status, whatever check failed — under both flavors.
  */
 const tokens = parseTokenFile(
   [
@@ -43,12 +43,12 @@ async function issueExpiredClientCert(ca: CertificateAuthority, user: string) {
   return { cert: cert.toString('pem'), key };
 }
 
-describe('client certificates, static tokens and anonymous', () => {
+describe.each(flavors)('client certificates, static tokens and anonymous ($name flavor)', (flavor) => {
   let api: AuthServer;
   let jane: { cert: string; key: string };
   let stranger: { cert: string; key: string };
   beforeAll(async () => {
-    api = await startAuthServer({ authentication: { tokenFile: tokens } });
+    api = await startAuthServer({ flavor, authentication: { tokenFile: tokens } });
     jane = await issueClientCert(api.tls.ca, 'jane', ['devs', 'ops']);
     stranger = await issueClientCert(await generateCa('other-ca'), 'mallory', ['system:masters']);
   });
@@ -178,10 +178,10 @@ describe('client certificates, static tokens and anonymous', () => {
   });
 });
 
-describe('--anonymous-auth=false', () => {
+describe.each(flavors)('--anonymous-auth=false ($name flavor)', (flavor) => {
   let api: AuthServer;
   beforeAll(async () => {
-    api = await startAuthServer({ authentication: { anonymous: { enabled: false } } });
+    api = await startAuthServer({ flavor, authentication: { anonymous: { enabled: false } } });
   });
   afterAll(() => api.stop());
 
@@ -193,7 +193,7 @@ describe('--anonymous-auth=false', () => {
   });
 });
 
-describe('authenticating proxy (--requestheader-*)', () => {
+describe.each(flavors)('authenticating proxy (--requestheader-*) ($name flavor)', (flavor) => {
   let api: AuthServer;
   let proxy: { cert: string; key: string };
   let otherProxy: { cert: string; key: string };
@@ -203,6 +203,7 @@ describe('authenticating proxy (--requestheader-*)', () => {
     proxy = await issueClientCert(proxyCa, 'front-proxy-client');
     otherProxy = await issueClientCert(proxyCa, 'someone-else');
     api = await startAuthServer({
+      flavor,
       requestHeaderClientCa: proxyCa.cert,
       authentication: {
         requestHeader: {

@@ -1,11 +1,13 @@
+import { identityDomain } from '@orchard/apiserver';
 import { verifyClusterInfo } from '@orchard/client';
-import { orchFlavor } from '@orchard/meta';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthServer, startAuthServer, unauthorizedStatus } from './helpers/auth-server.js';
+import { type AuthServer, flavors, startAuthServer, unauthorizedStatus } from './helpers/auth-server.js';
 
 /**
  * Bootstrap tokens in the server (doc 2 §2.4, §5.2): authentication from Secrets in the system
- * namespace, the token cleaner and the cluster-info signer, checked with `verifyClusterInfo`.
+ * namespace, the token cleaner and the cluster-info signer, checked with `verifyClusterInfo`. Under
+ * both flavors: Secrets of type `bootstrap.<identity domain>/token` in the flavor's system namespace,
+ * `cluster-info` in its public namespace.
  */
 async function until<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
   for (let i = 0; i < 400; i++) {
@@ -19,12 +21,7 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string): Prom
 const future = () => new Date(Date.now() + 3600_000).toISOString().replace(/\.\d+Z$/, 'Z');
 const past = () => new Date(Date.now() - 3600_000).toISOString().replace(/\.\d+Z$/, 'Z');
 
-function tokenSecret(
-  id: string,
-  secret: string,
-  extra: Record<string, string> = {},
-  type = 'bootstrap.kubernetes.io/token',
-) {
+function tokenSecret(id: string, secret: string, extra: Record<string, string>, type: string) {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
@@ -41,25 +38,31 @@ function tokenSecret(
   };
 }
 
-describe('bootstrap tokens (kubernetes flavor)', () => {
+describe.each(flavors)('bootstrap tokens ($name flavor)', (flavor) => {
+  const system = flavor.systemNamespace;
+  const publicNs = flavor.publicNamespace;
+  const secretType = `bootstrap.${identityDomain(flavor)}/token`;
+  const otherFlavorType = `bootstrap.${identityDomain(flavors.find((f) => f !== flavor)!)}/token`;
+  const secretOf = (id: string, secret: string, extra: Record<string, string> = {}, type = secretType) =>
+    tokenSecret(id, secret, extra, type);
   let api: AuthServer;
   const admin = () => ({ cert: api.tls.admin });
   const put = (body: unknown) =>
-    api.call('POST', '/api/v1/namespaces/kube-system/secrets', { ...admin(), body });
+    api.call('POST', `/api/v1/namespaces/${system}/secrets`, { ...admin(), body });
   const secretGone = async (name: string) =>
-    (await api.call('GET', `/api/v1/namespaces/kube-system/secrets/${name}`, admin())).status === 404
+    (await api.call('GET', `/api/v1/namespaces/${system}/secrets/${name}`, admin())).status === 404
       ? true
       : undefined;
   const clusterInfo = async () =>
-    (await api.call('GET', '/api/v1/namespaces/kube-public/configmaps/cluster-info', admin())).json;
+    (await api.call('GET', `/api/v1/namespaces/${publicNs}/configmaps/cluster-info`, admin())).json;
 
   beforeAll(async () => {
-    api = await startAuthServer({ authentication: { bootstrapTokens: true } });
+    api = await startAuthServer({ flavor, authentication: { bootstrapTokens: true } });
     expect(api.server.authentication?.methods).toContain('bootstrap-token');
     expect(
       (
         await put(
-          tokenSecret('abcdef', '0123456789abcdef', {
+          secretOf('abcdef', '0123456789abcdef', {
             'auth-extra-groups': 'system:bootstrappers:kubeadm:default-node-token',
           }),
         )
@@ -86,22 +89,27 @@ describe('bootstrap tokens (kubernetes flavor)', () => {
     ['wrong secret', 'abcdef.ffffffffffffffff', undefined],
     ['unknown id', 'zzzzzz.0123456789abcdef', undefined],
     ['not in the format (upper case)', 'ABCDEF.0123456789ABCDEF', undefined],
-    ['expired', 'exp001.0123456789abcdef', tokenSecret('exp001', '0123456789abcdef', { expiration: past() })],
+    ['expired', 'exp001.0123456789abcdef', secretOf('exp001', '0123456789abcdef', { expiration: past() })],
     [
       'not marked for authentication',
       'noauth.0123456789abcdef',
-      tokenSecret('noauth', '0123456789abcdef', { 'usage-bootstrap-authentication': 'false' }),
+      secretOf('noauth', '0123456789abcdef', { 'usage-bootstrap-authentication': 'false' }),
     ],
     [
       'extra group without the required prefix',
       'badgrp.0123456789abcdef',
-      tokenSecret('badgrp', '0123456789abcdef', { 'auth-extra-groups': 'system:masters' }),
+      secretOf('badgrp', '0123456789abcdef', { 'auth-extra-groups': 'system:masters' }),
     ],
-    ['wrong Secret type', 'wrtype.0123456789abcdef', tokenSecret('wrtype', '0123456789abcdef', {}, 'Opaque')],
+    ['wrong Secret type', 'wrtype.0123456789abcdef', secretOf('wrtype', '0123456789abcdef', {}, 'Opaque')],
+    [
+      'the other flavor’s Secret type',
+      'othtyp.0123456789abcdef',
+      secretOf('othtyp', '0123456789abcdef', {}, otherFlavorType),
+    ],
     [
       'malformed expiration',
       'badexp.0123456789abcdef',
-      tokenSecret('badexp', '0123456789abcdef', { expiration: 'tomorrow' }),
+      secretOf('badexp', '0123456789abcdef', { expiration: 'tomorrow' }),
     ],
   ])('%s → 401', async (_name, token, secret) => {
     if (secret) expect((await put(secret)).status).toBe(201);
@@ -111,22 +119,20 @@ describe('bootstrap tokens (kubernetes flavor)', () => {
   });
 
   it('the token cleaner deletes expired bootstrap Secrets, and only those', async () => {
-    await put(tokenSecret('old001', '0123456789abcdef', { expiration: past() }));
-    await put({ ...tokenSecret('old002', '0123456789abcdef', { expiration: past() }), type: 'Opaque' });
+    await put(secretOf('old001', '0123456789abcdef', { expiration: past() }));
+    await put({ ...secretOf('old002', '0123456789abcdef', { expiration: past() }), type: 'Opaque' });
     await until(() => secretGone('bootstrap-token-old001'), 'the expired token to be deleted');
     expect(
-      (await api.call('GET', '/api/v1/namespaces/kube-system/secrets/bootstrap-token-old002', admin()))
-        .status,
+      (await api.call('GET', `/api/v1/namespaces/${system}/secrets/bootstrap-token-old002`, admin())).status,
     ).toBe(200);
     expect(
-      (await api.call('GET', '/api/v1/namespaces/kube-system/secrets/bootstrap-token-abcdef', admin()))
-        .status,
+      (await api.call('GET', `/api/v1/namespaces/${system}/secrets/bootstrap-token-abcdef`, admin())).status,
     ).toBe(200);
   });
 
   it('the token cleaner deletes a token when it expires later', async () => {
     const soon = new Date(Date.now() + 1500).toISOString();
-    await put(tokenSecret('soon01', '0123456789abcdef', { expiration: soon }));
+    await put(secretOf('soon01', '0123456789abcdef', { expiration: soon }));
     expect((await api.whoami(bearer('soon01.0123456789abcdef'))).status).toBe(201);
     await until(() => secretGone('bootstrap-token-soon01'), 'the token to be deleted after it expired');
   });
@@ -136,7 +142,7 @@ describe('bootstrap tokens (kubernetes flavor)', () => {
       'apiVersion: v1\nkind: Config\nclusters:\n- cluster:\n    server: https://127.0.0.1:6443\n  name: ""\n';
     expect(
       (
-        await api.call('POST', '/api/v1/namespaces/kube-public/configmaps', {
+        await api.call('POST', `/api/v1/namespaces/${publicNs}/configmaps`, {
           ...admin(),
           body: {
             apiVersion: 'v1',
@@ -161,8 +167,8 @@ describe('bootstrap tokens (kubernetes flavor)', () => {
         .sort(),
     ).toEqual(['jws-kubeconfig-abcdef', 'jws-kubeconfig-badgrp', 'jws-kubeconfig-noauth']);
 
-    await put(tokenSecret('second', '0123456789abcdef', { 'usage-bootstrap-signing': 'true' }));
-    await put(tokenSecret('nosign', '0123456789abcdef', { 'usage-bootstrap-signing': 'false' }));
+    await put(secretOf('second', '0123456789abcdef', { 'usage-bootstrap-signing': 'true' }));
+    await put(secretOf('nosign', '0123456789abcdef', { 'usage-bootstrap-signing': 'false' }));
     const both = await until(async () => {
       const c = await clusterInfo();
       return c?.data?.['jws-kubeconfig-second'] ? c : undefined;
@@ -172,12 +178,12 @@ describe('bootstrap tokens (kubernetes flavor)', () => {
 
     // A changed kubeconfig is signed again; a deleted token's signature goes.
     const changed = `${kubeconfig}# changed\n`;
-    await api.call('PATCH', '/api/v1/namespaces/kube-public/configmaps/cluster-info', {
+    await api.call('PATCH', `/api/v1/namespaces/${publicNs}/configmaps/cluster-info`, {
       ...admin(),
       headers: { 'content-type': 'application/merge-patch+json' },
       body: { data: { kubeconfig: changed } },
     });
-    await api.call('DELETE', '/api/v1/namespaces/kube-system/secrets/bootstrap-token-second', admin());
+    await api.call('DELETE', `/api/v1/namespaces/${system}/secrets/bootstrap-token-second`, admin());
     const after = await until(async () => {
       const c = await clusterInfo();
       return c?.data?.['jws-kubeconfig-second'] === undefined && c?.data?.kubeconfig === changed
@@ -193,37 +199,5 @@ describe('bootstrap tokens (kubernetes flavor)', () => {
       'the new signature',
     );
     expect(after.data.kubeconfig).toBe(changed);
-  });
-});
-
-describe('bootstrap tokens (orch flavor)', () => {
-  it('reads bootstrap.orch.io/token Secrets in orch-system and signs cluster-info in orch-public', async () => {
-    const api = await startAuthServer({ flavor: orchFlavor, authentication: { bootstrapTokens: true } });
-    try {
-      const admin = { cert: api.tls.admin };
-      await api.call('POST', '/api/v1/namespaces/orch-system/secrets', {
-        ...admin,
-        body: tokenSecret('orch01', '0123456789abcdef', {}, 'bootstrap.orch.io/token'),
-      });
-      const r = await api.whoami({ headers: { authorization: 'Bearer orch01.0123456789abcdef' } });
-      expect(r.json.status.userInfo.username).toBe('system:bootstrap:orch01');
-      await api.call('POST', '/api/v1/namespaces/orch-public/configmaps', {
-        ...admin,
-        body: {
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: { name: 'cluster-info' },
-          data: { kubeconfig: 'k' },
-        },
-      });
-      const cm = await until(async () => {
-        const c = (await api.call('GET', '/api/v1/namespaces/orch-public/configmaps/cluster-info', admin))
-          .json;
-        return c?.data?.['jws-kubeconfig-orch01'] ? c : undefined;
-      }, 'the orch signature');
-      await expect(verifyClusterInfo(cm, 'orch01.0123456789abcdef')).resolves.toBe('k');
-    } finally {
-      await api.stop();
-    }
   });
 });

@@ -1,121 +1,131 @@
 import { parseTokenFile } from '@orchard/authn';
 import type { AuthorizationAttributes, Authorizer } from '@orchard/authz';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthServer, startAuthServer } from './helpers/auth-server.js';
+import { type AuthServer, flavors, startAuthServer } from './helpers/auth-server.js';
 
-/** Impersonation headers (doc 2 §4.4) against the real HTTPS server. */
+/** Impersonation headers (doc 2 §4.4) against the real HTTPS server, under both flavors. */
 const tokens = parseTokenFile(
   ['tok-jane,jane,uid-jane,dev', 'tok-root,root,,system:masters', 'tok-imp,impersonator,,'].join('\n'),
   't.csv',
 );
 
-describe('impersonation while no authorizer is configured: system:masters only', () => {
-  let api: AuthServer;
-  beforeAll(async () => {
-    // AlwaysAllow: the masters-only impersonation check applies (no authorizer to ask).
-    api = await startAuthServer({
-      authentication: { tokenFile: tokens },
-      server: { authorizationModes: ['AlwaysAllow'] },
+describe.each(flavors)(
+  'impersonation while no authorizer is configured: system:masters only ($name flavor)',
+  (flavor) => {
+    let api: AuthServer;
+    beforeAll(async () => {
+      // AlwaysAllow: the masters-only impersonation check applies (no authorizer to ask).
+      api = await startAuthServer({
+        flavor,
+        authentication: { tokenFile: tokens },
+        server: { authorizationModes: ['AlwaysAllow'] },
+      });
     });
-  });
-  afterAll(() => api.stop());
-  const asRoot = { authorization: 'Bearer tok-root' };
+    afterAll(() => api.stop());
+    const asRoot = { authorization: 'Bearer tok-root' };
 
-  it('a system:masters caller becomes the impersonated user, groups, uid and extras', async () => {
-    const r = await api.whoami({
-      headers: {
-        ...asRoot,
-        'impersonate-user': 'bob',
-        'impersonate-group': ['g1', 'g2'],
-        'impersonate-uid': 'uid-bob',
-        'impersonate-extra-acme.com%2Fproject': ['p1', 'p2'],
-        'impersonate-extra-scopes': 'view',
-      },
+    it('a system:masters caller becomes the impersonated user, groups, uid and extras', async () => {
+      const r = await api.whoami({
+        headers: {
+          ...asRoot,
+          'impersonate-user': 'bob',
+          'impersonate-group': ['g1', 'g2'],
+          'impersonate-uid': 'uid-bob',
+          'impersonate-extra-acme.com%2Fproject': ['p1', 'p2'],
+          'impersonate-extra-scopes': 'view',
+        },
+      });
+      expect(r.status).toBe(201);
+      expect(r.json.status.userInfo).toEqual({
+        username: 'bob',
+        uid: 'uid-bob',
+        groups: ['g1', 'g2', 'system:authenticated'],
+        extra: { 'acme.com/project': ['p1', 'p2'], scopes: ['view'] },
+      });
     });
-    expect(r.status).toBe(201);
-    expect(r.json.status.userInfo).toEqual({
-      username: 'bob',
-      uid: 'uid-bob',
-      groups: ['g1', 'g2', 'system:authenticated'],
-      extra: { 'acme.com/project': ['p1', 'p2'], scopes: ['view'] },
-    });
-  });
 
-  it('the admin certificate may impersonate too', async () => {
-    const r = await api.whoami({ cert: api.tls.admin, headers: { 'impersonate-user': 'carol' } });
-    expect(r.json.status.userInfo).toEqual({ username: 'carol', groups: ['system:authenticated'] });
-  });
-
-  it('a service account gets its groups unless groups are given', async () => {
-    const r = await api.whoami({
-      headers: { ...asRoot, 'impersonate-user': 'system:serviceaccount:ns1:robot' },
+    it('the admin certificate may impersonate too', async () => {
+      const r = await api.whoami({ cert: api.tls.admin, headers: { 'impersonate-user': 'carol' } });
+      expect(r.json.status.userInfo).toEqual({ username: 'carol', groups: ['system:authenticated'] });
     });
-    expect(r.json.status.userInfo).toEqual({
-      username: 'system:serviceaccount:ns1:robot',
-      groups: ['system:serviceaccounts', 'system:serviceaccounts:ns1', 'system:authenticated'],
-    });
-    const g = await api.whoami({
-      headers: { ...asRoot, 'impersonate-user': 'system:serviceaccount:ns1:robot', 'impersonate-group': 'x' },
-    });
-    expect(g.json.status.userInfo.groups).toEqual(['x', 'system:authenticated']);
-  });
 
-  it('system:anonymous gets system:unauthenticated', async () => {
-    const r = await api.whoami({ headers: { ...asRoot, 'impersonate-user': 'system:anonymous' } });
-    expect(r.json.status.userInfo).toEqual({
-      username: 'system:anonymous',
-      groups: ['system:unauthenticated'],
+    it('a service account gets its groups unless groups are given', async () => {
+      const r = await api.whoami({
+        headers: { ...asRoot, 'impersonate-user': 'system:serviceaccount:ns1:robot' },
+      });
+      expect(r.json.status.userInfo).toEqual({
+        username: 'system:serviceaccount:ns1:robot',
+        groups: ['system:serviceaccounts', 'system:serviceaccounts:ns1', 'system:authenticated'],
+      });
+      const g = await api.whoami({
+        headers: {
+          ...asRoot,
+          'impersonate-user': 'system:serviceaccount:ns1:robot',
+          'impersonate-group': 'x',
+        },
+      });
+      expect(g.json.status.userInfo.groups).toEqual(['x', 'system:authenticated']);
     });
-  });
 
-  it('anyone outside system:masters is 403, naming what was refused', async () => {
-    const r = await api.whoami({ headers: { authorization: 'Bearer tok-jane', 'impersonate-user': 'root' } });
-    expect(r.status).toBe(403);
-    expect(r.json).toMatchObject({
-      kind: 'Status',
-      reason: 'Forbidden',
-      message:
-        'users "root" is forbidden: User "jane" cannot impersonate resource "users" in API group "" at the cluster scope',
+    it('system:anonymous gets system:unauthenticated', async () => {
+      const r = await api.whoami({ headers: { ...asRoot, 'impersonate-user': 'system:anonymous' } });
+      expect(r.json.status.userInfo).toEqual({
+        username: 'system:anonymous',
+        groups: ['system:unauthenticated'],
+      });
     });
-  });
 
-  it.each([
-    [{ 'impersonate-group': 'system:masters' }],
-    [{ 'impersonate-uid': 'u' }],
-    [{ 'impersonate-extra-scopes': 'x' }],
-    [{ 'impersonate-user': '', 'impersonate-group': 'g' }],
-  ])('%j without Impersonate-User is 400', async (headers) => {
-    const r = await api.whoami({ headers: { ...asRoot, ...headers } });
-    expect(r.status).toBe(400);
-    expect(r.json).toMatchObject({ kind: 'Status', reason: 'BadRequest' });
-  });
+    it('anyone outside system:masters is 403, naming what was refused', async () => {
+      const r = await api.whoami({
+        headers: { authorization: 'Bearer tok-jane', 'impersonate-user': 'root' },
+      });
+      expect(r.status).toBe(403);
+      expect(r.json).toMatchObject({
+        kind: 'Status',
+        reason: 'Forbidden',
+        message:
+          'users "root" is forbidden: User "jane" cannot impersonate resource "users" in API group "" at the cluster scope',
+      });
+    });
 
-  it('hostile impersonation headers never crash the server nor pollute prototypes', async () => {
-    const cases: Record<string, string | string[]>[] = [
-      { 'impersonate-user': 'x', 'impersonate-extra-__proto__': 'polluted' },
-      { 'impersonate-user': 'x', 'impersonate-extra-constructor': ['a', 'b'] },
-      { 'impersonate-user': 'x', 'impersonate-extra-%E0%A4%A': 'bad-escape' },
-      { 'impersonate-user': 'x', 'impersonate-group': Array.from({ length: 200 }, (_, i) => `g${i}`) },
-      { 'impersonate-user': 'y'.repeat(6000) },
-      { 'impersonate-user': 'x', 'impersonate-extra-': 'empty-key' },
-    ];
-    for (const headers of cases) {
+    it.each([
+      [{ 'impersonate-group': 'system:masters' }],
+      [{ 'impersonate-uid': 'u' }],
+      [{ 'impersonate-extra-scopes': 'x' }],
+      [{ 'impersonate-user': '', 'impersonate-group': 'g' }],
+    ])('%j without Impersonate-User is 400', async (headers) => {
       const r = await api.whoami({ headers: { ...asRoot, ...headers } });
-      expect(r.status, JSON.stringify(headers).slice(0, 60)).toBe(201);
-    }
-    const proto = await api.whoami({
-      headers: { ...asRoot, 'impersonate-user': 'x', 'impersonate-extra-__proto__': 'polluted' },
+      expect(r.status).toBe(400);
+      expect(r.json).toMatchObject({ kind: 'Status', reason: 'BadRequest' });
     });
-    expect(Object.hasOwn(proto.json.status.userInfo.extra, '__proto__')).toBe(true);
-    const bad = await api.whoami({
-      headers: { ...asRoot, 'impersonate-user': 'x', 'impersonate-extra-%E0%A4%A': 'v' },
-    });
-    expect(bad.json.status.userInfo.extra).toEqual({ '%e0%a4%a': ['v'] });
-    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  });
-});
 
-describe('impersonation through the server authorizer', () => {
+    it('hostile impersonation headers never crash the server nor pollute prototypes', async () => {
+      const cases: Record<string, string | string[]>[] = [
+        { 'impersonate-user': 'x', 'impersonate-extra-__proto__': 'polluted' },
+        { 'impersonate-user': 'x', 'impersonate-extra-constructor': ['a', 'b'] },
+        { 'impersonate-user': 'x', 'impersonate-extra-%E0%A4%A': 'bad-escape' },
+        { 'impersonate-user': 'x', 'impersonate-group': Array.from({ length: 200 }, (_, i) => `g${i}`) },
+        { 'impersonate-user': 'y'.repeat(6000) },
+        { 'impersonate-user': 'x', 'impersonate-extra-': 'empty-key' },
+      ];
+      for (const headers of cases) {
+        const r = await api.whoami({ headers: { ...asRoot, ...headers } });
+        expect(r.status, JSON.stringify(headers).slice(0, 60)).toBe(201);
+      }
+      const proto = await api.whoami({
+        headers: { ...asRoot, 'impersonate-user': 'x', 'impersonate-extra-__proto__': 'polluted' },
+      });
+      expect(Object.hasOwn(proto.json.status.userInfo.extra, '__proto__')).toBe(true);
+      const bad = await api.whoami({
+        headers: { ...asRoot, 'impersonate-user': 'x', 'impersonate-extra-%E0%A4%A': 'v' },
+      });
+      expect(bad.json.status.userInfo.extra).toEqual({ '%e0%a4%a': ['v'] });
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+  },
+);
+
+describe.each(flavors)('impersonation through the server authorizer ($name flavor)', (flavor) => {
   let api: AuthServer;
   const asked: AuthorizationAttributes[] = [];
   // Allows `impersonator` to act as alice with group dev, uid u-1 and scope view, as a role with
@@ -135,7 +145,7 @@ describe('impersonation through the server authorizer', () => {
     },
   };
   beforeAll(async () => {
-    api = await startAuthServer({ authentication: { tokenFile: tokens }, server: { authorizer } });
+    api = await startAuthServer({ flavor, authentication: { tokenFile: tokens }, server: { authorizer } });
   });
   afterAll(() => api.stop());
   const asImp = { authorization: 'Bearer tok-imp' };
@@ -158,8 +168,8 @@ describe('impersonation through the server authorizer', () => {
     ).toEqual([
       ['', 'users', '', '', 'alice', 'impersonator'],
       ['', 'groups', '', '', 'dev', 'impersonator'],
-      ['authentication.k8s.io', 'userextras', 'scopes', '', 'view', 'impersonator'],
-      ['authentication.k8s.io', 'uids', '', '', 'u-1', 'impersonator'],
+      [flavor.group('authentication'), 'userextras', 'scopes', '', 'view', 'impersonator'],
+      [flavor.group('authentication'), 'uids', '', '', 'u-1', 'impersonator'],
     ]);
   });
 
@@ -174,19 +184,17 @@ describe('impersonation through the server authorizer', () => {
     ).toBe(403);
   });
 
+  const authn = flavor.group('authentication');
   it.each([
     [{ 'impersonate-user': 'mallory' }, 'users "mallory" is forbidden'],
     [
       { 'impersonate-user': 'alice', 'impersonate-group': 'system:masters' },
       'groups "system:masters" is forbidden',
     ],
-    [
-      { 'impersonate-user': 'alice', 'impersonate-uid': 'u-2' },
-      'uids.authentication.k8s.io "u-2" is forbidden',
-    ],
+    [{ 'impersonate-user': 'alice', 'impersonate-uid': 'u-2' }, `uids.${authn} "u-2" is forbidden`],
     [
       { 'impersonate-user': 'alice', 'impersonate-extra-scopes': 'admin' },
-      'userextras.authentication.k8s.io "admin" is forbidden: User "impersonator" cannot impersonate resource "userextras/scopes"',
+      `userextras.${authn} "admin" is forbidden: User "impersonator" cannot impersonate resource "userextras/scopes" in API group "${authn}"`,
     ],
   ])('a value outside the allowed names is 403: %j', async (headers, message) => {
     const r = await api.whoami({ headers: { ...asImp, ...headers } });
@@ -197,6 +205,7 @@ describe('impersonation through the server authorizer', () => {
   it('the impersonated user is who the authorizer sees for the request itself', async () => {
     const seen: string[] = [];
     const api2 = await startAuthServer({
+      flavor,
       authentication: { tokenFile: tokens },
       server: {
         authorizer: {

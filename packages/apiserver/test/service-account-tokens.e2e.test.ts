@@ -1,16 +1,16 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
-import { parseServiceAccountSigningKey } from '@orchard/apiserver';
+import { identityDomain, parseServiceAccountSigningKey } from '@orchard/apiserver';
 import { parseTokenFile } from '@orchard/authn';
 import { createProtobufCodec } from '@orchard/codecs/protobuf';
-import { kubernetesFlavor } from '@orchard/meta';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthServer, startAuthServer, unauthorizedStatus } from './helpers/auth-server.js';
+import { type AuthServer, flavors, startAuthServer, unauthorizedStatus } from './helpers/auth-server.js';
 
 /**
  * Service-account tokens end to end (doc 2 §5.2): the `default` ServiceAccount controller, the
  * TokenRequest sub-resource, `--service-account-lookup`, TokenReview with audiences, and a table of
- * forged and broken tokens against the real HTTPS server.
+ * forged and broken tokens against the real HTTPS server, under both flavors (group
+ * `authentication.<domain>`, the private claim and extras in the identity domain).
  */
 const issuer = 'https://issuer.test';
 const pem = (k: ReturnType<typeof generateKeyPairSync>['privateKey']) =>
@@ -29,20 +29,22 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
   throw new Error(`timed out waiting for ${what}`);
 }
 
-describe('service-account tokens', () => {
+describe.each(flavors)('service-account tokens ($name flavor)', (flavor) => {
+  const authn = flavor.group('authentication');
+  const idDomain = identityDomain(flavor);
   let api: AuthServer;
   const admin = () => ({ cert: api.tls.admin });
   const bearer = (t: string) => ({ headers: { authorization: `Bearer ${t}` } });
   const requestToken = (ns: string, name: string, spec: Record<string, unknown> = {}) =>
     api.call('POST', `/api/v1/namespaces/${ns}/serviceaccounts/${name}/token`, {
       ...admin(),
-      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec },
+      body: { apiVersion: `${authn}/v1`, kind: 'TokenRequest', spec },
     });
   const review = (token: string, audiences?: string[]) =>
-    api.call('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
+    api.call('POST', `/apis/${authn}/v1/tokenreviews`, {
       ...admin(),
       body: {
-        apiVersion: 'authentication.k8s.io/v1',
+        apiVersion: `${authn}/v1`,
         kind: 'TokenReview',
         spec: { token, ...(audiences ? { audiences } : {}) },
       },
@@ -52,6 +54,7 @@ describe('service-account tokens', () => {
 
   beforeAll(async () => {
     api = await startAuthServer({
+      flavor,
       authentication: {
         serviceAccounts: { keys: [], signingKey, issuers: [issuer] },
         tokenFile: parseTokenFile('tok-jane,jane,,dev', 't.csv'),
@@ -62,7 +65,7 @@ describe('service-account tokens', () => {
   afterAll(() => api.stop());
 
   it('every namespace gets a default ServiceAccount, also one created later', async () => {
-    for (const ns of ['kube-system', 'kube-public', 'kube-node-lease'])
+    for (const ns of [flavor.systemNamespace, flavor.publicNamespace, flavor.nodeLeaseNamespace])
       await until(async () => (await saUid(ns, 'default')) !== undefined, `default in ${ns}`);
     await api.call('POST', '/api/v1/namespaces', {
       ...admin(),
@@ -76,7 +79,7 @@ describe('service-account tokens', () => {
     expect(r.status).toBe(201);
     expect(r.json).toMatchObject({
       kind: 'TokenRequest',
-      apiVersion: 'authentication.k8s.io/v1',
+      apiVersion: `${authn}/v1`,
       metadata: { name: 'default', namespace: 'default' },
       spec: { audiences: [issuer], expirationSeconds: 3600, boundObjectRef: null },
     });
@@ -89,7 +92,7 @@ describe('service-account tokens', () => {
       uid: await saUid('default', 'default'),
       groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'],
     });
-    expect(who.json.status.userInfo.extra['authentication.kubernetes.io/credential-id'][0]).toMatch(/^JTI=/);
+    expect(who.json.status.userInfo.extra[`authentication.${idDomain}/credential-id`][0]).toMatch(/^JTI=/);
   });
 
   it.each([
@@ -156,16 +159,16 @@ describe('service-account tokens', () => {
   });
 
   it('TokenReview and TokenRequest speak Protobuf too', async () => {
-    const pb = createProtobufCodec(kubernetesFlavor);
-    const ctx = { flavor: kubernetesFlavor };
-    const mt = 'application/vnd.kubernetes.protobuf';
+    const pb = createProtobufCodec(flavor);
+    const ctx = { flavor };
+    const mt = flavor.protobufMediaType;
     const tr = await api.call('POST', '/api/v1/namespaces/default/serviceaccounts/default/token', {
       ...admin(),
       headers: { 'content-type': mt, accept: mt },
       body: Buffer.from(
         pb.encode(
           {
-            apiVersion: 'authentication.k8s.io/v1',
+            apiVersion: `${authn}/v1`,
             kind: 'TokenRequest',
             metadata: {},
             spec: { expirationSeconds: 900 },
@@ -181,13 +184,13 @@ describe('service-account tokens', () => {
       status: { token: string };
     };
     expect(issued.spec.expirationSeconds).toBe(900);
-    const rv = await api.call('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
+    const rv = await api.call('POST', `/apis/${authn}/v1/tokenreviews`, {
       ...admin(),
       headers: { 'content-type': mt, accept: mt },
       body: Buffer.from(
         pb.encode(
           {
-            apiVersion: 'authentication.k8s.io/v1',
+            apiVersion: `${authn}/v1`,
             kind: 'TokenReview',
             metadata: {},
             spec: { token: issued.status.token },
@@ -241,8 +244,8 @@ describe('service-account tokens', () => {
     expect(p.status).toBe(201);
     const r = await requestToken('default', 'default', { boundObjectRef: { kind: 'Pod', name: 'p1' } });
     const who = await api.whoami(bearer(r.json.status.token));
-    expect(who.json.status.userInfo.extra['authentication.kubernetes.io/pod-name']).toEqual(['p1']);
-    expect(who.json.status.userInfo.extra['authentication.kubernetes.io/pod-uid']).toEqual([
+    expect(who.json.status.userInfo.extra[`authentication.${idDomain}/pod-name`]).toEqual(['p1']);
+    expect(who.json.status.userInfo.extra[`authentication.${idDomain}/pod-uid`]).toEqual([
       p.json.metadata.uid,
     ]);
   });
@@ -288,7 +291,7 @@ describe('service-account tokens', () => {
     ) => {
       const now = Math.floor(Date.now() / 1000);
       const jwt = new SignJWT({
-        'kubernetes.io': o.claims ?? { namespace: 'default', serviceaccount: { name: 'default', uid } },
+        [idDomain]: o.claims ?? { namespace: 'default', serviceaccount: { name: 'default', uid } },
       })
         .setProtectedHeader({ alg: o.alg ?? 'ES256' })
         .setIssuer(o.iss ?? issuer)
@@ -332,7 +335,7 @@ describe('service-account tokens', () => {
         async () => {
           const uid = await saUid('default', 'default');
           const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
-          return `${enc({ alg: 'none' })}.${enc({ iss: issuer, sub: 'system:serviceaccount:default:default', aud: [issuer], exp: now() + 600, 'kubernetes.io': { namespace: 'default', serviceaccount: { name: 'default', uid } } })}.`;
+          return `${enc({ alg: 'none' })}.${enc({ iss: issuer, sub: 'system:serviceaccount:default:default', aud: [issuer], exp: now() + 600, [idDomain]: { namespace: 'default', serviceaccount: { name: 'default', uid } } })}.`;
         },
       ],
       [
@@ -368,21 +371,22 @@ describe('service-account tokens', () => {
       expect.objectContaining({
         name: 'serviceaccounts/token',
         kind: 'TokenRequest',
-        group: 'authentication.k8s.io',
+        group: authn,
         version: 'v1',
         verbs: ['create'],
       }),
     );
-    const authn = await api.call('GET', '/apis/authentication.k8s.io/v1', admin());
-    expect(authn.json.resources.map((r: { name: string }) => r.name)).toEqual(
+    const group = await api.call('GET', `/apis/${authn}/v1`, admin());
+    expect(group.json.resources.map((r: { name: string }) => r.name)).toEqual(
       expect.arrayContaining(['selfsubjectreviews', 'tokenreviews']),
     );
   });
 });
 
-describe('--service-account-lookup=false and no signing key', () => {
+describe.each(flavors)('--service-account-lookup=false and no signing key ($name flavor)', (flavor) => {
   it('without lookup a deleted account’s token keeps working until it expires', async () => {
     const api = await startAuthServer({
+      flavor,
       authentication: { serviceAccounts: { keys: [], signingKey, issuers: [issuer], lookup: false } },
     });
     try {
@@ -405,7 +409,7 @@ describe('--service-account-lookup=false and no signing key', () => {
   });
 
   it('without a signing key the token sub-resource is 404', async () => {
-    const api = await startAuthServer();
+    const api = await startAuthServer({ flavor });
     try {
       const r = await api.call('POST', '/api/v1/namespaces/default/serviceaccounts/default/token', {
         cert: api.tls.admin,

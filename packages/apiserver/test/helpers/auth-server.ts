@@ -4,9 +4,13 @@ import {
   type ApiServerOptions,
   type AuthenticationOptions,
   createApiServer,
+  identityDomain,
 } from '@orchard/apiserver';
 import { type GeneratedTls, generateServerTls } from '@orchard/apiserver/tls';
-import { type Flavor, kubernetesFlavor } from '@orchard/meta';
+import { type Flavor, kubernetesFlavor, orchFlavor } from '@orchard/meta';
+
+/** The two flavors every HTTP-level authentication suite runs under (`describe.each(flavors)`). */
+export const flavors = [orchFlavor, kubernetesFlavor] as const;
 
 let shared: Promise<GeneratedTls> | undefined;
 /** One CA, serving and admin certificate per test process. */
@@ -32,6 +36,12 @@ export interface CallOptions {
 
 export interface AuthServer {
   readonly url: string;
+  /** The flavor the server speaks (group names, system namespace, identity domain). */
+  readonly flavor: Flavor;
+  /** `authentication.<domain>`: the group of SelfSubjectReview, TokenReview and TokenRequest. */
+  readonly authnGroup: string;
+  /** The identity domain (`orch.io` / `kubernetes.io`): `bootstrap.<d>/token`, extras `authentication.<d>/…`. */
+  readonly identityDomain: string;
   readonly server: ApiServer;
   readonly tls: GeneratedTls;
   /** One HTTPS request trusting the server's CA (no connection reuse). */
@@ -102,6 +112,9 @@ export async function startAuthServer(
     });
   return {
     url,
+    flavor,
+    authnGroup: flavor.group('authentication'),
+    identityDomain: identityDomain(flavor),
     server,
     tls,
     call,
