@@ -14,11 +14,17 @@ import {
   parseTokenFile,
 } from '@orchard/authn';
 import { createRestClient, isClientError, loadKubeconfig, resolveConnection } from '@orchard/client';
-import { kubernetesFlavor } from '@orchard/meta';
+import type { Flavor } from '@orchard/meta';
 import { kubectl, kubectlAvailable, waitFor } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { type AuthServer, sharedTls, startAuthServer, unauthorizedStatus } from './helpers/auth-server.js';
+import {
+  type AuthServer,
+  flavors,
+  sharedTls,
+  startAuthServer,
+  unauthorizedStatus,
+} from './helpers/auth-server.js';
 
 /**
  * Structured JWT authentication end to end (doc 2 §2.5): a local HTTPS issuer (discovery + JWKS), an
@@ -27,6 +33,8 @@ import { type AuthServer, sharedTls, startAuthServer, unauthorizedStatus } from 
  * and a broken edit keeping the last good configuration. kubectl (`--flavor kubernetes`) sees the
  * same users. Then the client side (doc 2 §2.7): an exec credential plugin drives kubectl and
  * @orchard/client against the server's static tokens, and a stale credential is refreshed after a 401.
+ * Every HTTP-level suite runs under both flavors (`apiserver.config.<domain>`, `authentication.<domain>`,
+ * `client.authentication.<domain>`); kubectl only under the kubernetes flavor.
  */
 const dir = mkdtempSync(join(tmpdir(), 'orchard-structured-authn-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -55,16 +63,30 @@ function kubeconfigWith(path: string, server: string, ca: string, user: Record<s
   return path;
 }
 
-describe('structured JWT authenticators through the real server', () => {
+/** SelfSubjectReview through @orchard/client (the group of `flavor`). */
+function clientWhoami(client: ReturnType<typeof createRestClient>, flavor: Flavor) {
+  const group = flavor.group('authentication');
+  return client.json<{ status: { userInfo: { username: string; groups: string[] } } }>({
+    method: 'POST',
+    path: `/apis/${group}/v1/selfsubjectreviews`,
+    body: { apiVersion: `${group}/v1`, kind: 'SelfSubjectReview' },
+  });
+}
+
+describe.each(flavors)('structured JWT authenticators through the real server ($name flavor)', (flavor) => {
+  const kubernetes = flavor.name === 'kubernetes';
   const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
   let issuerServer: Server;
   let issuer: string;
   let api: AuthServer;
   let controller: AuthenticationConfigController;
   const logs: string[] = [];
-  const configPath = join(dir, 'authn.yaml');
+  const configPath = join(dir, `authn-${flavor.name}.yaml`);
 
-  const configFor = (usernameExpression: string, ca: string) => `apiVersion: apiserver.config.k8s.io/v1beta1
+  const configFor = (
+    usernameExpression: string,
+    ca: string,
+  ) => `apiVersion: ${flavor.group('apiserver.config')}/v1beta1
 kind: AuthenticationConfiguration
 jwt:
 - issuer:
@@ -123,12 +145,12 @@ ${ca
     writeFileSync(configPath, configFor('claims.given + "." + claims.family', tls.ca.cert));
     controller = createAuthenticationConfigController({
       path: configPath,
-      parse: { flavor: kubernetesFlavor },
+      parse: { flavor },
       pollIntervalMs: 50,
       log: (m) => logs.push(m),
     });
     controller.start();
-    api = await startAuthServer({ authentication: { tokenAuthenticators: [controller] } });
+    api = await startAuthServer({ flavor, authentication: { tokenAuthenticators: [controller] } });
   });
   afterAll(async () => {
     controller?.stop();
@@ -160,7 +182,8 @@ ${ca
     expect(r.json).toEqual(unauthorizedStatus);
   });
 
-  it('kubectl auth whoami shows the mapped user', async (ctx) => {
+  // Stock kubectl speaks the kubernetes flavor only.
+  it.runIf(kubernetes)('kubectl auth whoami shows the mapped user', async (ctx) => {
     if (!kubectlAvailable()) ctx.skip(); // no kubectl binary on this machine
     const kc = kubeconfigWith(join(dir, 'jwt.kubeconfig'), api.url, api.tls.ca.cert, { token: token() });
     const r = await kubectl(['auth', 'whoami', '-o', 'json'], { kubeconfig: kc });
@@ -171,11 +194,11 @@ ${ca
     });
   });
 
-  it('the CLI with --authentication-config: kubectl sees the mapped user and a file edit applies while it runs', async (ctx) => {
+  it('the CLI with --authentication-config: the mapped user (kubectl too) and a file edit applies while it runs', async () => {
     const tls = await sharedTls();
-    const cliConfig = join(dir, 'cli-live-authn.yaml');
+    const cliConfig = join(dir, `cli-live-authn-${flavor.name}.yaml`);
     writeFileSync(cliConfig, configFor('claims.given + "." + claims.family', tls.ca.cert));
-    const dataDir = join(dir, 'cli-live');
+    const dataDir = join(dir, `cli-live-${flavor.name}`);
     const bin = join(import.meta.dirname, '..', 'bin', 'orchard-apiserver.mjs');
     const child = spawn(
       process.execPath,
@@ -184,7 +207,7 @@ ${ca
         '--port',
         '0',
         '--flavor',
-        'kubernetes',
+        flavor.name,
         '--storage',
         'memory',
         '--data-dir',
@@ -210,22 +233,17 @@ ${ca
       const url = /listening on (\S+)/.exec(out)![1]!;
       const admin = parseYaml(readFileSync(join(dataDir, 'admin.kubeconfig'), 'utf8'));
       const ca = Buffer.from(admin.clusters[0].cluster['certificate-authority-data'], 'base64').toString();
-      const kc = kubeconfigWith(join(dir, 'cli-live.kubeconfig'), url, ca, { token: token() });
-      const who = async () => {
-        const client = createRestClient(resolveConnection(loadKubeconfig(kc)));
-        const r = await client.json<{ status: { userInfo: { username: string } } }>({
-          method: 'POST',
-          path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
-          body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
-        });
-        return r.status.userInfo.username;
-      };
+      const kc = kubeconfigWith(join(dir, `cli-live-${flavor.name}.kubeconfig`), url, ca, { token: token() });
+      const who = async () =>
+        (await clientWhoami(createRestClient(resolveConnection(loadKubeconfig(kc))), flavor)).status.userInfo
+          .username;
       expect(await who()).toBe('jane.doe');
       writeFileSync(cliConfig, configFor('"cli:" + claims.given', tls.ca.cert));
       // the CLI checks the file every 5 s
       await waitFor('the CLI to apply the edit', async () => (await who()) === 'cli:jane', 20_000);
       expect(err).toContain(`authentication config: reloaded ${cliConfig}`);
-      if (!kubectlAvailable()) ctx.skip(); // no kubectl binary on this machine
+      // Stock kubectl speaks the kubernetes flavor only; no kubectl binary: nothing more to run.
+      if (!kubernetes || !kubectlAvailable()) return;
       const r = await kubectl(['auth', 'whoami', '-o', 'json'], { kubeconfig: kc });
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout).status.userInfo.username).toBe('cli:jane');
@@ -255,19 +273,21 @@ ${ca
   });
 });
 
-describe('exec credential plugin against the real server', () => {
+describe.each(flavors)('exec credential plugin against the real server ($name flavor)', (flavor) => {
+  const execApiVersion = `${flavor.group('client.authentication')}/v1`;
   let api: AuthServer;
   // Hands out the tokens listed in $STATE/tokens in turn (the last one repeats), with an expiry an
-  // hour ahead, recording KUBERNETES_EXEC_INFO.
+  // hour ahead, recording KUBERNETES_EXEC_INFO; answers in the $API_VERSION the kubeconfig names.
   const plugin = `#!/bin/sh
 n=$(cat "$STATE/count" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$STATE/count"
 printf '%s' "$KUBERNETES_EXEC_INFO" > "$STATE/info"
 tok=$(sed -n "\${n}p" "$STATE/tokens"); [ -n "$tok" ] || tok=$(tail -n 1 "$STATE/tokens")
 exp=$(date -u -d "@$(( $(date +%s) + 3600 ))" +%Y-%m-%dT%H:%M:%SZ)
-printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"%s"}}' "$tok" "$exp"
+printf '{"apiVersion":"%s","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"%s"}}' "$API_VERSION" "$tok" "$exp"
 `;
   beforeAll(async () => {
     api = await startAuthServer({
+      flavor,
       authentication: { tokenFile: parseTokenFile('tok-jane,jane,uid-jane,"dev,ops"\n', 'tokens.csv') },
     });
     writeFileSync(join(dir, 'cred.sh'), plugin);
@@ -276,15 +296,18 @@ printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",
   afterAll(() => api?.stop());
 
   const execKubeconfig = (name: string, tokens: string[]) => {
-    const sdir = mkdtempSync(join(dir, `${name}-`));
+    const sdir = mkdtempSync(join(dir, `${name}-${flavor.name}-`));
     writeFileSync(join(sdir, 'tokens'), `${tokens.join('\n')}\n`);
-    const path = kubeconfigWith(join(dir, `${name}.kubeconfig`), api.url, api.tls.ca.cert, {
+    const path = kubeconfigWith(join(dir, `${name}-${flavor.name}.kubeconfig`), api.url, api.tls.ca.cert, {
       exec: {
-        apiVersion: 'client.authentication.k8s.io/v1',
+        apiVersion: execApiVersion,
         command: './cred.sh',
         interactiveMode: 'Never',
         provideClusterInfo: true,
-        env: [{ name: 'STATE', value: sdir }],
+        env: [
+          { name: 'STATE', value: sdir },
+          { name: 'API_VERSION', value: execApiVersion },
+        ],
       },
     });
     return { path, sdir };
@@ -293,11 +316,7 @@ printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",
   it('@orchard/client: a stale credential is refreshed after a 401 and the request retried once', async () => {
     const { path, sdir } = execKubeconfig('client', ['tok-revoked', 'tok-jane']);
     const client = createRestClient(resolveConnection(loadKubeconfig(path)));
-    const review = await client.json<{ status: { userInfo: { username: string; groups: string[] } } }>({
-      method: 'POST',
-      path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
-      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
-    });
+    const review = await clientWhoami(client, flavor);
     expect(review.status.userInfo).toMatchObject({
       username: 'jane',
       groups: ['dev', 'ops', 'system:authenticated'],
@@ -305,6 +324,7 @@ printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",
     expect(readFileSync(join(sdir, 'count'), 'utf8').trim()).toBe('2');
     const info = JSON.parse(readFileSync(join(sdir, 'info'), 'utf8'));
     expect(info).toMatchObject({
+      apiVersion: execApiVersion,
       kind: 'ExecCredential',
       spec: { interactive: false, cluster: { server: api.url } },
     });
@@ -317,22 +337,26 @@ printf '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential",
     expect(readFileSync(join(bad.sdir, 'count'), 'utf8').trim()).toBe('2');
   });
 
-  it('kubectl runs the plugin (relative command, KUBERNETES_EXEC_INFO) and is the token user', async (ctx) => {
-    if (!kubectlAvailable()) ctx.skip(); // no kubectl binary on this machine
-    const { path, sdir } = execKubeconfig('kubectl', ['tok-jane']);
-    const r = await kubectl(['auth', 'whoami', '-o', 'json'], { kubeconfig: path });
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).status.userInfo).toMatchObject({
-      username: 'jane',
-      groups: ['dev', 'ops', 'system:authenticated'],
-    });
-    const info = JSON.parse(readFileSync(join(sdir, 'info'), 'utf8'));
-    expect(info).toMatchObject({
-      apiVersion: 'client.authentication.k8s.io/v1',
-      kind: 'ExecCredential',
-      spec: { interactive: false, cluster: { server: api.url } },
-    });
-  });
+  // Stock kubectl speaks the kubernetes flavor only.
+  it.runIf(flavor.name === 'kubernetes')(
+    'kubectl runs the plugin (relative command, KUBERNETES_EXEC_INFO) and is the token user',
+    async (ctx) => {
+      if (!kubectlAvailable()) ctx.skip(); // no kubectl binary on this machine
+      const { path, sdir } = execKubeconfig('kubectl', ['tok-jane']);
+      const r = await kubectl(['auth', 'whoami', '-o', 'json'], { kubeconfig: path });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).status.userInfo).toMatchObject({
+        username: 'jane',
+        groups: ['dev', 'ops', 'system:authenticated'],
+      });
+      const info = JSON.parse(readFileSync(join(sdir, 'info'), 'utf8'));
+      expect(info).toMatchObject({
+        apiVersion: execApiVersion,
+        kind: 'ExecCredential',
+        spec: { interactive: false, cluster: { server: api.url } },
+      });
+    },
+  );
 });
 
 describe('orchard-apiserver start-up errors', () => {
@@ -382,130 +406,133 @@ describe('orchard-apiserver start-up errors', () => {
   });
 });
 
-describe('exec plugin client certificates and the token webhook, through the real server', () => {
-  let api: AuthServer;
-  let webhook: Server;
-  const reviews: unknown[] = [];
-  beforeAll(async () => {
-    const tls = await sharedTls();
-    // The remote token service: "hook-jane" is jane, everything else unknown.
-    webhook = createServer({ cert: tls.serving.cert, key: tls.serving.key }, (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const review = JSON.parse(Buffer.concat(chunks).toString()) as { spec: { token: string } };
-        reviews.push(review);
-        const ok = review.spec.token === 'hook-jane';
-        res.setHeader('content-type', 'application/json');
-        res.end(
-          JSON.stringify({
-            apiVersion: 'authentication.k8s.io/v1',
-            kind: 'TokenReview',
-            status: ok
-              ? {
-                  authenticated: true,
-                  user: {
-                    username: 'hook:jane',
-                    uid: 'h-1',
-                    groups: ['hookers'],
-                    extra: { 'example.com/team': ['a'] },
-                  },
-                }
-              : { authenticated: false },
-          }),
-        );
+describe.each(flavors)(
+  'exec plugin client certificates and the token webhook, through the real server ($name flavor)',
+  (flavor) => {
+    const authn = flavor.group('authentication');
+    const kubectlToo = flavor.name === 'kubernetes'; // stock kubectl speaks the kubernetes flavor only
+    let api: AuthServer;
+    let webhook: Server;
+    const reviews: unknown[] = [];
+    beforeAll(async () => {
+      const tls = await sharedTls();
+      // The remote token service: "hook-jane" is jane, everything else unknown.
+      webhook = createServer({ cert: tls.serving.cert, key: tls.serving.key }, (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const review = JSON.parse(Buffer.concat(chunks).toString()) as { spec: { token: string } };
+          reviews.push(review);
+          const ok = review.spec.token === 'hook-jane';
+          res.setHeader('content-type', 'application/json');
+          res.end(
+            JSON.stringify({
+              apiVersion: `${authn}/v1`,
+              kind: 'TokenReview',
+              status: ok
+                ? {
+                    authenticated: true,
+                    user: {
+                      username: 'hook:jane',
+                      uid: 'h-1',
+                      groups: ['hookers'],
+                      extra: { 'example.com/team': ['a'] },
+                    },
+                  }
+                : { authenticated: false },
+            }),
+          );
+        });
       });
+      await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
+      const hookKubeconfig = kubeconfigWith(
+        join(dir, `webhook-${flavor.name}.kubeconfig`),
+        `https://127.0.0.1:${(webhook.address() as AddressInfo).port}/authenticate`,
+        tls.ca.cert,
+        {},
+      );
+      api = await startAuthServer({
+        flavor,
+        authentication: {
+          tokenAuthenticators: [
+            createWebhookTokenAuthenticator({
+              connection: loadWebhookKubeconfig(hookKubeconfig),
+              flavor,
+            }),
+          ],
+        },
+      });
+      writeFileSync(join(dir, 'answer.sh'), '#!/bin/sh\ncat "$ANSWER"\n');
+      chmodSync(join(dir, 'answer.sh'), 0o755);
     });
-    await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
-    const hookKubeconfig = kubeconfigWith(
-      join(dir, 'webhook.kubeconfig'),
-      `https://127.0.0.1:${(webhook.address() as AddressInfo).port}/authenticate`,
-      tls.ca.cert,
-      {},
-    );
-    api = await startAuthServer({
-      authentication: {
-        tokenAuthenticators: [
-          createWebhookTokenAuthenticator({
-            connection: loadWebhookKubeconfig(hookKubeconfig),
-            flavor: kubernetesFlavor,
-          }),
-        ],
-      },
+    afterAll(async () => {
+      await api?.stop();
+      webhook?.closeAllConnections();
+      await new Promise((r) => webhook?.close(r));
     });
-    writeFileSync(join(dir, 'answer.sh'), '#!/bin/sh\ncat "$ANSWER"\n');
-    chmodSync(join(dir, 'answer.sh'), 0o755);
-  });
-  afterAll(async () => {
-    await api?.stop();
-    webhook?.closeAllConnections();
-    await new Promise((r) => webhook?.close(r));
-  });
 
-  it('a token the webhook accepts is its user (whoami, TokenReview, kubectl); others are 401', async (ctx) => {
-    const me = await api.whoami({ headers: { authorization: 'Bearer hook-jane' } });
-    expect(me.json.status.userInfo).toEqual({
-      username: 'hook:jane',
-      uid: 'h-1',
-      groups: ['hookers', 'system:authenticated'],
-      extra: { 'example.com/team': ['a'] },
+    it('a token the webhook accepts is its user (whoami, TokenReview, kubectl); others are 401', async () => {
+      const me = await api.whoami({ headers: { authorization: 'Bearer hook-jane' } });
+      expect(me.json.status.userInfo).toEqual({
+        username: 'hook:jane',
+        uid: 'h-1',
+        groups: ['hookers', 'system:authenticated'],
+        extra: { 'example.com/team': ['a'] },
+      });
+      expect(reviews.at(-1)).toMatchObject({
+        apiVersion: `${authn}/v1`,
+        kind: 'TokenReview',
+        spec: { token: 'hook-jane' },
+      });
+      const bad = await api.whoami({ headers: { authorization: 'Bearer hook-mallory' } });
+      expect(bad.status).toBe(401);
+      expect(bad.json).toEqual(unauthorizedStatus);
+      const review = await api.call('POST', `/apis/${authn}/v1/tokenreviews`, {
+        cert: api.tls.admin,
+        body: { apiVersion: `${authn}/v1`, kind: 'TokenReview', spec: { token: 'hook-jane' } },
+      });
+      expect(review.json.status).toMatchObject({ authenticated: true, user: { username: 'hook:jane' } });
+      if (!kubectlToo || !kubectlAvailable()) return; // kubectl: kubernetes flavor, binary present
+      const kc = kubeconfigWith(join(dir, 'hook-user.kubeconfig'), api.url, api.tls.ca.cert, {
+        token: 'hook-jane',
+      });
+      const r = await kubectl(['auth', 'whoami', '-o', 'json'], { kubeconfig: kc });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).status.userInfo.username).toBe('hook:jane');
     });
-    expect(reviews.at(-1)).toMatchObject({
-      apiVersion: 'authentication.k8s.io/v1',
-      kind: 'TokenReview',
-      spec: { token: 'hook-jane' },
-    });
-    const bad = await api.whoami({ headers: { authorization: 'Bearer hook-mallory' } });
-    expect(bad.status).toBe(401);
-    expect(bad.json).toEqual(unauthorizedStatus);
-    const review = await api.call('POST', '/apis/authentication.k8s.io/v1/tokenreviews', {
-      cert: api.tls.admin,
-      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: 'hook-jane' } },
-    });
-    expect(review.json.status).toMatchObject({ authenticated: true, user: { username: 'hook:jane' } });
-    if (!kubectlAvailable()) ctx.skip(); // no kubectl binary on this machine
-    const kc = kubeconfigWith(join(dir, 'hook-user.kubeconfig'), api.url, api.tls.ca.cert, {
-      token: 'hook-jane',
-    });
-    const r = await kubectl(['auth', 'whoami', '-o', 'json'], { kubeconfig: kc });
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).status.userInfo.username).toBe('hook:jane');
-  });
 
-  it('an exec plugin answering a client certificate: @orchard/client and kubectl are its CN', async (ctx) => {
-    const pair = await issueClientCert(api.tls.ca, 'exec-user', ['exec-group']);
-    const answer = join(dir, 'answer.json');
-    writeFileSync(
-      answer,
-      JSON.stringify({
-        apiVersion: 'client.authentication.k8s.io/v1beta1',
-        kind: 'ExecCredential',
-        status: { clientCertificateData: pair.cert, clientKeyData: pair.key },
-      }),
-    );
-    const kc = kubeconfigWith(join(dir, 'exec-cert.kubeconfig'), api.url, api.tls.ca.cert, {
-      exec: {
-        apiVersion: 'client.authentication.k8s.io/v1beta1',
-        command: './answer.sh',
-        env: [{ name: 'ANSWER', value: answer }],
-      },
+    it('an exec plugin answering a client certificate: @orchard/client and kubectl are its CN', async () => {
+      const pair = await issueClientCert(api.tls.ca, 'exec-user', ['exec-group']);
+      const answer = join(dir, `answer-${flavor.name}.json`);
+      const execApiVersion = `${flavor.group('client.authentication')}/v1beta1`;
+      writeFileSync(
+        answer,
+        JSON.stringify({
+          apiVersion: execApiVersion,
+          kind: 'ExecCredential',
+          status: { clientCertificateData: pair.cert, clientKeyData: pair.key },
+        }),
+      );
+      const kc = kubeconfigWith(join(dir, `exec-cert-${flavor.name}.kubeconfig`), api.url, api.tls.ca.cert, {
+        exec: {
+          apiVersion: execApiVersion,
+          command: './answer.sh',
+          env: [{ name: 'ANSWER', value: answer }],
+        },
+      });
+      const client = createRestClient({
+        ...resolveConnection(loadKubeconfig(kc)),
+        execOptions: { stdinIsTerminal: false },
+      });
+      const review = await clientWhoami(client, flavor);
+      expect(review.status.userInfo).toMatchObject({
+        username: 'exec-user',
+        groups: ['exec-group', 'system:authenticated'],
+      });
+      if (!kubectlToo || !kubectlAvailable()) return; // kubectl: kubernetes flavor, binary present
+      const r = await kubectl(['auth', 'whoami', '-o', 'json'], { kubeconfig: kc });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout).status.userInfo.username).toBe('exec-user');
     });
-    const client = createRestClient({
-      ...resolveConnection(loadKubeconfig(kc)),
-      execOptions: { stdinIsTerminal: false },
-    });
-    const review = await client.json<{ status: { userInfo: { username: string; groups: string[] } } }>({
-      method: 'POST',
-      path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
-      body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
-    });
-    expect(review.status.userInfo).toMatchObject({
-      username: 'exec-user',
-      groups: ['exec-group', 'system:authenticated'],
-    });
-    if (!kubectlAvailable()) ctx.skip(); // no kubectl binary on this machine
-    const r = await kubectl(['auth', 'whoami', '-o', 'json'], { kubeconfig: kc });
-    expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).status.userInfo.username).toBe('exec-user');
-  });
-});
+  },
+);
