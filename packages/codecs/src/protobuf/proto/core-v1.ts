@@ -1,8 +1,9 @@
 /**
  * k8s.io/api/core/v1: the messages of the kinds Orchard serves (ConfigMap, Namespace, Secret,
- * ServiceAccount, Pod, Service, Event) with the upstream field numbers. Volume sources of
+ * ServiceAccount, Pod, Service, Event; Node from core-v1-node.ts) with the upstream field numbers. Volume sources of
  * retired in-tree storage plugins are left out. See apimachinery.ts for why this is a TS string.
  */
+import { coreV1NodeMessages } from './core-v1-node.js';
 import type { ProtoFile } from './proto-file.js';
 
 export const coreV1Proto: ProtoFile = {
@@ -883,5 +884,5 @@ message WindowsSecurityContextOptions {
   optional string runAsUserName = 3;
   optional bool hostProcess = 4;
 }
-`,
+${coreV1NodeMessages}`,
 };
