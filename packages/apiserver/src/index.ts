@@ -39,6 +39,8 @@ export {
 } from './authentication/service-account-keys.js';
 export type { ResponseConversion } from './codecs.js';
 export type { RequestContext } from './context.js';
+export type { NodeLifecycleSettings } from './controllers/node-lifecycle.js';
+export { defaultNodeLifecycleSettings } from './controllers/node-lifecycle.js';
 export type { CustomResourceConverter } from './crd/conversion.js';
 export { setCustomResourceConverter } from './crd/conversion.js';
 export type {

@@ -9,6 +9,7 @@ import type { AuditOptions } from './audit/server-audit.js';
 import type { AuthenticationOptions } from './authentication/authentication-options.js';
 import type { ResponseConversion } from './codecs.js';
 import type { LeaderElectionOptions } from './controllers/leader-election.js';
+import type { NodeLifecycleSettings } from './controllers/node-lifecycle.js';
 import type { FeatureGateOverrides } from './feature-gates.js';
 import type { ResourceDefinition, UserInfo } from './registry/resource.js';
 import {
@@ -248,6 +249,12 @@ export interface ApiServerOptions {
    * controller manager would.
    */
   readonly deploymentController: boolean;
+  /**
+   * Run the node lifecycle controller (kube-controller-manager's node health monitor): a node whose
+   * Lease and Ready heartbeat stay unchanged past the grace period gets its conditions set Unknown.
+   * Undefined (the default) leaves it off, as in a bare API server; the CLI turns it on.
+   */
+  readonly nodeLifecycle?: Partial<NodeLifecycleSettings>;
   readonly logger: Logger;
 }
 
