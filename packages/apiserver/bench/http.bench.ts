@@ -1,180 +1,309 @@
 /**
- * HTTP throughput and latency of the reference server on the memory store: create, get and list
- * of config maps through real HTTP (undici pool, 16 connections), server and load generator in
- * one process. Baseline, same run, same load generator: a bare `node:http` server answering a
- * pre-serialized ConfigMap, i.e. the cost of HTTP alone. Also: `startTestServer()` start time.
+ * HTTP throughput, latency and server CPU per request of the reference server (insecure HTTP,
+ * memory store) in its own process (`bench-server.ts`), against a bare `node:http` server in that
+ * same process answering the same bytes (the cost of HTTP alone), for GET, create, update, LIST 100
+ * and LIST 1,000 of config maps: three rounds, bare and reference alternating, min/median/max
+ * reported. Then create throughput at ~1k and at ~100k stored objects (a fresh server process; the
+ * 100k are put straight into the store). Last, `startTestServer()` start time.
  *
  * Run: `pnpm bench apiserver` (or `node --import tsx packages/apiserver/bench/http.bench.ts`).
+ * `BENCH_SCALE=0` skips the create-at-scale part; `BENCH_ROUNDS` sets the rounds (default 3).
  */
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type ChildProcess, fork } from 'node:child_process';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startTestServer } from '@orchard/testing';
 import { Pool } from 'undici';
-import { createApiServer } from '../src/index.js';
+import type { BareAnswer } from './bench-server.js';
+import { formatRow, type LoadResult, loadTest, median, percentile, type RequestSpec } from './load.js';
 
-const connections = 16;
-const requestsPerRun = Number(process.env.BENCH_REQUESTS ?? 20_000);
+const connections = 32;
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const scale = process.env.BENCH_SCALE !== '0';
 
-interface Result {
-  name: string;
-  requests: number;
-  seconds: number;
-  p50: number;
-  p99: number;
+interface ServerProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  readonly bareUrl: string;
+  call(msg: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-async function load(
-  name: string,
-  url: string,
-  total: number,
-  make: (i: number) => { method: 'GET' | 'POST'; path: string; body?: string },
-  expect: number,
-): Promise<Result> {
-  const pool = new Pool(url, { connections, pipelining: 1 });
-  const latencies: number[] = new Array(total);
-  let next = 0;
-  const started = performance.now();
-  const worker = async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= total) return;
-      const r = make(i);
-      const t0 = performance.now();
-      const res = await pool.request({
-        method: r.method,
-        path: r.path,
-        headers: r.body ? { 'content-type': 'application/json' } : {},
-        ...(r.body ? { body: r.body } : {}),
-      });
-      await res.body.arrayBuffer();
-      latencies[i] = performance.now() - t0;
-      if (res.statusCode !== expect)
-        throw new Error(`${name}: ${r.method} ${r.path} answered ${res.statusCode}`);
-    }
-  };
-  await Promise.all(Array.from({ length: connections }, worker));
-  const seconds = (performance.now() - started) / 1000;
-  await pool.close();
-  latencies.sort((a, b) => a - b);
-  return { name, requests: total, seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
-}
-
-function row(r: Result, baseline?: Result): string {
-  const rps = r.requests / r.seconds;
-  const ratio = baseline
-    ? ` (${((rps / (baseline.requests / baseline.seconds)) * 100).toFixed(0)}% of baseline)`
-    : '';
-  return `${r.name.padEnd(34)} ${rps.toFixed(0).padStart(8)} req/s   p50 ${r.p50.toFixed(2).padStart(6)} ms   p99 ${r.p99.toFixed(2).padStart(6)} ms${ratio}`;
-}
-
-async function main(): Promise<void> {
-  // Baseline: HTTP alone.
-  const cm = JSON.stringify({
-    apiVersion: 'v1',
-    kind: 'ConfigMap',
-    metadata: {
-      name: 'c',
-      namespace: 'bench',
-      uid: 'x',
-      resourceVersion: '1',
-      creationTimestamp: '2026-01-01T00:00:00Z',
-    },
-    data: { a: 'b' },
+async function startServerProcess(): Promise<ServerProcess> {
+  const child = fork(join(import.meta.dirname, 'bench-server.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-  const bare = createServer((_req, res) => {
-    _req.resume();
-    _req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(cm) });
-      res.end(cm);
+  let nextId = 1;
+  const pending = new Map<number, (m: Record<string, unknown>) => void>();
+  const ready = new Promise<{ url: string; bareUrl: string }>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    child.on('message', (m: Record<string, unknown>) => {
+      if (m.ready) resolve(m as unknown as { url: string; bareUrl: string });
+      else pending.get(m.id as number)?.(m);
     });
   });
-  await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
-  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
-
-  const api = createApiServer();
-  const { url } = await api.listen(0);
-  const ns = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } };
-  const pool = new Pool(url, { connections: 1 });
-  const post = async (path: string, body: unknown) => {
-    const r = await pool.request({
-      method: 'POST',
-      path,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    await r.body.arrayBuffer();
-  };
-  await post('/api/v1/namespaces', ns);
-  await post('/api/v1/namespaces', { ...ns, metadata: { name: 'bench-list' } });
-  for (let i = 0; i < 100; i++)
-    await post('/api/v1/namespaces/bench-list/configmaps', {
-      metadata: { name: `cm-${i}` },
-      data: { k: 'v'.repeat(64) },
-    });
-  await post('/api/v1/namespaces/bench/configmaps', { metadata: { name: 'c' }, data: { a: 'b' } });
-  await pool.close();
-
-  // Warm-up (JIT) for both servers.
-  await load('warm-up', bareUrl, 2000, () => ({ method: 'GET', path: '/' }), 200);
-  await load(
-    'warm-up',
+  const { url, bareUrl } = await ready;
+  return {
+    child,
     url,
-    2000,
-    () => ({ method: 'GET', path: '/api/v1/namespaces/bench/configmaps/c' }),
-    200,
-  );
-
-  const baseline = await load(
-    'baseline: bare node:http GET',
     bareUrl,
-    requestsPerRun,
-    () => ({ method: 'GET', path: '/' }),
-    200,
-  );
-  const get = await load(
-    'get configmap',
-    url,
-    requestsPerRun,
-    () => ({ method: 'GET', path: '/api/v1/namespaces/bench/configmaps/c' }),
-    200,
-  );
-  const create = await load(
-    'create configmap',
-    url,
-    requestsPerRun,
-    (i) => ({
-      method: 'POST',
-      path: '/api/v1/namespaces/bench/configmaps',
-      body: JSON.stringify({
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: `n-${i}` },
-        data: { a: 'b' },
+    call: (msg) =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        pending.set(id, (m) => {
+          pending.delete(id);
+          resolve(m);
+        });
+        child.send({ ...msg, id });
       }),
-    }),
-    201,
-  );
-  const list = await load(
-    'list 100 configmaps',
-    url,
-    Math.max(1000, requestsPerRun / 10),
-    () => ({ method: 'GET', path: '/api/v1/namespaces/bench-list/configmaps' }),
-    200,
-  );
-  await api.close();
-  await new Promise<void>((r) => bare.close(() => r()));
+  };
+}
 
-  console.log(`HTTP/1.1 on 127.0.0.1, ${connections} connections, memory store, Node ${process.version}`);
-  console.log(row(baseline));
-  console.log(row(get, baseline));
-  console.log(row(create, baseline));
-  console.log(row(list, baseline));
+async function request(
+  pool: Pool,
+  method: 'GET' | 'POST' | 'PUT',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; contentType: string; bytes: Buffer }> {
+  const r = await pool.request({
+    method,
+    path,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const bytes = Buffer.from(await r.body.arrayBuffer());
+  return { status: r.statusCode, contentType: String(r.headers['content-type']), bytes };
+}
 
+function answer(r: { status: number; contentType: string; bytes: Buffer }): BareAnswer {
+  return { status: r.status, contentType: r.contentType, body: r.bytes.toString('base64') };
+}
+
+/** A measured phase: the load result plus the server process's CPU per request. */
+interface Phase extends LoadResult {
+  readonly cpuMicrosPerRequest: number;
+}
+
+async function measure(
+  server: ServerProcess,
+  url: string,
+  name: string,
+  total: number,
+  make: (i: number) => RequestSpec,
+  expect: number,
+): Promise<Phase> {
+  const c0 = (await server.call({ op: 'cpu' })).cpuMicros as number;
+  const r = await loadTest(name, url, connections, total, make, expect);
+  const c1 = (await server.call({ op: 'cpu' })).cpuMicros as number;
+  return { ...r, cpuMicrosPerRequest: (c1 - c0) / total };
+}
+
+const configMap = (name: string, data: Record<string, string>) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name },
+  data,
+});
+
+async function mainRuns(): Promise<void> {
+  const server = await startServerProcess();
+  const pool = new Pool(server.url, { connections: 4 });
+  for (const ns of [
+    'bench',
+    'bench-create',
+    'bench-update',
+    'bench-list100',
+    'bench-list1000',
+    'bench-sample',
+  ])
+    await request(pool, 'POST', '/api/v1/namespaces', {
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: ns },
+    });
+  const fill = async (ns: string, n: number, prefix: string) => {
+    const batch = 50;
+    for (let i = 0; i < n; i += batch)
+      await Promise.all(
+        Array.from({ length: Math.min(batch, n - i) }, (_, j) =>
+          request(
+            pool,
+            'POST',
+            `/api/v1/namespaces/${ns}/configmaps`,
+            configMap(`${prefix}-${i + j}`, { k: 'v'.repeat(256) }),
+          ),
+        ),
+      );
+  };
+  await fill('bench-list100', 100, 'cm');
+  await fill('bench-list1000', 1000, 'cm');
+  await fill('bench-update', 100, 'u');
+  await request(pool, 'POST', '/api/v1/namespaces/bench/configmaps', configMap('c', { a: 'b' }));
+  const paths = {
+    get: '/api/v1/namespaces/bench/configmaps/c',
+    create: '/api/v1/namespaces/bench-create/configmaps',
+    update: (i: number) => `/api/v1/namespaces/bench-update/configmaps/u-${i % 100}`,
+    list100: '/api/v1/namespaces/bench-list100/configmaps',
+    list1000: '/api/v1/namespaces/bench-list1000/configmaps',
+  };
+  // The bare server answers with the bytes the reference server answered for the same request.
+  const sampleCreate = await request(
+    pool,
+    'POST',
+    '/api/v1/namespaces/bench-sample/configmaps',
+    configMap('s', { a: 'b' }),
+  );
+  const sampleUpdate = await request(
+    pool,
+    'PUT',
+    '/api/v1/namespaces/bench-sample/configmaps/s',
+    configMap('s', { a: '1' }),
+  );
+  const list100 = await request(pool, 'GET', paths.list100);
+  const list1000 = await request(pool, 'GET', paths.list1000);
+  await server.call({
+    op: 'bare',
+    answers: {
+      [`GET ${paths.get}`]: answer(await request(pool, 'GET', paths.get)),
+      [`POST ${paths.create}`]: answer(sampleCreate),
+      'PUT *': answer(sampleUpdate),
+      [`GET ${paths.list100}`]: answer(list100),
+      [`GET ${paths.list1000}`]: answer(list1000),
+    },
+  });
+  await pool.close();
+
+  const kinds: {
+    name: string;
+    total: number;
+    expect: number;
+    make: (i: number, round: number) => RequestSpec;
+  }[] = [
+    {
+      name: 'GET one ConfigMap',
+      total: 10_000,
+      expect: 200,
+      make: () => ({ method: 'GET', path: paths.get }),
+    },
+    {
+      name: 'create ConfigMap',
+      total: 4_000,
+      expect: 201,
+      make: (i, round) => ({
+        method: 'POST',
+        path: paths.create,
+        body: JSON.stringify(configMap(`r${round}-${i}`, { a: 'b' })),
+      }),
+    },
+    {
+      name: 'update ConfigMap',
+      total: 4_000,
+      expect: 200,
+      make: (i, round) => ({
+        method: 'PUT',
+        path: paths.update(i),
+        body: JSON.stringify(configMap(`u-${i % 100}`, { k: `${round}-${i}` })),
+      }),
+    },
+    {
+      name: `LIST 100 (${list100.bytes.byteLength} B)`,
+      total: 2_000,
+      expect: 200,
+      make: () => ({ method: 'GET', path: paths.list100 }),
+    },
+    {
+      name: `LIST 1,000 (${list1000.bytes.byteLength} B)`,
+      total: 300,
+      expect: 200,
+      make: () => ({ method: 'GET', path: paths.list1000 }),
+    },
+  ];
+  // Warm-up (JIT) of both servers.
+  for (const k of kinds) {
+    const n = Math.min(500, Math.ceil(k.total / 10));
+    await loadTest('warm-up', server.bareUrl, connections, n, (i) => k.make(i, 0), k.expect);
+    await loadTest('warm-up', server.url, connections, n, (i) => k.make(i + 1_000_000, 0), k.expect);
+  }
+  const results = new Map<string, { bare: Phase[]; api: Phase[] }>();
+  for (let round = 1; round <= rounds; round++) {
+    for (const k of kinds) {
+      const entry = results.get(k.name) ?? { bare: [], api: [] };
+      results.set(k.name, entry);
+      const make = (i: number) => k.make(i, round);
+      // Alternate which goes first, so neither always meets the other's GC debt.
+      const bareFirst = round % 2 === 1;
+      if (bareFirst) entry.bare.push(await measure(server, server.bareUrl, 'bare', k.total, make, k.expect));
+      entry.api.push(await measure(server, server.url, k.name, k.total, make, k.expect));
+      if (!bareFirst) entry.bare.push(await measure(server, server.bareUrl, 'bare', k.total, make, k.expect));
+    }
+  }
+  const mem = await server.call({ op: 'cpu' });
+  server.child.disconnect();
+
+  console.log(
+    `HTTP/1.1 on 127.0.0.1, ${connections} connections, memory store, server in its own process, Node ${process.version}, ${rounds} rounds (min / median / max)`,
+  );
+  for (const [name, { bare, api }] of results) console.log(formatRow(name, api, bare));
+  console.log(
+    `server process after the runs: RSS ${((mem.rss as number) / 2 ** 20).toFixed(0)} MiB, heap ${((mem.heapUsed as number) / 2 ** 20).toFixed(0)} MiB`,
+  );
+}
+
+async function scaleRuns(): Promise<void> {
+  const server = await startServerProcess();
+  const pool = new Pool(server.url, { connections: 1 });
+  await request(pool, 'POST', '/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name: 'scale' },
+  });
+  await pool.close();
+  const perRound = 1_000;
+  const run = async (label: string) => {
+    const phases: Phase[] = [];
+    for (let round = 1; round <= rounds; round++)
+      phases.push(
+        await measure(
+          server,
+          server.url,
+          label,
+          perRound,
+          (i) => ({
+            method: 'POST',
+            path: '/api/v1/namespaces/scale/configmaps',
+            body: JSON.stringify(configMap(`${label}-${round}-${i}`, { a: 'b' })),
+          }),
+          201,
+        ),
+      );
+    return phases;
+  };
+  await server.call({ op: 'prefill', namespace: 'scale', from: 0, to: 1_000 });
+  await run('warm');
+  const small = await run('at1k');
+  const t0 = performance.now();
+  await server.call({ op: 'prefill', namespace: 'scale', from: 1_000, to: 100_000 });
+  const prefillSeconds = (performance.now() - t0) / 1000;
+  const large = await run('at100k');
+  const mem = await server.call({ op: 'cpu' });
+  server.child.disconnect();
+  const rps = (ps: Phase[]) => ps.map((p) => p.requests / p.seconds).sort((a, b) => a - b);
+  const s = rps(small);
+  const l = rps(large);
+  const f = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(' / ');
+  console.log(
+    `create throughput, ${perRound} creates a round into one namespace (min / median / max req/s):`,
+  );
+  console.log(`  at ~1k stored objects:   ${f(s)}`);
+  console.log(
+    `  at ~100k stored objects: ${f(l)}   (ratio of medians ${(median(l) / median(s)).toFixed(2)}; 99k put into the store in ${prefillSeconds.toFixed(1)} s)`,
+  );
+  console.log(
+    `  server process at ~100k objects: RSS ${((mem.rss as number) / 2 ** 20).toFixed(0)} MiB, heap ${((mem.heapUsed as number) / 2 ** 20).toFixed(0)} MiB`,
+  );
+}
+
+async function startTimes(): Promise<void> {
   // startTestServer: the first start generates the CA and certificates; later starts reuse them.
   let t0 = performance.now();
   const first = await startTestServer();
@@ -193,4 +322,6 @@ async function main(): Promise<void> {
   );
 }
 
-await main();
+await mainRuns();
+if (scale) await scaleRuns();
+await startTimes();
