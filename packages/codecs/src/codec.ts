@@ -26,6 +26,12 @@ export interface Codec {
   /** Encodes one value (object, list, Status, Table …). */
   encode(value: unknown, context: CodecContext): Uint8Array;
   /**
+   * Serialize once: a list's bytes from its items' `encode` bytes (kept by the watch cache), with
+   * `list` the list itself holding `items: []`. Byte for byte what `encode` of the whole list gives.
+   * Absent = the list is encoded whole.
+   */
+  joinList?(list: unknown, items: readonly Uint8Array[], context: CodecContext): Uint8Array;
+  /**
    * Watch streams: the response `Content-Type` of a stream (`application/json` for JSON,
    * `application/cbor-seq` for CBOR) and the bytes of one framed event. Absent = cannot stream.
    */

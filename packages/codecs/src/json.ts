@@ -26,6 +26,35 @@ export function parseJson(text: string): unknown {
   }
 }
 
+const comma = encoder.encode(',');
+const listEnd = encoder.encode(']}');
+
+/**
+ * A JSON list from its items' bytes: `list` (holding `items: []`, its last member) encoded, its
+ * closing `[]}` cut, then the items joined by commas: what `JSON.stringify` of the whole list gives.
+ */
+function joinJsonList(list: unknown, items: readonly Uint8Array[]): Uint8Array {
+  const head = encoder.encode(JSON.stringify(list));
+  // `…"items":[]}`: keep through `[`.
+  if (head.length < 3 || head[head.length - 3] !== 0x5b || head[head.length - 2] !== 0x5d)
+    throw new CodecError('NotEncodable', mediaTypes.json, 'a joined list must end with its empty items');
+  const parts: Uint8Array[] = [head.subarray(0, head.length - 2)];
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) parts.push(comma);
+    parts.push(items[i] as Uint8Array);
+  }
+  parts.push(listEnd);
+  let size = 0;
+  for (const p of parts) size += p.length;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /** `application/json`: the default encoding of every request and response. */
 export const jsonCodec: Codec = Object.freeze({
   mediaType: mediaTypes.json,
@@ -35,6 +64,9 @@ export const jsonCodec: Codec = Object.freeze({
   },
   encode(value: unknown): Uint8Array {
     return encoder.encode(JSON.stringify(value));
+  },
+  joinList(list: unknown, items: readonly Uint8Array[]): Uint8Array {
+    return joinJsonList(list, items);
   },
   stream: Object.freeze({
     mediaType: mediaTypes.json,

@@ -4,6 +4,7 @@
  * §4.5–4.6), bookmarks, `sendInitialEvents`, and fan-out to many watchers.
  */
 
+export { encodedOnce } from './encoded-bytes.js';
 export type { WatchCacheErrorCode } from './errors.js';
 export { isWatchCacheError, WatchCacheError } from './errors.js';
 export type {

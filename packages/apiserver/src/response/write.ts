@@ -5,6 +5,7 @@ import { negotiateResponse, offersFor, type ResponseEncoding, type ResponseOffer
 import type { RequestContext } from '../context.js';
 import { convertForResponse } from '../crd/conversion.js';
 import { maybeGzip } from './compression.js';
+import { encodeCached } from './encode-cached.js';
 
 /**
  * RFC 7234 §5.5 warning header values (`299 - "text"`), as upstream writes them: the text quoted with
@@ -60,16 +61,39 @@ export function responseEncoding(ctx: RequestContext, streaming = false): Respon
 
 /**
  * Writes an API object, list or Status with the negotiated codec (and conversion, e.g. Table).
- * `shape` tells a conversion what it gets.
+ * `shape` tells a conversion what it gets. `fromCache`: the object, or the list's items, are the
+ * watch cache's (never mutated), so their encoded bytes are built once and reused (serialize once).
  */
 export function writeObject(
   ctx: RequestContext,
   code: number,
   value: unknown,
   shape: 'object' | 'list' = 'object',
+  fromCache = false,
 ): void {
   const enc = responseEncoding(ctx);
   value = convertForResponse(ctx, value);
+  const encoded =
+    fromCache && !enc.conversion && !ctx.query.pretty
+      ? encodeCached(enc.codec, value, shape, ctx.server.flavor)
+      : encodeWhole(ctx, enc, value, shape);
+  const { body, headers } = maybeGzip(ctx, encoded);
+  send(
+    ctx.res,
+    code,
+    enc.contentType,
+    body,
+    { ...warningHeaders(ctx), ...headers },
+    ctx.req.method === 'HEAD',
+  );
+}
+
+function encodeWhole(
+  ctx: RequestContext,
+  enc: ResponseEncoding,
+  value: unknown,
+  shape: 'object' | 'list',
+): Uint8Array {
   const converted = enc.conversion
     ? enc.conversion.convert(value, {
         flavor: ctx.server.flavor,
@@ -80,19 +104,9 @@ export function writeObject(
       })
     : value;
   // `pretty=true` (spec doc 1 §4.4) indents JSON for humans; other encodings are unchanged.
-  const encoded =
-    ctx.query.pretty && enc.codec.mediaType === 'application/json'
-      ? new TextEncoder().encode(`${JSON.stringify(converted, null, 2)}\n`)
-      : enc.codec.encode(converted, { flavor: ctx.server.flavor });
-  const { body, headers } = maybeGzip(ctx, encoded);
-  send(
-    ctx.res,
-    code,
-    enc.contentType,
-    body,
-    { ...warningHeaders(ctx), ...headers },
-    ctx.req.method === 'HEAD',
-  );
+  return ctx.query.pretty && enc.codec.mediaType === 'application/json'
+    ? new TextEncoder().encode(`${JSON.stringify(converted, null, 2)}\n`)
+    : enc.codec.encode(converted, { flavor: ctx.server.flavor });
 }
 
 /** Writes a value as JSON regardless of Accept (discovery, /version). */

@@ -1,5 +1,12 @@
 import type { Codec } from '../codec.js';
-import { cborMediaType, cborSeqMediaType, decodeCbor, encodeCbor, encodeCborWatchEvent } from './cbor.js';
+import {
+  cborMediaType,
+  cborSeqMediaType,
+  decodeCbor,
+  encodeCbor,
+  encodeCborWatchEvent,
+  joinCborList,
+} from './cbor.js';
 
 /**
  * The CBOR `Codec` (`application/cbor`; watches as `application/cbor-seq`). Offering it is the
@@ -12,6 +19,7 @@ export function createCborCodec(): Codec {
     binary: true,
     decode: (body) => decodeCbor(body),
     encode: (value) => encodeCbor(value),
+    joinList: (list, items) => joinCborList(list, items),
     stream: { mediaType: cborSeqMediaType, encodeEvent: (event) => encodeCborWatchEvent(event) },
   };
 }

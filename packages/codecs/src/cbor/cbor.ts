@@ -108,6 +108,40 @@ export function encodeCbor(value: unknown): Uint8Array {
   return out;
 }
 
+/** The CBOR head of an array of `n` items (major type 4). */
+function arrayHead(n: number): number[] {
+  if (n < 24) return [0x80 + n];
+  if (n < 0x100) return [0x98, n];
+  if (n < 0x10000) return [0x99, n >> 8, n & 0xff];
+  return [0x9a, (n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
+}
+
+/**
+ * Serialize once: a list body from `list` (holding `items: []`, its last member) and the bodies
+ * `encodeCbor` gave for its items: the list encoded, its empty array head (`80`, the last byte)
+ * replaced by one for the items, then each item without its self-described tag. Byte for byte what
+ * `encodeCbor` of the whole list gives.
+ */
+export function joinCborList(list: unknown, itemBodies: readonly Uint8Array[]): Uint8Array {
+  const head = encodeCbor(list);
+  if (head[head.length - 1] !== 0x80)
+    throw new CodecError('NotEncodable', cborMediaType, 'a joined list must end with its empty items');
+  const arr = arrayHead(itemBodies.length);
+  let size = head.length - 1 + arr.length;
+  for (const b of itemBodies) size += b.length - (hasTag(b) ? 3 : 0);
+  const out = new Uint8Array(size);
+  out.set(head.subarray(0, head.length - 1), 0);
+  let at = head.length - 1;
+  out.set(arr, at);
+  at += arr.length;
+  for (const b of itemBodies) {
+    const item = hasTag(b) ? b.subarray(3) : b;
+    out.set(item, at);
+    at += item.length;
+  }
+  return out;
+}
+
 /** cbor-x gives byte strings as Uint8Array and big integers as bigint; the JSON form has neither. */
 function fromDecoded(v: unknown): unknown {
   if (v === null || typeof v !== 'object') return typeof v === 'bigint' ? Number(v) : v;

@@ -15,6 +15,7 @@ export {
   decodeCbor,
   encodeCbor,
   encodeCborWatchEvent,
+  joinCborList,
 } from './cbor.js';
 export { createCborCodec } from './cbor-codec.js';
 export { maxCborNestingDepth, scanCborItem } from './scan.js';

@@ -23,6 +23,7 @@ export {
   encodeProtobufList,
   encodeProtobufWatchEvent,
   encodeProtobufWatchEventMessage,
+  joinProtobufList,
   maxProtobufFrameBytes,
   ProtobufFrameReader,
   protobufPrefix,

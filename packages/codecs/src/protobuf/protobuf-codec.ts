@@ -1,6 +1,6 @@
 import type { ApiObject, Flavor, WatchEvent } from '@orchard/meta';
 import type { Codec } from '../codec.js';
-import { decodeProtobuf, encodeProtobuf, encodeProtobufWatchEvent } from './protobuf.js';
+import { decodeProtobuf, encodeProtobuf, encodeProtobufWatchEvent, joinProtobufList } from './protobuf.js';
 
 /**
  * The Protobuf `Codec` for a flavor (`application/vnd.<product>.protobuf`). Watch responses use
@@ -13,6 +13,7 @@ export function createProtobufCodec(flavor: Flavor): Codec {
     binary: true,
     decode: (body, context) => decodeProtobuf(body, context.flavor),
     encode: (value, context) => encodeProtobuf(value as ApiObject, context.flavor),
+    joinList: (list, items, context) => joinProtobufList(list as ApiObject, items, context.flavor),
     stream: {
       mediaType: `${flavor.protobufMediaType};stream=watch`,
       encodeEvent: (event, context) => encodeProtobufWatchEvent(event as WatchEvent, context.flavor),

@@ -103,6 +103,74 @@ export function encodeProtobufList(
   return encodeProtobuf(list, flavor);
 }
 
+/** The `raw` field (2) of a body's `runtime.Unknown` envelope: the object's own message. */
+function rawOfEnvelope(body: Uint8Array, mediaType: string): Uint8Array {
+  let at = 4;
+  const varint = (): number => {
+    let v = 0;
+    for (let shift = 0; at < body.length && shift < 35; shift += 7) {
+      const b = body[at++] as number;
+      v += (b & 0x7f) * 2 ** shift;
+      if (b < 0x80) return v;
+    }
+    throw new WireDecodeError('Truncated', mediaType, 'a truncated varint in an encoded list item');
+  };
+  while (at < body.length) {
+    const tag = varint();
+    if ((tag & 7) !== 2) break;
+    const len = varint();
+    if (tag >>> 3 === 2) return body.subarray(at, at + len);
+    at += len;
+  }
+  throw new WireDecodeError('Malformed', mediaType, 'an encoded list item has no raw message');
+}
+
+function varintBytes(n: number): number[] {
+  const out: number[] = [];
+  while (n >= 0x80) {
+    out.push((n % 0x80) | 0x80);
+    n = Math.floor(n / 0x80);
+  }
+  out.push(n);
+  return out;
+}
+
+/**
+ * Serialize once: a `<Kind>List` body from `list` (holding `items: []`) and the bodies
+ * `encodeProtobuf` gave for its items, byte for byte what `encodeProtobufList` of the whole list
+ * gives (the items' messages are copied out of their envelopes, not re-encoded).
+ */
+export function joinProtobufList(
+  list: ApiObject,
+  itemBodies: readonly Uint8Array[],
+  flavor: Flavor,
+): Uint8Array {
+  const gvk = gvkOf(list, flavor);
+  const type = typeFor(gvk, flavor);
+  const itemsField = type?.fields.items;
+  if (!type || !itemsField)
+    throw notEncodable(flavor, `${list.apiVersion}, Kind=${list.kind} has no Protobuf form`);
+  const head = encodeMessage(type, list, flavor);
+  const raws = itemBodies.map((b) => rawOfEnvelope(b, flavor.protobufMediaType));
+  const tag = varintBytes((itemsField.id << 3) | 2);
+  const lengths = raws.map((r) => varintBytes(r.length));
+  let size = head.length;
+  for (let i = 0; i < raws.length; i++)
+    size += tag.length + (lengths[i] as number[]).length + (raws[i] as Uint8Array).length;
+  const raw = new Uint8Array(size);
+  raw.set(head, 0);
+  let at = head.length;
+  for (let i = 0; i < raws.length; i++) {
+    raw.set(tag, at);
+    at += tag.length;
+    raw.set(lengths[i] as number[], at);
+    at += (lengths[i] as number[]).length;
+    raw.set(raws[i] as Uint8Array, at);
+    at += (raws[i] as Uint8Array).length;
+  }
+  return envelope(list.apiVersion as string, gvk.kind, raw);
+}
+
 /** Maps what protobufjs throws on bad input to our typed error. */
 function decodeFailure(e: unknown, mediaType: string, what: string): WireDecodeError {
   if (e instanceof WireDecodeError) return e;

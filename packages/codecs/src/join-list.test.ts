@@ -1,0 +1,63 @@
+import { type ApiObject, kubernetesFlavor, orchFlavor } from '@orchard/meta';
+import { describe, expect, it } from 'vitest';
+import { createCborCodec } from './cbor/cbor-codec.js';
+import type { Codec } from './codec.js';
+import { jsonCodec } from './json.js';
+import { samplePodList } from './protobuf/fixtures.js';
+import { createProtobufCodec } from './protobuf/protobuf-codec.js';
+
+/** A ConfigMapList of `n` items with some variety (sizes cross the 1- and 2-byte length heads). */
+function configMapList(n: number): ApiObject & { items: ApiObject[] } {
+  return {
+    kind: 'ConfigMapList',
+    apiVersion: 'v1',
+    metadata: { resourceVersion: '42', continue: n > 3 ? 'token' : undefined } as Record<string, unknown>,
+    items: Array.from({ length: n }, (_, i) => ({
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+      metadata: {
+        name: `cm-${i}`,
+        namespace: 'ns',
+        uid: `uid-${i}`,
+        resourceVersion: String(100 + i),
+        labels: i % 2 ? { a: 'b', ü: 'ß' } : undefined,
+      } as Record<string, unknown>,
+      data: { k: 'v'.repeat(i * 7) },
+    })),
+  };
+}
+
+const flavors = [orchFlavor, kubernetesFlavor];
+const counts = [0, 1, 23, 24, 255, 256, 300];
+
+describe.each(flavors)('joinList equals encode of the whole list ($name flavor)', (flavor) => {
+  const codecs: Codec[] = [jsonCodec, createCborCodec(), createProtobufCodec(flavor)];
+  const context = { flavor };
+  for (const codec of codecs) {
+    it.each(counts)(`${codec.mediaType}: a ConfigMapList of %i items, byte for byte`, (n) => {
+      const list = configMapList(n);
+      const items = list.items.map((i) => codec.encode(i, context));
+      const joined = codec.joinList?.({ ...list, items: [] }, items, context);
+      expect(joined).toBeDefined();
+      expect(Buffer.from(joined as Uint8Array).equals(Buffer.from(codec.encode(list, context)))).toBe(true);
+    });
+  }
+
+  it('a PodList (nested messages, maps, quantities) joins byte for byte in every encoding', () => {
+    const pods = samplePodList(3) as ApiObject & { items: ApiObject[] };
+    // As the server lists them: every item with its kind (a Protobuf body needs one).
+    const list = { ...pods, items: pods.items.map((p) => ({ apiVersion: 'v1', kind: 'Pod', ...p })) };
+    for (const codec of codecs) {
+      const items = list.items.map((i) => codec.encode(i, context));
+      const joined = codec.joinList?.({ ...list, items: [] }, items, context) as Uint8Array;
+      expect(Buffer.from(joined).equals(Buffer.from(codec.encode(list, context)))).toBe(true);
+    }
+  });
+
+  it('refuses a list whose empty items are not its last member, rather than write a wrong body', () => {
+    const { items: _, ...rest } = configMapList(1);
+    const list = { items: [], ...rest };
+    expect(() => jsonCodec.joinList?.(list, [], context)).toThrow(/empty items/);
+    expect(() => createCborCodec().joinList?.(list, [], context)).toThrow(/empty items/);
+  });
+});
