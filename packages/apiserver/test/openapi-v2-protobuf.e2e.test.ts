@@ -5,19 +5,24 @@ import { decodeOpenApiV2Protobuf } from '@orchard/codecs/protobuf';
 import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { flavorNames, flavorUnderTest } from './helpers/flavors.js';
 
 const protobufAccept = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
 const protobufContentType = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
 
 /**
  * `/openapi/v2` in Protobuf (issue 19 item 1): kubectl falls back to it whenever a kind is missing
- * from the v3 documents, and `explain --output=plaintext-openapiv2` reads nothing else.
+ * from the v3 documents, and `explain --output=plaintext-openapiv2` reads nothing else. The
+ * gnostic media type is the same under both flavors; the definition names and the extension are the
+ * flavor's (`io.k8s.api.core.v1.Pod` + `x-kubernetes-…`, `io.orch.api.core.v1.Pod` + `x-orch-…`).
  */
-describe('/openapi/v2 in Protobuf (kubernetes flavor)', () => {
+describe.each(flavorNames)('/openapi/v2 in Protobuf (%s flavor)', (flavorName) => {
+  const { flavor, kubectl: withKubectl } = flavorUnderTest(flavorName);
+  const podDefinition = flavorName === 'kubernetes' ? 'io.k8s.api.core.v1.Pod' : 'io.orch.api.core.v1.Pod';
   let api: TestServer;
   let dir: string;
   beforeAll(async () => {
-    api = await startTestServer({ flavor: 'kubernetes' });
+    api = await startTestServer({ flavor: flavorName });
     dir = mkdtempSync(join(tmpdir(), 'orchard-openapi-v2-'));
   });
   afterAll(async () => {
@@ -46,8 +51,10 @@ describe('/openapi/v2 in Protobuf (kubernetes flavor)', () => {
       expect(r.headers['content-type']).toBe(protobufContentType);
       const doc = decodeOpenApiV2Protobuf(r.bytes) as any;
       expect(doc.swagger).toBe('2.0');
-      const pod = doc.definitions.additional_properties.find((d: any) => d.name === 'io.k8s.api.core.v1.Pod');
-      const gvk = pod.value.vendor_extension.find((e: any) => e.name === 'x-kubernetes-group-version-kind');
+      const pod = doc.definitions.additional_properties.find((d: any) => d.name === podDefinition);
+      const gvk = pod.value.vendor_extension.find(
+        (e: any) => e.name === `${flavor.extensionPrefix}group-version-kind`,
+      );
       expect(parseYaml(gvk.value.yaml)).toEqual([{ group: '', kind: 'Pod', version: 'v1' }]);
     }
   });
@@ -62,16 +69,19 @@ describe('/openapi/v2 in Protobuf (kubernetes flavor)', () => {
     expect(again.status).toBe(304);
   });
 
-  it.skipIf(!kubectlAvailable())('kubectl explain --output=plaintext-openapiv2 reads it', async () => {
-    const r = await kubectl(['explain', 'pods.spec.containers.resources', '--output=plaintext-openapiv2'], {
-      kubeconfig: api.kubeconfigPath,
-    });
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toContain('RESOURCE: resources <Object>');
-    expect(r.stdout).toMatch(/limits\s+<map\[string\]>/);
-  });
+  it.skipIf(!withKubectl || !kubectlAvailable())(
+    'kubectl explain --output=plaintext-openapiv2 reads it',
+    async () => {
+      const r = await kubectl(['explain', 'pods.spec.containers.resources', '--output=plaintext-openapiv2'], {
+        kubeconfig: api.kubeconfigPath,
+      });
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toContain('RESOURCE: resources <Object>');
+      expect(r.stdout).toMatch(/limits\s+<map\[string\]>/);
+    },
+  );
 
-  it.skipIf(!kubectlAvailable())(
+  it.skipIf(!withKubectl || !kubectlAvailable())(
     'kubectl apply of a CRD and its object in one file says to install the CRD first, as upstream',
     async () => {
       const file = join(dir, 'crd-and-object.yaml');

@@ -3,21 +3,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * Every namespace holds the root-CA ConfigMap (issue 19 item 8), as upstream's root-CA publisher
- * keeps it: created with the namespace, put back when deleted or edited.
+ * keeps it: created with the namespace, put back when deleted or edited; and its `default`
+ * ServiceAccount, as upstream's service-account controller creates it.
  */
-describe('a bare API server (the test default)', () => {
-  it('publishes no root-CA ConfigMap', async () => {
-    const api = await startTestServer({ flavor: 'kubernetes' });
-    try {
-      await new Promise((r) => setTimeout(r, 200));
-      expect(
-        (await api.request('GET', '/api/v1/namespaces/default/configmaps/kube-root-ca.crt')).status,
-      ).toBe(404);
-    } finally {
-      await api.stop();
-    }
-  });
-});
+describe.each(['kubernetes', 'orch'] as const)(
+  'a bare API server (the test default, %s flavor)',
+  (flavor) => {
+    it('publishes no root-CA ConfigMap', async () => {
+      const api = await startTestServer({ flavor });
+      const name = flavor === 'kubernetes' ? 'kube-root-ca.crt' : 'orch-root-ca.crt';
+      try {
+        await new Promise((r) => setTimeout(r, 200));
+        expect((await api.request('GET', `/api/v1/namespaces/default/configmaps/${name}`)).status).toBe(404);
+      } finally {
+        await api.stop();
+      }
+    });
+  },
+);
 
 describe.each(['kubernetes', 'orch'] as const)('root-CA ConfigMap (%s flavor)', (flavor) => {
   let api: TestServer;
@@ -52,6 +55,20 @@ describe.each(['kubernetes', 'orch'] as const)('root-CA ConfigMap (%s flavor)', 
     expect(Object.keys(annotations)).toEqual([
       flavor === 'kubernetes' ? 'kubernetes.io/description' : 'orch.io/description',
     ]);
+  });
+
+  it('every namespace, also a new one, gets its default ServiceAccount beside it (namespace bootstrap)', async () => {
+    const sa = async (ns: string) =>
+      (await api.request('GET', `/api/v1/namespaces/${ns}/serviceaccounts/default`)).status === 200 ||
+      undefined;
+    for (const ns of ['default', flavor === 'kubernetes' ? 'kube-system' : 'orch-system'])
+      await waitFor(`default ServiceAccount in ${ns}`, () => sa(ns));
+    const created = await api.request('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'boot' } },
+    });
+    expect(created.status).toBe(201);
+    await waitFor('default ServiceAccount in boot', () => sa('boot'));
+    await waitFor(`${name} in boot`, () => read('boot'));
   });
 
   it('is put back when deleted, and its data restored when edited', async () => {
