@@ -6,10 +6,12 @@ import { kubectl, kubectlAvailable, startTestServer, type TestServer, waitFor } 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceIpsKey } from '../src/services/service-allocator.js';
 import { openStorage } from '../src/storage/open-storage.js';
+import { flavorNames } from './helpers/flavors.js';
 
 /**
- * Service cluster IP and node port allocation (issue 19 item 8): stock kubectl against the
- * kubernetes flavor, the range flags, restarts on SQLite (repair), and two servers on one store.
+ * Service cluster IP and node port allocation (issue 19 item 8): over HTTP under both flavors, stock
+ * kubectl against the kubernetes flavor, the range flags, restarts on SQLite (repair), and two
+ * servers on one store.
  */
 type Svc = { spec: { clusterIP?: string; clusterIPs?: string[]; ports: { nodePort?: number }[] } };
 const svcPath = (ns: string, name = '') => `/api/v1/namespaces/${ns}/services${name ? `/${name}` : ''}`;
@@ -18,6 +20,109 @@ const service = (name: string, spec: Record<string, unknown> = {}) => ({
   kind: 'Service',
   metadata: { name },
   spec: { ports: [{ port: 80 }], ...spec },
+});
+
+describe.each(flavorNames)('Service allocation over HTTP (%s flavor)', (flavorName) => {
+  let api: TestServer;
+  const post = (body: unknown) => api.request('POST', svcPath('default'), { body });
+  const message = (r: { json: unknown }) => (r.json as { message?: string }).message ?? '';
+
+  beforeAll(async () => {
+    api = await startTestServer({ flavor: flavorName });
+  });
+  afterAll(async () => {
+    await api.stop();
+  });
+
+  it('the first IP of the range is kept: the kubernetes Service holds it under the kubernetes flavor only', async () => {
+    const r = await api.request('GET', svcPath('default', 'kubernetes'));
+    if (flavorName === 'kubernetes') {
+      expect(r.status).toBe(200);
+      expect((r.json as Svc & { spec: { ports: { port: number }[] } }).spec).toMatchObject({
+        clusterIP: '10.0.0.1',
+        ports: [{ port: 443 }],
+      });
+    } else expect(r.status).toBe(404);
+  });
+
+  it('a NodePort Service gets a cluster IP from 10.0.0.0/24 (never the first) and a node port from 30000-32767', async () => {
+    const r = await post(service('web', { type: 'NodePort' }));
+    expect(r.status, r.text).toBe(201);
+    const { spec } = r.json as Svc & { spec: { ipFamilies: string[]; ipFamilyPolicy: string } };
+    expect(spec.clusterIP).toMatch(/^10\.0\.0\.\d+$/);
+    expect(spec.clusterIP).not.toBe('10.0.0.1');
+    expect(spec.clusterIPs).toEqual([spec.clusterIP]);
+    expect(spec).toMatchObject({ ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' });
+    const port = spec.ports[0]?.nodePort ?? 0;
+    expect(port).toBeGreaterThanOrEqual(30000);
+    expect(port).toBeLessThanOrEqual(32767);
+  });
+
+  it('a requested IP or node port that is taken or outside the range is upstream’s 422', async () => {
+    expect((await post(service('fixed', { clusterIP: '10.0.0.50' }))).status).toBe(201);
+    const again = await post(service('fixed2', { clusterIP: '10.0.0.50' }));
+    expect(again.status).toBe(422);
+    expect(message(again)).toBe(
+      'Service "fixed2" is invalid: spec.clusterIPs: Invalid value: []string{"10.0.0.50"}: failed to allocate IP 10.0.0.50: provided IP is already allocated',
+    );
+    const outside = await post(service('far', { clusterIP: '192.168.0.1' }));
+    expect(outside.status).toBe(422);
+    expect(message(outside)).toContain(
+      'failed to allocate IP 192.168.0.1: the provided IP (192.168.0.1) is not in the valid range. The range of valid IPs is 10.0.0.0/24',
+    );
+    const web = (await api.request('GET', svcPath('default', 'web'))).json as Svc;
+    const port = web.spec.ports[0]?.nodePort;
+    const taken = await post(service('web2', { type: 'NodePort', ports: [{ port: 80, nodePort: port }] }));
+    expect(taken.status).toBe(422);
+    expect(message(taken)).toContain(
+      `spec.ports[0].nodePort: Invalid value: ${port}: provided port is already allocated`,
+    );
+    const low = await post(service('web3', { type: 'NodePort', ports: [{ port: 80, nodePort: 80 }] }));
+    expect(low.status).toBe(422);
+    expect(message(low)).toContain(
+      'spec.ports[0].nodePort: Invalid value: 80: provided port is not in the valid range. The range of valid ports is 30000-32767',
+    );
+  });
+
+  it('headless and ExternalName Services get no IP; an update that leaves the values out keeps them', async () => {
+    const headless = await post(service('hl', { clusterIP: 'None' }));
+    expect((headless.json as Svc).spec.clusterIPs).toEqual(['None']);
+    const external = await post({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'ext' },
+      spec: { type: 'ExternalName', externalName: 'example.com' },
+    });
+    expect(external.status).toBe(201);
+    expect((external.json as Svc).spec.clusterIP).toBeUndefined();
+    const before = ((await api.request('GET', svcPath('default', 'web'))).json as Svc).spec;
+    const replaced = await api.request('PUT', svcPath('default', 'web'), {
+      body: service('web', { type: 'NodePort', ports: [{ port: 80 }] }),
+    });
+    expect(replaced.status, replaced.text).toBe(200);
+    const after = (replaced.json as Svc).spec;
+    expect([after.clusterIP, after.ports[0]?.nodePort]).toEqual([
+      before.clusterIP,
+      before.ports[0]?.nodePort,
+    ]);
+  });
+
+  it('a deleted Service gives its IP and node port back', async () => {
+    const { spec } = (await api.request('GET', svcPath('default', 'web'))).json as Svc;
+    expect((await api.request('DELETE', svcPath('default', 'web'))).status).toBe(200);
+    await api.server.lifecycle.idle();
+    const reuse = await waitFor('released values reusable', async () => {
+      const r = await post(
+        service('reuse', {
+          type: 'NodePort',
+          clusterIP: spec.clusterIP,
+          ports: [{ port: 80, nodePort: spec.ports[0]?.nodePort }],
+        }),
+      );
+      return r.status === 201 ? r : undefined;
+    });
+    expect((reuse.json as Svc).spec.clusterIP).toBe(spec.clusterIP);
+  });
 });
 
 describe.skipIf(!kubectlAvailable())('kubectl and Service allocation (kubernetes flavor)', () => {
