@@ -1,9 +1,11 @@
 import { kubectl, kubectlAvailable, startTestServer, type TestServer, waitFor } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { flavorNames, flavorUnderTest } from './helpers/flavors.js';
 
 /**
- * The Deployment → ReplicaSet controller (issue 19 item 9) with stock kubectl under the kubernetes
- * flavor: `create deployment`, `rollout status`, `set image` + `rollout history`, `rollout undo`,
+ * The Deployment → ReplicaSet controller (issue 19 item 9) over HTTP under both flavors (revision
+ * annotations in the flavor's label domain, `pod-template-hash` in both), and with stock kubectl under
+ * the kubernetes flavor: `create deployment`, `rollout status`, `set image` + `rollout history`, `rollout undo`,
  * `scale`, revisionHistoryLimit, and deletion cascading to the ReplicaSets.
  */
 type Rs = {
@@ -22,6 +24,129 @@ type Deploy = {
     conditions: { type: string; status: string; reason: string; message: string }[];
   };
 };
+
+describe.each(flavorNames)('the Deployment controller over HTTP (%s flavor)', (flavorName) => {
+  const { labelDomain } = flavorUnderTest(flavorName);
+  const revision = `deployment.${labelDomain}/revision`;
+  const deployments = '/apis/apps/v1/namespaces/default/deployments';
+  let api: TestServer;
+  const replicaSets = async () => {
+    const r = await api.request(
+      'GET',
+      '/apis/apps/v1/namespaces/default/replicasets?labelSelector=app%3Dapi',
+    );
+    return ((r.json as { items?: Rs[] }).items ?? []).sort(
+      (a, b) => Number(a.metadata.annotations[revision]) - Number(b.metadata.annotations[revision]),
+    );
+  };
+  const deployment = async () => (await api.request('GET', `${deployments}/api`)).json as Deploy;
+  const withImage = (image: string) => ({
+    spec: { template: { spec: { containers: [{ name: 'c', image }] } } },
+  });
+  const patch = (body: unknown) =>
+    api.request('PATCH', `${deployments}/api`, {
+      body,
+      headers: { 'content-type': 'application/strategic-merge-patch+json' },
+    });
+  const settled = (what: string, check: (d: Deploy) => boolean) =>
+    waitFor(
+      what,
+      async () => {
+        const d = await deployment();
+        return d.status?.observedGeneration === d.metadata.generation && check(d) ? d : undefined;
+      },
+      60_000,
+    );
+
+  beforeAll(async () => {
+    api = await startTestServer({
+      flavor: flavorName,
+      server: { simulateReplicaReadiness: true, deploymentController: true },
+    });
+  });
+  afterAll(async () => {
+    await api.stop();
+  });
+
+  it('a new Deployment gets a ReplicaSet <name>-<pod-template-hash> it owns, revision 1, and a complete status', async () => {
+    const created = await api.request('POST', deployments, {
+      body: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'api' },
+        spec: {
+          replicas: 2,
+          selector: { matchLabels: { app: 'api' } },
+          template: {
+            metadata: { labels: { app: 'api' } },
+            spec: { containers: [{ name: 'c', image: 'img:1' }] },
+          },
+        },
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    const d = await settled('rolled out', (x) => x.status.availableReplicas === 2);
+    expect(d.metadata.annotations[revision]).toBe('1');
+    expect(d.status).toMatchObject({
+      replicas: 2,
+      updatedReplicas: 2,
+      readyReplicas: 2,
+      availableReplicas: 2,
+    });
+    const [rs] = await replicaSets();
+    const hash = rs?.metadata.labels['pod-template-hash'] ?? '';
+    expect(hash).toMatch(/^[bcdfghjklmnpqrstvwxz2456789]+$/);
+    expect(rs?.metadata.name).toBe(`api-${hash}`);
+    expect(rs?.metadata.annotations[revision]).toBe('1');
+    expect(rs?.metadata.ownerReferences).toEqual([
+      expect.objectContaining({
+        kind: 'Deployment',
+        name: 'api',
+        controller: true,
+        blockOwnerDeletion: true,
+      }),
+    ]);
+    expect(rs?.status).toMatchObject({ replicas: 2, readyReplicas: 2, availableReplicas: 2 });
+    const progressing = d.status.conditions.find((c) => c.type === 'Progressing');
+    expect([progressing?.reason, progressing?.message]).toEqual([
+      'NewReplicaSetAvailable',
+      `ReplicaSet "api-${hash}" has successfully progressed.`,
+    ]);
+  });
+
+  it('a new image is revision 2; going back reuses the first ReplicaSet as revision 3', async () => {
+    expect((await patch(withImage('img:2'))).status).toBe(200);
+    await settled(
+      'revision 2',
+      (d) => d.metadata.annotations[revision] === '2' && d.status.updatedReplicas === 2,
+    );
+    expect((await replicaSets()).map((r) => [r.metadata.annotations[revision], r.spec.replicas])).toEqual([
+      ['1', 0],
+      ['2', 2],
+    ]);
+    expect((await patch(withImage('img:1'))).status).toBe(200);
+    await settled(
+      'revision 3',
+      (d) => d.metadata.annotations[revision] === '3' && d.status.updatedReplicas === 2,
+    );
+    const sets = await replicaSets();
+    expect(
+      sets.map((r) => [r.metadata.annotations[revision], r.spec.template.spec.containers[0]?.image]),
+    ).toEqual([
+      ['2', 'img:2'],
+      ['3', 'img:1'],
+    ]);
+  });
+
+  it('deleting the Deployment deletes its ReplicaSets', async () => {
+    expect((await api.request('DELETE', `${deployments}/api`)).status).toBe(200);
+    await waitFor(
+      'ReplicaSets collected',
+      async () => ((await replicaSets()).length === 0 ? true : undefined),
+      30_000,
+    );
+  });
+});
 
 describe.skipIf(!kubectlAvailable())(
   'kubectl rollouts (kubernetes flavor, --simulate-replica-readiness)',
