@@ -1,11 +1,147 @@
 import { crdFixture, kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { causesOf } from './helpers/causes.js';
+import { flavorNames } from './helpers/flavors.js';
 
 /**
  * What kubectl users see of defaulting and validation (empty maps, Deployment and Service defaults,
  * label rules, verbs, patch types), found by using stock kubectl 1.32 against the reference server, each
- * compared with what a Kubernetes 1.32 cluster prints. Skipped on machines without kubectl.
+ * compared with what a Kubernetes 1.32 cluster prints (skipped on machines without kubectl); and the
+ * same server behaviour over HTTP under both flavors.
  */
+describe.each(flavorNames)('defaults and validation over HTTP (%s flavor)', (flavorName) => {
+  let api: TestServer;
+  const ns = '/api/v1/namespaces/default';
+  const merge = { 'content-type': 'application/merge-patch+json' };
+  const create = async (path: string, body: unknown) => {
+    const r = await api.request('POST', path, { body });
+    expect(r.status, r.text).toBe(201);
+    return r.json as Record<string, any>;
+  };
+
+  beforeAll(async () => {
+    api = await startTestServer({ flavor: flavorName });
+  });
+  afterAll(async () => {
+    await api.stop();
+  });
+
+  it('removing the last label or annotation leaves no empty map behind (Go omitempty)', async () => {
+    await create(`${ns}/configmaps`, {
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'meta', labels: { x: '1' }, annotations: { note: 'hi' } },
+    });
+    const r = await api.request('PATCH', `${ns}/configmaps/meta`, {
+      body: { metadata: { labels: { x: null }, annotations: { note: null } } },
+      headers: merge,
+    });
+    expect(r.status).toBe(200);
+    const { metadata } = (await api.request('GET', `${ns}/configmaps/meta`)).json as {
+      metadata: Record<string, unknown>;
+    };
+    expect(metadata.labels).toBeUndefined();
+    expect(metadata.annotations).toBeUndefined();
+  });
+
+  it('a Deployment gets the upstream defaults; Recreate gets no rollingUpdate, a tagged image IfNotPresent', async () => {
+    const deployment = (name: string, image: string, extra: Record<string, unknown> = {}) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name },
+      spec: {
+        selector: { matchLabels: { app: name } },
+        template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'c', image }] } },
+        ...extra,
+      },
+    });
+    const web = await create('/apis/apps/v1/namespaces/default/deployments', deployment('web', 'nginx'));
+    expect(web.spec).toMatchObject({
+      replicas: 1,
+      revisionHistoryLimit: 10,
+      progressDeadlineSeconds: 600,
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
+    });
+    expect(web.spec.template.spec).toMatchObject({
+      restartPolicy: 'Always',
+      dnsPolicy: 'ClusterFirst',
+      terminationGracePeriodSeconds: 30,
+      schedulerName: 'default-scheduler',
+      securityContext: {},
+    });
+    expect(web.spec.template.spec.containers[0]).toMatchObject({
+      imagePullPolicy: 'Always',
+      terminationMessagePath: '/dev/termination-log',
+      terminationMessagePolicy: 'File',
+    });
+    const rec = await create(
+      '/apis/apps/v1/namespaces/default/deployments',
+      deployment('rec', 'nginx:1.27', { strategy: { type: 'Recreate' } }),
+    );
+    expect(rec.spec.strategy).toEqual({ type: 'Recreate' });
+    expect(rec.spec.template.spec.containers[0].imagePullPolicy).toBe('IfNotPresent');
+  });
+
+  it.each([
+    [
+      'an annotation key with a space',
+      { annotations: { 'bad key': '1' } },
+      'metadata.annotations',
+      'Invalid value: "bad key": ',
+    ],
+    [
+      'a label key with a space',
+      { labels: { 'bad key': '1' } },
+      'metadata.labels',
+      'Invalid value: "bad key": ',
+    ],
+    [
+      'a label value starting with a dash',
+      { labels: { app: '-bad-' } },
+      'metadata.labels',
+      'Invalid value: "-bad-": a valid label must be',
+    ],
+  ])('%s is a 422 naming the field', async (_name, meta, field, message) => {
+    const r = await api.request('POST', `${ns}/configmaps`, {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'keys', ...meta } },
+    });
+    expect(r.status).toBe(422);
+    const cause = causesOf(r.json).find((c) => c.field === field);
+    expect(cause?.message, JSON.stringify(r.json)).toContain(message);
+  });
+
+  it('namespaces have no deletecollection verb (discovery), and DELETE on the collection is 405', async () => {
+    const list = (await api.request('GET', '/api/v1')).json as {
+      resources: { name: string; verbs: string[] }[];
+    };
+    expect(list.resources.find((r) => r.name === 'namespaces')?.verbs.sort()).toEqual([
+      'create',
+      'delete',
+      'get',
+      'list',
+      'patch',
+      'update',
+      'watch',
+    ]);
+    expect((await api.request('DELETE', '/api/v1/namespaces')).status).toBe(405);
+  });
+
+  it('a Service gets SetDefaults_Service: targetPort = port, internalTrafficPolicy Cluster', async () => {
+    const svc = await create(`${ns}/services`, {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'plain' },
+      spec: { selector: { a: 'b' }, ports: [{ port: 80 }] },
+    });
+    expect(svc.spec).toMatchObject({
+      type: 'ClusterIP',
+      sessionAffinity: 'None',
+      internalTrafficPolicy: 'Cluster',
+      ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }],
+    });
+  });
+});
+
 describe.skipIf(!kubectlAvailable())('kubectl as a user (kubernetes flavor)', () => {
   let api: TestServer;
   const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
