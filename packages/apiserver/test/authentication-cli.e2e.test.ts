@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { flavors } from './helpers/auth-server.js';
 
 const bin = join(import.meta.dirname, '..', 'bin', 'orchard-apiserver.mjs');
 
@@ -66,65 +67,70 @@ describe('orchard-apiserver authentication flags', () => {
     expect(r.err).toContain('--oidc-issuer-url: Invalid value: "http://issuer.example": must use https');
   });
 
-  it('prints the methods, keeps its signing key across restarts and serves a static token', async () => {
-    const data = join(dir, 'd2');
-    const tokens = join(dir, 'tokens.csv');
-    writeFileSync(tokens, 'cli-token,jane,uid-1,"dev,ops"\n');
-    const args = ['--port', '0', '--flavor', 'kubernetes', '--storage', 'memory', '--data-dir', data];
-    const first = await run(
-      [...args, '--token-auth-file', tokens, '--enable-bootstrap-token-auth'],
-      'kubeconfig written',
-    );
-    try {
-      expect(first.out).toContain(
-        'authentication: x509, token-file, service-account, bootstrap-token, anonymous',
+  it.each(flavors)(
+    'prints the methods, keeps its signing key across restarts and serves a static token ($name flavor)',
+    async (flavor) => {
+      const data = join(dir, `d2-${flavor.name}`);
+      const tokens = join(dir, 'tokens.csv');
+      writeFileSync(tokens, 'cli-token,jane,uid-1,"dev,ops"\n');
+      const args = ['--port', '0', '--flavor', flavor.name, '--storage', 'memory', '--data-dir', data];
+      const authn = flavor.group('authentication');
+      const first = await run(
+        [...args, '--token-auth-file', tokens, '--enable-bootstrap-token-auth'],
+        'kubeconfig written',
       );
-      expect(first.err).toContain(
-        `generated a service-account signing key at ${join(data, 'service-account-signing.key')}`,
-      );
-      expect(statSync(join(data, 'service-account-signing.key')).mode & 0o777).toBe(0o600);
-      expect(readFileSync(join(data, 'static-tokens.example.csv'), 'utf8')).toContain(',jane,jane-uid,');
-      const url = /listening on (\S+)/.exec(first.out)?.[1] as string;
-      const kc = parse(readFileSync(join(data, 'admin.kubeconfig'), 'utf8'));
-      const ca = Buffer.from(kc.clusters[0].cluster['certificate-authority-data'], 'base64').toString();
-      const body = await new Promise<string>((resolve, reject) => {
-        request(
-          `${url}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
-          {
-            method: 'POST',
-            ca,
-            headers: { 'content-type': 'application/json', authorization: 'Bearer cli-token' },
-          },
-          (res) => {
-            let b = '';
-            res.on('data', (d: Buffer) => {
-              b += d.toString();
-            });
-            res.on('end', () => resolve(b));
-          },
-        )
-          .on('error', reject)
-          .end('{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}');
-      });
-      expect(JSON.parse(body).status.userInfo).toEqual({
-        username: 'jane',
-        uid: 'uid-1',
-        groups: ['dev', 'ops', 'system:authenticated'],
-      });
-    } finally {
-      first.stop();
-    }
-    expect(await first.exited).toBe(0);
-    const key = readFileSync(join(data, 'service-account-signing.key'), 'utf8');
-    const second = await run([...args, '--anonymous-auth=false'], 'kubeconfig written');
-    try {
-      expect(second.err).toContain('reusing the service-account signing key');
-      expect(second.out).toContain('authentication: x509, service-account\n');
-    } finally {
-      second.stop();
-    }
-    expect(await second.exited).toBe(0);
-    expect(readFileSync(join(data, 'service-account-signing.key'), 'utf8')).toBe(key);
-    // Two CLI starts and stops: room for a loaded machine, as the other CLI restart tests have.
-  }, 90_000);
+      try {
+        expect(first.out).toContain(
+          'authentication: x509, token-file, service-account, bootstrap-token, anonymous',
+        );
+        expect(first.err).toContain(
+          `generated a service-account signing key at ${join(data, 'service-account-signing.key')}`,
+        );
+        expect(statSync(join(data, 'service-account-signing.key')).mode & 0o777).toBe(0o600);
+        expect(readFileSync(join(data, 'static-tokens.example.csv'), 'utf8')).toContain(',jane,jane-uid,');
+        const url = /listening on (\S+)/.exec(first.out)?.[1] as string;
+        const kc = parse(readFileSync(join(data, 'admin.kubeconfig'), 'utf8'));
+        const ca = Buffer.from(kc.clusters[0].cluster['certificate-authority-data'], 'base64').toString();
+        const body = await new Promise<string>((resolve, reject) => {
+          request(
+            `${url}/apis/${authn}/v1/selfsubjectreviews`,
+            {
+              method: 'POST',
+              ca,
+              headers: { 'content-type': 'application/json', authorization: 'Bearer cli-token' },
+            },
+            (res) => {
+              let b = '';
+              res.on('data', (d: Buffer) => {
+                b += d.toString();
+              });
+              res.on('end', () => resolve(b));
+            },
+          )
+            .on('error', reject)
+            .end(JSON.stringify({ apiVersion: `${authn}/v1`, kind: 'SelfSubjectReview' }));
+        });
+        expect(JSON.parse(body).status.userInfo).toEqual({
+          username: 'jane',
+          uid: 'uid-1',
+          groups: ['dev', 'ops', 'system:authenticated'],
+        });
+      } finally {
+        first.stop();
+      }
+      expect(await first.exited).toBe(0);
+      const key = readFileSync(join(data, 'service-account-signing.key'), 'utf8');
+      const second = await run([...args, '--anonymous-auth=false'], 'kubeconfig written');
+      try {
+        expect(second.err).toContain('reusing the service-account signing key');
+        expect(second.out).toContain('authentication: x509, service-account\n');
+      } finally {
+        second.stop();
+      }
+      expect(await second.exited).toBe(0);
+      expect(readFileSync(join(data, 'service-account-signing.key'), 'utf8')).toBe(key);
+      // Two CLI starts and stops: room for a loaded machine, as the other CLI restart tests have.
+    },
+    90_000,
+  );
 });
