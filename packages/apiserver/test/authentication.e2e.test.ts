@@ -1,9 +1,16 @@
 import { webcrypto } from 'node:crypto';
 import { type CertificateAuthority, generateCa, issueClientCert } from '@orchard/apiserver/tls';
 import { parseTokenFile } from '@orchard/authn';
+import { createProtobufCodec } from '@orchard/codecs/protobuf';
 import * as x509 from '@peculiar/x509';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthServer, flavors, startAuthServer, unauthorizedStatus } from './helpers/auth-server.js';
+import {
+  type AuthServer,
+  flavors,
+  startAuthServer,
+  unauthorizedBody,
+  unauthorizedStatus,
+} from './helpers/auth-server.js';
 
 /**
  * Authentication wired into the real HTTPS server (doc 2 §5): client certificates, static tokens,
@@ -20,16 +27,21 @@ const tokens = parseTokenFile(
   'tokens.csv',
 );
 
-/** A client certificate of `ca` whose validity ended yesterday. */
-async function issueExpiredClientCert(ca: CertificateAuthority, user: string) {
+/** A client certificate of `ca` valid from `notBefore` to `notAfter` (ms since the epoch). */
+async function issueClientCertValid(
+  ca: CertificateAuthority,
+  user: string,
+  notBefore: number,
+  notAfter: number,
+) {
   const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
   const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: '01',
     subject: `CN=${user}`,
     issuer: ca.certificate.subject,
-    notBefore: new Date(Date.now() - 2 * 86_400_000),
-    notAfter: new Date(Date.now() - 86_400_000),
+    notBefore: new Date(notBefore),
+    notAfter: new Date(notAfter),
     signingAlgorithm: alg,
     publicKey: keys.publicKey,
     signingKey: ca.keys.privateKey,
@@ -109,10 +121,65 @@ describe.each(flavors)('client certificates, static tokens and anonymous ($name 
     expect((await api.call('GET', '/version', { cert: stranger })).json).toEqual(unauthorizedStatus);
   });
 
-  it('an expired certificate of the CA is 401', async () => {
-    const expired = await issueExpiredClientCert(api.tls.ca, 'old-jane');
-    const r = await api.whoami({ cert: expired });
+  it.each([
+    ['expired', -2 * 86_400_000, -86_400_000],
+    ['not yet valid', 86_400_000, 2 * 86_400_000],
+  ])('a certificate of the CA that is %s is 401', async (_name, from, to) => {
+    const cert = await issueClientCertValid(api.tls.ca, 'jane', Date.now() + from, Date.now() + to);
+    const r = await api.whoami({ cert });
+    expect(r.status).toBe(401);
     expect(r.json).toEqual(unauthorizedStatus);
+  });
+
+  it('every 401 is byte for byte the same JSON Status, whatever the flavor and the failed check', async () => {
+    const expired = await issueClientCertValid(api.tls.ca, 'jane', Date.now() - 2e8, Date.now() - 1e8);
+    for (const o of [
+      { headers: { authorization: 'Bearer nope' } },
+      { cert: stranger },
+      { cert: expired },
+      {
+        headers: { authorization: 'Bearer abcdef.0123456789abcdef' },
+        path: '/api/v1/namespaces/default/pods',
+      },
+    ]) {
+      const r = await api.call('POST', o.path ?? '/api', o);
+      expect(r.status).toBe(401);
+      expect(r.headers['content-type']).toBe('application/json');
+      expect(r.text).toBe(unauthorizedBody);
+    }
+    // Negotiated as any other Status: Protobuf (the flavor's media type; kubectl asks for it) and YAML.
+    const pb = createProtobufCodec(flavor);
+    const bad = { authorization: 'Bearer nope' };
+    const p = await api.call('GET', '/api', { headers: { ...bad, accept: flavor.protobufMediaType } });
+    expect(p.status).toBe(401);
+    expect(p.headers['content-type']).toBe(flavor.protobufMediaType);
+    expect(pb.decode(p.bytes, { flavor })).toEqual(unauthorizedStatus);
+    const y = await api.call('GET', '/api', { headers: { ...bad, accept: 'application/yaml' } });
+    expect(y.text).toBe(
+      'kind: Status\napiVersion: v1\nmetadata: {}\nstatus: Failure\nmessage: Unauthorized\nreason: Unauthorized\ncode: 401\n',
+    );
+  });
+
+  it('SelfSubjectReview speaks Protobuf too (as kubectl auth whoami sends it)', async () => {
+    const pb = createProtobufCodec(flavor);
+    const ctx = { flavor };
+    const mt = flavor.protobufMediaType;
+    const authn = flavor.group('authentication');
+    const r = await api.call('POST', `/apis/${authn}/v1/selfsubjectreviews`, {
+      headers: { authorization: 'Bearer tok-jane', 'content-type': mt, accept: mt },
+      body: Buffer.from(
+        pb.encode({ apiVersion: `${authn}/v1`, kind: 'SelfSubjectReview', metadata: {} }, ctx),
+      ),
+    });
+    expect(r.status).toBe(201);
+    expect(r.headers['content-type']).toBe(mt);
+    expect(pb.decode(r.bytes, ctx)).toMatchObject({
+      apiVersion: `${authn}/v1`,
+      kind: 'SelfSubjectReview',
+      status: {
+        userInfo: { username: 'jane', uid: 'uid-jane', groups: ['dev', 'ops', 'system:authenticated'] },
+      },
+    });
   });
 
   it('a stranger certificate with a valid token: the token decides (first success wins)', async () => {

@@ -118,6 +118,15 @@ describe.each(flavors)('bootstrap tokens ($name flavor)', (flavor) => {
     expect(r.json).toEqual(unauthorizedStatus);
   });
 
+  it('a token whose Secret is deleted (revoked) stops working at once', async () => {
+    expect((await put(secretOf('revokd', '0123456789abcdef'))).status).toBe(201);
+    expect((await api.whoami(bearer('revokd.0123456789abcdef'))).status).toBe(201);
+    await api.call('DELETE', `/api/v1/namespaces/${system}/secrets/bootstrap-token-revokd`, admin());
+    const r = await api.whoami(bearer('revokd.0123456789abcdef'));
+    expect(r.status).toBe(401);
+    expect(r.json).toEqual(unauthorizedStatus);
+  });
+
   it('the token cleaner deletes expired bootstrap Secrets, and only those', async () => {
     await put(secretOf('old001', '0123456789abcdef', { expiration: past() }));
     await put({ ...secretOf('old002', '0123456789abcdef', { expiration: past() }), type: 'Opaque' });

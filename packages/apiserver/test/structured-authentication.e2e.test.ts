@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { createHmac, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -76,6 +76,7 @@ function clientWhoami(client: ReturnType<typeof createRestClient>, flavor: Flavo
 describe.each(flavors)('structured JWT authenticators through the real server ($name flavor)', (flavor) => {
   const kubernetes = flavor.name === 'kubernetes';
   const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
   let issuerServer: Server;
   let issuer: string;
   let api: AuthServer;
@@ -110,9 +111,9 @@ ${ca
   - expression: "!user.username.startsWith('system:')"
     message: username cannot use reserved system- prefix
 `;
-  const token = (over: Record<string, unknown> = {}) => {
+  const token = (over: Record<string, unknown> = {}, key = keys.privateKey, kid = 'k1') => {
     const now = Math.floor(Date.now() / 1000);
-    return jwt(keys.privateKey, 'k1', {
+    return jwt(key, kid, {
       iss: issuer,
       aud: 'orchard',
       sub: 'u-42',
@@ -178,6 +179,28 @@ ${ca
     // JSON.stringify drops undefined: { family: undefined } leaves the claim out.
     const t = token(over);
     const r = await whoami(t);
+    expect(r.status).toBe(401);
+    expect(r.json).toEqual(unauthorizedStatus);
+  });
+
+  it.each([
+    ['not yet valid', () => token({ nbf: Math.floor(Date.now() / 1000) + 3600 })],
+    ['wrong signature (kid k1, another key)', () => token({}, stranger.privateKey)],
+    ['wrong issuer', () => token({ iss: 'https://elsewhere.test' })],
+    ['unknown kid (a key the issuer never published)', () => token({}, stranger.privateKey, 'k9')],
+    [
+      'wrong algorithm (HS256 keyed with the public JWK)',
+      () => {
+        const input = `${b64url('{"alg":"HS256","kid":"k1"}')}.${token().split('.')[1]}`;
+        return `${input}.${createHmac('sha256', JSON.stringify(keys.publicKey.export({ format: 'jwk' })))
+          .update(input)
+          .digest('base64url')}`;
+      },
+    ],
+    ['alg none', () => `${b64url('{"alg":"none"}')}.${token().split('.')[1]}.`],
+    ['malformed', () => 'a.b.c'],
+  ])('401 for a token that is %s', async (_name, make) => {
+    const r = await whoami(make());
     expect(r.status).toBe(401);
     expect(r.json).toEqual(unauthorizedStatus);
   });

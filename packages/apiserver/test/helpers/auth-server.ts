@@ -137,3 +137,6 @@ export const unauthorizedStatus = {
   reason: 'Unauthorized',
   code: 401,
 };
+
+/** The exact bytes of that 401 (the same under every flavor: a core `v1` Status). */
+export const unauthorizedBody = JSON.stringify(unauthorizedStatus);
