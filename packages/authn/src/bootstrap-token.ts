@@ -1,3 +1,4 @@
+import { fromBase64 } from '@orchard/meta/internal';
 import {
   type AuthenticationResult,
   noOpinion,
@@ -55,12 +56,8 @@ export function parseBootstrapToken(token: string): { id: string; secret: string
 function decode(data: Readonly<Record<string, string>> | undefined, key: string): string | undefined {
   const v = data && Object.hasOwn(data, key) ? data[key] : undefined;
   if (typeof v !== 'string') return undefined;
-  try {
-    const bin = atob(v);
-    return new TextDecoder().decode(Uint8Array.from(bin, (ch) => ch.charCodeAt(0)));
-  } catch {
-    return undefined;
-  }
+  const bytes = fromBase64(v);
+  return bytes ? new TextDecoder().decode(bytes) : undefined;
 }
 
 /**

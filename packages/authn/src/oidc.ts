@@ -1,3 +1,4 @@
+import { fromBase64 } from '@orchard/meta/internal';
 import { createRemoteJWKSet, customFetch, type FetchImplementation, type JWTPayload, jwtVerify } from 'jose';
 import {
   type AuthenticationResult,
@@ -88,12 +89,9 @@ export function createOidcAuthenticator(options: OidcAuthenticatorOptions): Toke
       if (parts.length !== 3) return noOpinion;
       let iss: unknown;
       try {
-        const b = parts[1]!.replace(/-/g, '+').replace(/_/g, '/');
-        iss = (
-          JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(b), (c) => c.charCodeAt(0)))) as {
-            iss?: unknown;
-          }
-        ).iss;
+        const bytes = fromBase64(parts[1]!.replace(/-/g, '+').replace(/_/g, '/'));
+        if (!bytes) return noOpinion;
+        iss = (JSON.parse(new TextDecoder().decode(bytes)) as { iss?: unknown }).iss;
       } catch {
         return noOpinion;
       }

@@ -1,3 +1,4 @@
+import { fromBase64 } from '@orchard/meta/internal';
 import {
   type CryptoKey,
   decodeProtectedHeader,
@@ -93,9 +94,9 @@ export function createServiceAccountTokenAuthenticator(
       try {
         header = decodeProtectedHeader(token);
         const body = token.split('.')[1]!;
-        const json = new TextDecoder().decode(
-          Uint8Array.from(atob(body.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0)),
-        );
+        const bytes = fromBase64(body.replace(/-/g, '+').replace(/_/g, '/'));
+        if (!bytes) return noOpinion;
+        const json = new TextDecoder().decode(bytes);
         payloadIssuer = (JSON.parse(json) as { iss?: unknown }).iss;
       } catch {
         return noOpinion;

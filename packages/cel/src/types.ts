@@ -6,7 +6,7 @@
  */
 
 import { Duration } from '@marcbachmann/cel-js/evaluator';
-import { isDurationParseError, parseGoDuration, setOwn } from '@orchard/meta/internal';
+import { fromBase64, isDurationParseError, parseGoDuration, setOwn, toBase64 } from '@orchard/meta/internal';
 import type { StructuralSchema } from '@orchard/schema';
 import { escapePropertyName } from './escaping.js';
 import { markList } from './list-semantics.js';
@@ -68,17 +68,6 @@ export function durationFromNanos(n: bigint): Duration {
   return new Duration(seconds, Number(n - seconds * 1_000_000_000n));
 }
 
-function base64ToBytes(s: string): Uint8Array | undefined {
-  try {
-    const bin = atob(s);
-    const out = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-    return out;
-  } catch {
-    return undefined;
-  }
-}
-
 /** A JSON value with no schema: integral numbers become int64, the rest is kept. */
 export function toCelValueUntyped(value: unknown): unknown {
   if (typeof value === 'number') return Number.isSafeInteger(value) ? BigInt(value) : value;
@@ -113,7 +102,7 @@ export function toCelValue(value: unknown, schema: StructuralSchema | undefined)
       if (typeof value !== 'string') return value;
       switch (schema.format) {
         case 'byte':
-          return base64ToBytes(value) ?? value;
+          return fromBase64(value) ?? value;
         case 'date':
         case 'date-time': {
           const d = new Date(
@@ -172,11 +161,7 @@ export function toCelValue(value: unknown, schema: StructuralSchema | undefined)
 export function fromCelValue(value: unknown): unknown {
   if (typeof value === 'bigint')
     return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
-  if (value instanceof Uint8Array) {
-    let s = '';
-    for (const b of value) s += String.fromCharCode(b);
-    return btoa(s);
-  }
+  if (value instanceof Uint8Array) return toBase64(value);
   if (value instanceof Date)
     return subMillisecondNanos(value) === 0 ? value.toISOString() : formatTimestamp(value);
   if (value instanceof Duration) return value.toString();

@@ -1,3 +1,4 @@
+import { fromBase64Url, toBase64Url } from '@orchard/meta/internal';
 import { ClientError } from './errors.js';
 
 /** The parts of a `cluster-info` ConfigMap `verifyClusterInfo` reads. */
@@ -8,16 +9,10 @@ export interface ClusterInfoConfigMap {
 const tokenPattern = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
 const base64url = /^[A-Za-z0-9_-]*$/;
 
-function toBase64url(bytes: Uint8Array): string {
-  let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
-  return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
 function fromBase64url(s: string): string {
-  const b = s.replace(/-/g, '+').replace(/_/g, '/');
-  const bin = atob(b + '='.repeat((4 - (b.length % 4)) % 4));
-  return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+  const bytes = fromBase64Url(s);
+  if (!bytes) throw new Error('not base64url');
+  return new TextDecoder().decode(bytes);
 }
 
 function constantTimeEqual(a: string, b: string): boolean {
@@ -64,7 +59,7 @@ export async function verifyClusterInfo(configMap: ClusterInfoConfigMap, token: 
   const alg = (header as { alg?: unknown } | null)?.alg;
   if (alg !== 'HS256')
     throw fail(`data.${key}: algorithm ${JSON.stringify(alg)} refused; only HS256 is accepted`);
-  const signingInput = `${parts[0]}.${toBase64url(new TextEncoder().encode(kubeconfig))}`;
+  const signingInput = `${parts[0]}.${toBase64Url(new TextEncoder().encode(kubeconfig))}`;
   const hmacKey = await crypto.subtle.importKey(
     'raw',
     new TextEncoder().encode(token),
@@ -75,7 +70,7 @@ export async function verifyClusterInfo(configMap: ClusterInfoConfigMap, token: 
   const mac = new Uint8Array(
     await crypto.subtle.sign('HMAC', hmacKey, new TextEncoder().encode(signingInput)),
   );
-  if (!constantTimeEqual(toBase64url(mac), parts[2] as string))
+  if (!constantTimeEqual(toBase64Url(mac), parts[2] as string))
     throw fail(`data.${key}: the signature does not match the kubeconfig and token`);
   return kubeconfig;
 }
