@@ -91,7 +91,6 @@ export type {
 export {
   ApiObjectSchema,
   DeleteOptionsSchema,
-  deepCopy,
   initialEventsEndAnnotation,
   ListMetaSchema,
   listKindOf,

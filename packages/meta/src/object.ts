@@ -146,8 +146,3 @@ export const DeleteOptionsSchema = z.looseObject({
 });
 /** The options of a delete or deletecollection (spec doc 1 §2.8). */
 export type DeleteOptions = z.infer<typeof DeleteOptionsSchema>;
-
-/** Deep-copies a JSON value (objects are stored serialized; handlers never share mutable state). */
-export function deepCopy<T>(value: T): T {
-  return structuredClone(value);
-}

@@ -1,6 +1,5 @@
 import {
   type ApiObject,
-  deepCopy,
   errors,
   formatApiVersion,
   generateName,
@@ -12,7 +11,7 @@ import {
   validateAnnotations,
   validateLabels,
 } from '@orchard/meta';
-import { isJsonObject } from '@orchard/meta/internal';
+import { cloneJson, isJsonObject } from '@orchard/meta/internal';
 import { isStoreError } from '@orchard/store';
 import { versionInStep, versionOutStep } from '../crd/conversion.js';
 import { crdValidationRulesStep } from '../crd/validation-rules.js';
@@ -31,7 +30,7 @@ export const typeMetaStep: WriteStep = {
   operations: ['create', 'update'],
   run(w) {
     if (!isJsonObject(w.body)) throw errors.badRequest('the request body must be a JSON or YAML object');
-    const obj = deepCopy(w.body) as ApiObject;
+    const obj = cloneJson(w.body) as ApiObject;
     const expectedApiVersion = formatApiVersion({ group: w.def.group, version: w.ctx.version });
     if (obj.apiVersion !== undefined && obj.apiVersion !== expectedApiVersion) {
       throw errors.badRequest(

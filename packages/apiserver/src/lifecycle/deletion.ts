@@ -1,11 +1,5 @@
-import {
-  type ApiObject,
-  type DeleteOptions,
-  deepCopy,
-  errors,
-  nowRfc3339,
-  type StoredObject,
-} from '@orchard/meta';
+import { type ApiObject, type DeleteOptions, errors, nowRfc3339, type StoredObject } from '@orchard/meta';
+import { cloneJson } from '@orchard/meta/internal';
 import { isStoreError } from '@orchard/store';
 import type { ResourceDefinition } from '../registry/resource.js';
 import type { ServerState } from '../state.js';
@@ -156,7 +150,7 @@ export async function deleteObject(
         next = r;
       }
     } else if (def.strategy.prepareForDelete && !current.metadata.deletionTimestamp) {
-      const prepared = deepCopy(current) as StoredObject;
+      const prepared = cloneJson(current) as StoredObject;
       def.strategy.prepareForDelete(prepared, { flavor: state.flavor });
       ({ next, remove } = genericDelete(def, prepared, opts));
       if (!next && !remove) next = prepared;
@@ -251,7 +245,7 @@ function genericDelete(
   const pending = gc.finalizers.length > 0;
   // The common case (no graceful deletion, nothing holding it): removed now, nothing to copy.
   if (!policy && !pending) return { next: undefined, remove: true };
-  const next = deepCopy(current) as StoredObject;
+  const next = cloneJson(current) as StoredObject;
   let graceful = false;
   let period = 0;
   if (policy) {
@@ -314,7 +308,7 @@ function namespaceDelete(
     );
   }
   if (!current.metadata.deletionTimestamp) {
-    const next = deepCopy(current) as StoredObject;
+    const next = cloneJson(current) as StoredObject;
     next.metadata.deletionTimestamp = nowRfc3339();
     next.status = { ...((next.status as Record<string, unknown> | undefined) ?? {}), phase: 'Terminating' };
     const have = new Set(finalizersOf(current));

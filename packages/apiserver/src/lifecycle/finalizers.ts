@@ -1,12 +1,12 @@
 import {
   type ApiObject,
-  deepCopy,
   errors,
   fieldErrors,
   finalizerDeleteDependents,
   finalizerOrphanDependents,
   type StoredObject,
 } from '@orchard/meta';
+import { cloneJson } from '@orchard/meta/internal';
 import { isStoreError } from '@orchard/store';
 import type { WriteStep } from '../handlers/write-pipeline.js';
 import type { ObjectStore } from '../storage/object-store.js';
@@ -127,7 +127,7 @@ export async function mutateObject(
   for (let attempt = 0; attempt < maxCasAttempts; attempt++) {
     const { object: current } = await objects.get(key);
     if (!current || (uid !== undefined && current.metadata.uid !== uid)) return undefined;
-    const next = mutate(deepCopy(current));
+    const next = mutate(cloneJson(current));
     if (!next) return current;
     const revision = Number(current.metadata.resourceVersion);
     try {
