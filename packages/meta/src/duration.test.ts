@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DurationParseError, isDurationParseError, parseGoDuration } from './duration.js';
+import { DurationParseError, formatGoDuration, isDurationParseError, parseGoDuration } from './duration.js';
 
 // Go's time.ParseDuration: [input, nanoseconds].
 const valid: Array<[string, bigint]> = [
@@ -82,5 +82,16 @@ describe('parseGoDuration (Go time.ParseDuration)', () => {
   it('reads a long fraction without growing (digits past int64 ignored)', () => {
     expect(parseGoDuration(`1.${'5'.repeat(100_000)}s`)).toBe(1_555_555_555n);
     expect(() => parseGoDuration('9'.repeat(100_000))).toThrow('time: invalid duration');
+  });
+});
+
+describe('formatGoDuration', () => {
+  it('formats durations as Go does', () => {
+    const s = 1_000_000_000n;
+    expect(
+      [0n, 45n * s, 60n * s, 90n * s, 3600n * s, 1500n * 1_000_000n, 500n * 1_000_000n, -5n * s].map(
+        formatGoDuration,
+      ),
+    ).toEqual(['0s', '45s', '1m0s', '1m30s', '1h0m0s', '1.5s', '500ms', '-5s']);
   });
 });

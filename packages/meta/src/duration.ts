@@ -112,3 +112,26 @@ export function parseGoDuration(text: string): bigint {
   if (total > limit - 1n) throw invalid();
   return total;
 }
+
+/** Go's `Duration.String()` of `ns` nanoseconds (`1m0s`, `45s`, `1.5s`, `500ms`), as upstream's messages print durations. */
+export function formatGoDuration(ns: bigint): string {
+  if (ns === 0n) return '0s';
+  if (ns < 0n) return `-${formatGoDuration(-ns)}`;
+  const frac = (n: bigint, unit: bigint): string => {
+    const whole = n / unit;
+    const rest = n % unit;
+    if (rest === 0n) return String(whole);
+    const digits = String(unit).length - 1;
+    return `${whole}.${String(rest).padStart(digits, '0').replace(/0+$/, '')}`;
+  };
+  if (ns < 1000n) return `${ns}ns`;
+  if (ns < 1_000_000n) return `${frac(ns, 1000n)}µs`;
+  if (ns < 1000n * 1_000_000n) return `${frac(ns, 1_000_000n)}ms`;
+  const totalSeconds = ns / 1_000_000_000n;
+  const h = totalSeconds / 3600n;
+  const m = (totalSeconds % 3600n) / 60n;
+  const s = frac(ns % 60_000_000_000n, 1_000_000_000n);
+  if (h > 0n) return `${h}h${m}m${s}s`;
+  if (m > 0n) return `${m}m${s}s`;
+  return `${s}s`;
+}

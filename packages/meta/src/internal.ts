@@ -7,7 +7,7 @@
 export { fromBase64, fromBase64Url, toBase64, toBase64Url } from './base64.js';
 export { configSchemaCauses, formatFieldPath } from './config-schema-causes.js';
 export { exceedsDepth, maxNestingDepth } from './depth.js';
-export { DurationParseError, isDurationParseError, parseGoDuration } from './duration.js';
+export { DurationParseError, formatGoDuration, isDurationParseError, parseGoDuration } from './duration.js';
 export { aggregateMessage, formatBadValue, formatFieldCause } from './field-errors.js';
 export { countJsonKeys, mayHoldDuplicateKeys } from './json-keys.js';
 export { cloneJson, isJsonObject, jsonEqual } from './json-value.js';

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { kubernetesFlavor } from '@orchard/meta';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAuthorizationConfiguration } from './authorization-config.js';
-import { formatGoDuration } from './go-duration.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'authz-config-'));
 const kubeconfig = join(dir, 'webhook.kubeconfig');
@@ -286,14 +285,5 @@ describe('AuthorizationConfiguration', () => {
   ])('a hostile file (%s) is refused with a message naming the file', (_what, text) => {
     expect(() => parse(text)).toThrow(/^authz\.yaml/);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
-  });
-
-  it('formats durations as Go does', () => {
-    const s = 1_000_000_000n;
-    expect(
-      [0n, 45n * s, 60n * s, 90n * s, 3600n * s, 1500n * 1_000_000n, 500n * 1_000_000n, -5n * s].map(
-        formatGoDuration,
-      ),
-    ).toEqual(['0s', '45s', '1m0s', '1m30s', '1h0m0s', '1.5s', '500ms', '-5s']);
   });
 });

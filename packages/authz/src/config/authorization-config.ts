@@ -9,13 +9,13 @@ import { isAbsolute } from 'node:path';
 import { parseConfigDocument, parseConfigSchema } from '@orchard/authn';
 import type { Program } from '@orchard/cel';
 import { type FieldCause, type Flavor, fieldErrors, orchFlavor } from '@orchard/meta';
-import { aggregateMessage } from '@orchard/meta/internal';
+import { aggregateMessage, formatGoDuration } from '@orchard/meta/internal';
 import { z } from 'zod';
 import { authorizationModes } from '../modes.js';
 import { compileMatchConditions } from '../webhook/match-conditions.js';
 import type { SubjectAccessReviewVersion } from '../webhook/subject-access-review.js';
 import type { WebhookFailurePolicy } from '../webhook/webhook-authorizer.js';
-import { formatGoDuration, parseDurationMs } from './go-duration.js';
+import { parseDurationMs } from './go-duration.js';
 
 /** The API versions of AuthorizationConfiguration release 1.32 reads. */
 export const authorizationConfigVersions = Object.freeze(['v1', 'v1beta1', 'v1alpha1'] as const);
