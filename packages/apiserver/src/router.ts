@@ -30,7 +30,7 @@ export const route: FilterHandler = (ctx) =>
 
 async function serveResource(scope: FilterContext): Promise<void> {
   const { info, server } = scope;
-  const query = parseRequestQuery(scope.url.searchParams);
+  const query = parseRequestQuery(scope.searchParams);
   await scope.ready;
   const def = server.registry.lookup(info.apiGroup, info.apiVersion, info.resource);
   const group = info.apiPrefix === 'api' ? '' : info.apiGroup;
@@ -40,7 +40,9 @@ async function serveResource(scope: FilterContext): Promise<void> {
   const ctx: RequestContext = {
     req: scope.req,
     res: scope.res,
-    url: scope.url,
+    get url() {
+      return scope.url;
+    },
     info,
     query,
     user: scope.user ?? server.options.insecureUser,

@@ -50,11 +50,11 @@ export function requestAttributes(
   let fieldSelector: string | undefined;
   let labelSelector: string | undefined;
   if (info.isResourceRequest && selectorVerbs.has(info.verb)) {
-    const fs = ctx.url.searchParams.get('fieldSelector') ?? undefined;
+    const fs = ctx.searchParams.get('fieldSelector') ?? undefined;
     if (name === '' && info.verb !== 'deletecollection') name = nameFromFieldSelector(fs) ?? '';
     if (withSelectors) {
       fieldSelector = fs;
-      labelSelector = ctx.url.searchParams.get('labelSelector') ?? undefined;
+      labelSelector = ctx.searchParams.get('labelSelector') ?? undefined;
     }
   }
   return {

@@ -12,7 +12,10 @@ import type { ServerState } from '../state.js';
 export interface FilterContext {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
+  /** The request URL, parsed on first use (most requests only need `searchParams`). */
   readonly url: URL;
+  /** The query parameters of the request. */
+  readonly searchParams: URLSearchParams;
   /** What the request addresses (upstream `RequestInfo`): authorization, audit and routing read this. */
   readonly info: RequestInfo;
   /**

@@ -66,7 +66,7 @@ export function requestTimeoutFilter(maxMs: number): Filter {
   return async (ctx, next) => {
     const { info } = ctx;
     const watch = info.isResourceRequest && info.verb === 'watch';
-    const ms = watch ? 0 : requestTimeoutMs(ctx.url.searchParams.get('timeout'), maxMs);
+    const ms = watch ? 0 : requestTimeoutMs(ctx.searchParams.get('timeout'), maxMs);
     try {
       await withTimeout(next(), ms);
     } catch (e) {

@@ -47,8 +47,8 @@ export function cleanScope(info: FilterContext['info']): string {
 }
 
 /** The `dry_run` label: the sorted distinct `dryRun` values (only `All` is valid), '' without, `invalid` otherwise. */
-export function cleanDryRun(url: URL): string {
-  const values = url.searchParams.getAll('dryRun');
+export function cleanDryRun(query: URLSearchParams): string {
+  const values = query.getAll('dryRun');
   if (values.length === 0) return '';
   if (values.some((v) => v !== 'All')) return 'invalid';
   return 'All';
@@ -67,7 +67,7 @@ export function requestLabelValues(ctx: FilterContext): string[] {
       : '';
   return [
     cleanVerb(ctx),
-    cleanDryRun(ctx.url),
+    cleanDryRun(ctx.searchParams),
     served ? def.group : '',
     served ? info.apiVersion : '',
     served ? def.resource : '',

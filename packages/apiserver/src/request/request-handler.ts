@@ -39,10 +39,13 @@ export function createRequestHandler(
   });
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const target = req.url ?? '/';
+    // No `new URL` per request: the query is parsed from the target, the URL only on first use.
+    const q = target.indexOf('?');
+    const searchParams = new URLSearchParams(q === -1 ? '' : target.slice(q + 1).split('#', 1)[0]);
     // The path as sent, dot segments kept: authentication, resolution and routing read the same one.
-    const info = resolveRequestInfo(req.method ?? 'GET', requestPath(req.url ?? '/'), url.searchParams);
-    const ctx = newFilterContext(req, res, url, info, auditIdOf(req));
+    const info = resolveRequestInfo(req.method ?? 'GET', requestPath(target), searchParams);
+    const ctx = newFilterContext(req, res, searchParams, info, auditIdOf(req));
     res.setHeader('Audit-ID', ctx.auditID);
     const startedAt = metrics ? performance.now() : 0;
     try {
@@ -71,17 +74,22 @@ export function createRequestHandler(
   function newFilterContext(
     req: IncomingMessage,
     res: ServerResponse,
-    url: URL,
+    searchParams: URLSearchParams,
     info: FilterContext['info'],
     auditID: string,
   ): FilterContext {
     // The request's abort signal is created on first use (only watches need it): an
     // AbortController per request and its abort on every response close are measurable costs.
     let abort: AbortController | undefined;
+    let url: URL | undefined;
     return {
       req,
       res,
-      url,
+      get url() {
+        url ??= new URL(req.url ?? '/', 'http://localhost');
+        return url;
+      },
+      searchParams,
       info,
       user: undefined,
       auditID,

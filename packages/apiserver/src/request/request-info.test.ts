@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveRequestInfo } from './request-info.js';
+import { requestPath, resolveRequestInfo } from './request-info.js';
 
 type Row = [method: string, url: string, expected: Partial<ReturnType<typeof resolveRequestInfo>>];
 
@@ -103,5 +103,41 @@ describe('resolveRequestInfo', () => {
       apiVersion: 'v1',
       verb: 'get',
     });
+  });
+
+  it('resolves a path once and shares the frozen result; the watch flag and the method are part of the key', () => {
+    const q = new URLSearchParams();
+    const a = resolveRequestInfo('GET', '/api/v1/namespaces/shared/configmaps', q);
+    expect(resolveRequestInfo('GET', '/api/v1/namespaces/shared/configmaps', q)).toBe(a);
+    expect(Object.isFrozen(a) && Object.isFrozen(a.parts)).toBe(true);
+    expect(a.verb).toBe('list');
+    const w = resolveRequestInfo(
+      'GET',
+      '/api/v1/namespaces/shared/configmaps',
+      new URLSearchParams('watch=true'),
+    );
+    expect(w.verb).toBe('watch');
+    expect(resolveRequestInfo('POST', '/api/v1/namespaces/shared/configmaps', q).verb).toBe('create');
+    expect(resolveRequestInfo('GET', '/api/v1/namespaces/shared/configmaps', q).verb).toBe('list');
+  });
+
+  it('resolves paths too long to cache the same way, every time', () => {
+    const name = 'n'.repeat(300);
+    const info = resolveRequestInfo('GET', `/api/v1/namespaces/x/configmaps/${name}`, new URLSearchParams());
+    expect(info).toMatchObject({ verb: 'get', namespace: 'x', resource: 'configmaps', name });
+  });
+});
+
+describe('requestPath', () => {
+  it.each([
+    ['/api/v1/pods?watch=1', '/api/v1/pods'],
+    ['/api/v1/pods#frag?x', '/api/v1/pods'],
+    ['/api/v1/pods?x#y', '/api/v1/pods'],
+    ['/api/v1/namespaces/x/configmaps/%2e%2e', '/api/v1/namespaces/x/configmaps/%2e%2e'],
+    ['http://host:1/api/v1/pods?x', '/api/v1/pods'],
+    ['http://host:1', '/'],
+    ['?only', '/'],
+  ])('%s → %s', (target, path) => {
+    expect(requestPath(target)).toBe(path);
   });
 });

@@ -62,6 +62,14 @@ function nonResource(path: string, method: string): RequestInfo {
  * name `..` is then refused (400 `Name parameter invalid`). An absolute-form target keeps its path.
  */
 export function requestPath(target: string): string {
+  // The common origin-form target: no regular expression.
+  if (target.charCodeAt(0) === 0x2f) {
+    let end = target.indexOf('?');
+    const hash = target.indexOf('#');
+    if (hash !== -1 && (end === -1 || hash < end)) end = hash;
+    const path = end === -1 ? target : target.slice(0, end);
+    return path === '' ? '/' : path;
+  }
   let t = target;
   if (!t.startsWith('/')) {
     const origin = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(t);
@@ -80,13 +88,36 @@ export function requestPath(target: string): string {
  * Path segments are percent-decoded; a segment that fails to decode leaves the request non-resource.
  */
 export function resolveRequestInfo(method: string, rawPath: string, query: URLSearchParams): RequestInfo {
+  // Resolved once per method, path and watch flag (the only query parameter it reads), then shared
+  // (frozen): repeated requests to one path, a collection's creates and lists, skip the parse.
+  const watch = isTrue(query.get('watch'));
+  const key = `${method} ${watch ? 'w' : ''} ${rawPath}`;
+  const cached = resolvedInfos.get(key);
+  if (cached) return cached;
+  const info = deepFreeze(resolveUncached(method, rawPath, watch));
+  if (key.length > maxCachedKeyLength) return info;
+  if (resolvedInfos.size >= maxResolvedInfos) resolvedInfos.clear();
+  resolvedInfos.set(key, info);
+  return info;
+}
+
+/** Resolved request infos by method, watch flag and path; cleared when full (bounded memory). */
+const resolvedInfos = new Map<string, RequestInfo>();
+const maxResolvedInfos = 4096;
+/** Longer paths are resolved every time (the cache holds at most ~1 MiB of keys). */
+const maxCachedKeyLength = 256;
+
+function deepFreeze(info: RequestInfo): RequestInfo {
+  Object.freeze(info.parts);
+  return Object.freeze(info);
+}
+
+function resolveUncached(method: string, rawPath: string, watch: boolean): RequestInfo {
   const path = rawPath === '' ? '/' : rawPath;
   let segments: string[];
   try {
-    segments = path
-      .split('/')
-      .filter((s) => s !== '')
-      .map((s) => decodeURIComponent(s));
+    segments = path.split('/').filter((s) => s !== '');
+    if (path.includes('%')) segments = segments.map((s) => decodeURIComponent(s));
   } catch {
     return nonResource(path, method);
   }
@@ -128,7 +159,7 @@ export function resolveRequestInfo(method: string, rawPath: string, query: URLSe
 
   if (name === '' && verb === 'get') verb = 'list';
   if (name === '' && verb === 'delete') verb = 'deletecollection';
-  if ((verb === 'list' || verb === 'get') && isTrue(query.get('watch'))) verb = 'watch';
+  if ((verb === 'list' || verb === 'get') && watch) verb = 'watch';
 
   return {
     isResourceRequest: true,
