@@ -20,6 +20,7 @@ import {
 import { defaultServiceClusterIpRange, defaultServiceNodePortRange } from './services/ip-range.js';
 import type { CompactorTimers } from './storage/compactor.js';
 import type { WatchCacheSettings } from './storage/watch-caches.js';
+import type { RuntimeConfig } from './versions/runtime-config.js';
 
 /** PEM material for HTTPS and client-certificate authentication. */
 export interface TlsOptions {
@@ -166,6 +167,17 @@ export interface ApiServerOptions {
    */
   readonly featureGates: FeatureGateOverrides;
   /**
+   * `--runtime-config`: switches group versions and resources on or off (spec doc 1 §9.2), parsed
+   * with `parseRuntimeConfig`. Default: [] (stable versions and betas introduced before 1.22 on,
+   * alpha off, versions removed at `emulatedRelease` off).
+   */
+  readonly runtimeConfig: RuntimeConfig;
+  /**
+   * `--emulated-release`: the release whose served, deprecated and removed versions the server
+   * follows (spec doc 1 §9.3–9.4), between 1.16 and 1.32. Default '1.32'.
+   */
+  readonly emulatedRelease: string;
+  /**
    * Run the in-process lifecycle controllers (namespace controller, garbage collector). Default: true.
    * Without them, terminating namespaces and owner-reference cascades stay pending.
    */
@@ -300,6 +312,8 @@ export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze
   continueTtlMs: 5 * 60_000,
   compactionIntervalMs: 5 * 60_000,
   featureGates: Object.freeze({}),
+  runtimeConfig: Object.freeze([]),
+  emulatedRelease: '1.32',
   lifecycleControllers: true,
   maxRequestsInflight: 400,
   maxMutatingRequestsInflight: 200,

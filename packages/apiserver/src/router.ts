@@ -19,6 +19,7 @@ import type { ResourceDefinition, Verb } from './registry/resource.js';
 import { parseRequestQuery } from './request/query.js';
 import { writeJson } from './response/write.js';
 import { versionInfo } from './version.js';
+import { noteDeprecatedRequest } from './versions/deprecation.js';
 
 /**
  * The end of the filter chain: a resource request goes to the verb's handler for the resource
@@ -54,6 +55,7 @@ async function serveResource(scope: FilterContext): Promise<void> {
       return scope.signal;
     },
   };
+  noteDeprecatedRequest(server, scope.req, scope.res, def, info.apiVersion, info.subresource, ctx.warnings);
   return dispatch(ctx, def);
 }
 

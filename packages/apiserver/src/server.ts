@@ -32,6 +32,8 @@ import { createServerStorage } from './server-storage.js';
 import { installServiceAllocation } from './services/service-allocation.js';
 import type { ServerState } from './state.js';
 import { createCompactor } from './storage/compactor.js';
+import { validateEmulatedRelease } from './versions/release.js';
+import { servedResources } from './versions/served.js';
 
 export type { ApiServer } from './api-server.js';
 export type { ServerAuthorization } from './server-authorization.js';
@@ -58,10 +60,17 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
   if (metrics)
     for (const g of authorizerGauges)
       registerPlainGauge(metrics, g.gauge, g.labelNames, { stabilityLevel: 'ALPHA' });
-  const registry = createResourceRegistry([
-    ...(options.builtinResources ? builtinResources(flavor, () => authorizer) : []),
-    ...options.resources,
-  ]);
+  const registry = createResourceRegistry(
+    servedResources(
+      options.builtinResources ? builtinResources(flavor, () => authorizer) : [],
+      options.resources,
+      {
+        runtimeConfig: options.runtimeConfig,
+        release: validateEmulatedRelease(options.emulatedRelease),
+        flavor,
+      },
+    ),
+  );
   if (metrics) registerCacheMetrics(metrics, watchCaches, registry);
   const codecs: Codec[] = [...(options.codecs ?? defaultCodecs(flavor, options.featureGates))];
   const conversions: ResponseConversion[] = [...options.responseConversions];

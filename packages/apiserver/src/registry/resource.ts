@@ -74,6 +74,25 @@ export type VirtualCreate = (
   },
 ) => ApiObject | Promise<ApiObject>;
 
+/** The release history of one version of a resource (spec doc 1 §9.3, §9.4), read against the emulated release. */
+export interface VersionLifecycle {
+  /** The first release serving it (`1.23`); at an older emulated release it is not served at all. */
+  readonly introduced?: string;
+  /** From this release on, every request to it gets the deprecation warning. */
+  readonly deprecated?: string;
+  /** From this release on it is off unless `--runtime-config` names it (upstream: deprecated + 3 when unset). */
+  readonly removed?: string;
+  /** What to use instead, named in the warning (`autoscaling/v2 HorizontalPodAutoscaler`). */
+  readonly replacement?: { readonly group: string; readonly version: string; readonly kind: string };
+}
+
+/**
+ * Converts an object of a multi-version resource to `toVersion` (hub-and-spoke through the storage
+ * version). Gets a copy it may mutate; returns the object with `apiVersion` set to the target.
+ * Must be lossless between versions of one release (spec doc 1 §9.3 rule 2).
+ */
+export type VersionConversion = (obj: ApiObject, toVersion: string) => ApiObject;
+
 /** The caller's identity (spec doc 2 §2.1); defined in `@orchard/meta`, re-exported for the server's users. */
 export type { UserInfo } from '@orchard/meta';
 
@@ -84,8 +103,18 @@ export type { UserInfo } from '@orchard/meta';
 export interface ResourceDefinition {
   /** API group ('' for core). */
   readonly group: string;
-  /** Served versions, the storage version first. */
+  /**
+   * Served versions, the preferred first; the storage version first unless `storageVersion` says
+   * otherwise. For built-ins, every version the server knows: `--runtime-config`, the stability
+   * level and `lifecycle` at the emulated release decide which are served (`versions/served.ts`).
+   */
   readonly versions: readonly string[];
+  /** The version objects are stored at. Default: `versions[0]`. */
+  readonly storageVersion?: string;
+  /** Release history by version; a version without an entry is served in every release. */
+  readonly lifecycle?: Readonly<Record<string, VersionLifecycle>>;
+  /** Conversion between `versions` (built-ins); default: only `apiVersion` changes. */
+  readonly convert?: VersionConversion;
   /** Plural, lower-case (URL segment): `configmaps`. */
   readonly resource: string;
   readonly singular: string;

@@ -96,6 +96,14 @@ describe('resolveRequestInfo', () => {
     expect(resolveRequestInfo('GET', path, new URLSearchParams()).isResourceRequest).toBe(false);
   });
 
+  it('keeps the group of /apis/<group> (the APIGroup document)', () => {
+    expect(resolveRequestInfo('GET', '/apis/apps', new URLSearchParams())).toMatchObject({
+      apiPrefix: 'apis',
+      apiGroup: 'apps',
+      apiVersion: '',
+    });
+  });
+
   it('keeps group and version of discovery paths', () => {
     expect(resolveRequestInfo('GET', '/apis/apps/v1', new URLSearchParams())).toMatchObject({
       apiPrefix: 'apis',

@@ -130,7 +130,11 @@ function resolveUncached(method: string, rawPath: string, watch: boolean): Reque
     apiGroup = rest[0] as string;
     rest = rest.slice(1);
   }
-  if (rest.length < 1) return nonResource(path, method);
+  // `/apis/<group>` is the group's discovery document (APIGroup).
+  if (rest.length < 1)
+    return prefix === 'apis'
+      ? { ...nonResource(path, method), apiPrefix: prefix, apiGroup }
+      : nonResource(path, method);
   const apiVersion = rest[0] as string;
   rest = rest.slice(1);
   // `/api/v1` and `/apis/g/v` are discovery (non-resource) requests.
