@@ -40,20 +40,61 @@ export function setCustomResourceConverter(
   server.setCustomResourceConverter(group, kind, converter);
 }
 
-/** The object at `version` (unchanged for built-ins and objects already there). */
+/** Whether objects of `def` may be stored or asked for at more than one version. */
+function isMultiVersion(def: ResourceDefinition): boolean {
+  return def.versions.length > 1 || def.storageVersion !== undefined || def.convert !== undefined;
+}
+
+/** The version objects of `def` are stored at (the CRD's storage version for custom resources). */
+export function storageVersionOf(def: ResourceDefinition): string {
+  return customResourceInfo(def)?.storageVersion ?? def.storageVersion ?? def.versions[0] ?? '';
+}
+
+/**
+ * The object at `version`: a custom resource through its converter, a multi-version built-in
+ * through `def.convert` (hub-and-spoke via the storage version); unchanged when already there, for
+ * objects of another group or kind and for single-version built-ins.
+ */
 export function convertToVersion(
   converters: CustomResourceConverters,
   def: ResourceDefinition,
   obj: ApiObject,
   version: string,
 ): ApiObject {
-  if (!customResourceInfo(def) || typeof obj !== 'object' || obj === null) return obj;
+  if (typeof obj !== 'object' || obj === null) return obj;
+  const info = customResourceInfo(def);
+  if (!info && !isMultiVersion(def)) return obj;
   const from = String(obj.apiVersion ?? '');
   const to = formatApiVersion({ group: def.group, version });
   if (from === to || obj.kind !== def.kind) return obj;
   if (parseApiVersion(from).group !== def.group) return obj;
+  if (!info) {
+    if (def.convert) return def.convert(structuredClone(obj), version);
+    return { ...obj, apiVersion: to };
+  }
   const convert = converters.get(`${def.group}/${def.kind}`) ?? noneConverter;
   return convert(structuredClone(obj), to, { def, fromApiVersion: from });
+}
+
+/**
+ * The field manager's converter for `def` (structured-merge-diff's `VersionConverter`): the object
+ * at another `<group>/<version>`, so a manager that wrote at another version is compared there;
+ * undefined when the conversion fails (that manager's entry is then dropped, as upstream).
+ */
+export function fieldManagerConverter(
+  converters: CustomResourceConverters,
+  def: ResourceDefinition,
+): ((object: unknown, apiVersion: string) => unknown) | undefined {
+  if (!customResourceInfo(def) && !isMultiVersion(def)) return undefined;
+  return (object, apiVersion) => {
+    const gv = parseApiVersion(apiVersion);
+    if (gv.group !== def.group) return undefined;
+    try {
+      return convertToVersion(converters, def, object as ApiObject, gv.version);
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /**
@@ -62,10 +103,11 @@ export function convertToVersion(
  */
 export function convertForResponse(ctx: RequestContext, value: unknown): unknown {
   const def = ctx.def;
-  const info = def ? customResourceInfo(def) : undefined;
-  if (!def || !info || typeof value !== 'object' || value === null) return value;
+  if (!def || typeof value !== 'object' || value === null) return value;
+  const info = customResourceInfo(def);
+  if (!info && !isMultiVersion(def)) return value;
   // Every response from a deprecated version carries the CRD's deprecation warning.
-  const deprecation = info.deprecations?.get(ctx.version);
+  const deprecation = info?.deprecations?.get(ctx.version);
   if (deprecation && !ctx.warnings.includes(deprecation)) ctx.warnings.push(deprecation);
   const v = value as ApiObject & { items?: unknown[] };
   if (v.kind === def.listKind && Array.isArray(v.items)) {
@@ -82,18 +124,18 @@ export const versionInStep: WriteStep = {
   name: 'version-in',
   operations: ['update', 'patch'],
   run(w) {
-    if (w.old && customResourceInfo(w.def)) {
+    if (w.old && (customResourceInfo(w.def) || isMultiVersion(w.def))) {
       w.old = convertToVersion(w.ctx.server.converters, w.def, w.old, w.ctx.version) as typeof w.old;
     }
   },
 };
 
-/** `version-out`: custom resources are stored at their CRD's storage version. */
+/** `version-out`: objects are stored at the storage version (a custom resource's: its CRD's). */
 export const versionOutStep: WriteStep = {
   name: 'version-out',
   operations: ['create', 'update', 'patch'],
   run(w) {
-    const info = customResourceInfo(w.def);
-    if (info) w.obj = convertToVersion(w.ctx.server.converters, w.def, w.obj, info.storageVersion);
+    if (customResourceInfo(w.def) || isMultiVersion(w.def))
+      w.obj = convertToVersion(w.ctx.server.converters, w.def, w.obj, storageVersionOf(w.def));
   },
 };

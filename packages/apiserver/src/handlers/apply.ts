@@ -13,6 +13,7 @@ import { errorTarget, objectKey } from './common.js';
 import {
   applyPatchCbor,
   applyPatchYaml,
+  converterOf,
   fieldManagerSchema,
   resetFieldsOf,
   subresourceOf,
@@ -31,6 +32,7 @@ function applyOptions(w: WriteRequest) {
     ...resetFieldsOf(w.ctx, w.def),
     force: w.ctx.query.force === true,
     schema: fieldManagerSchema(w.ctx, w.def),
+    ...converterOf(w),
   };
 }
 

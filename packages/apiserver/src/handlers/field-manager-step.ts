@@ -1,7 +1,8 @@
 import { formatApiVersion, patchMediaTypes } from '@orchard/meta';
 import type { StructuralSchema } from '@orchard/schema';
-import { FieldSet, makePath, update as ssaUpdate } from '@orchard/ssa';
+import { FieldSet, makePath, update as ssaUpdate, type VersionConverter } from '@orchard/ssa';
 import type { RequestContext } from '../context.js';
+import { fieldManagerConverter } from '../crd/conversion.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { schemaFor } from '../schema/schemas.js';
 import type { WriteRequest, WriteStep } from './write-pipeline.js';
@@ -16,6 +17,12 @@ export function fieldManagerSchema(
   def: ResourceDefinition,
 ): StructuralSchema | undefined {
   return schemaFor(def, ctx.version, ctx.server.flavor);
+}
+
+/** The field manager's version converter of the written resource, when it has several versions. */
+export function converterOf(w: WriteRequest): { convert?: VersionConverter } {
+  const convert = fieldManagerConverter(w.ctx.server.converters, w.def);
+  return convert ? { convert } : {};
 }
 
 export function subresourceOf(ctx: RequestContext): { subresource?: string } {
@@ -55,6 +62,7 @@ export const fieldManagerStep: WriteStep = {
         ...subresourceOf(w.ctx),
         ...resetFieldsOf(w.ctx, w.def),
         schema: fieldManagerSchema(w.ctx, w.def),
+        ...converterOf(w),
       }).object;
     } catch (e) {
       // Upstream UpdateNoErrors: a write never fails because of managedFields; an object the field

@@ -7,6 +7,7 @@ import type { StructuralSchema } from '../structural.js';
 import { customResourceDefinitionSchema } from './apiextensions.js';
 import { deploymentSchema, replicaSetSchema } from './apps.js';
 import { daemonSetSchema, statefulSetSchema } from './apps-sets.js';
+import { horizontalPodAutoscalerV2beta1Schema, horizontalPodAutoscalerV2Schema } from './autoscaling.js';
 import { cronJobSchema, jobSchema } from './batch.js';
 import {
   endpointSliceSchema,
@@ -52,12 +53,13 @@ function row(
   scope: 'Namespaced' | 'Cluster',
   status: boolean,
   schema: StructuralSchema,
+  version = 'v1',
 ): BuiltinType {
   const qualified = group.endsWith('.*');
   return {
     groupPrefix: qualified ? group.slice(0, -2) : group,
     qualified,
-    version: 'v1',
+    version,
     kind,
     resource,
     namespaced: scope === 'Namespaced',
@@ -70,6 +72,34 @@ const table: BuiltinType[] = [
   row('apps', 'ReplicaSet', 'replicasets', 'Namespaced', true, replicaSetSchema),
   row('batch', 'Job', 'jobs', 'Namespaced', true, jobSchema),
   row('batch', 'CronJob', 'cronjobs', 'Namespaced', true, cronJobSchema),
+  row('batch', 'CronJob', 'cronjobs', 'Namespaced', true, cronJobSchema, 'v1beta1'),
+  row(
+    'autoscaling',
+    'HorizontalPodAutoscaler',
+    'horizontalpodautoscalers',
+    'Namespaced',
+    true,
+    horizontalPodAutoscalerV2Schema,
+    'v2',
+  ),
+  row(
+    'autoscaling',
+    'HorizontalPodAutoscaler',
+    'horizontalpodautoscalers',
+    'Namespaced',
+    true,
+    horizontalPodAutoscalerV2Schema,
+    'v2beta2',
+  ),
+  row(
+    'autoscaling',
+    'HorizontalPodAutoscaler',
+    'horizontalpodautoscalers',
+    'Namespaced',
+    true,
+    horizontalPodAutoscalerV2beta1Schema,
+    'v2beta1',
+  ),
   row('apps', 'StatefulSet', 'statefulsets', 'Namespaced', true, statefulSetSchema),
   row('apps', 'DaemonSet', 'daemonsets', 'Namespaced', true, daemonSetSchema),
   row('', 'ReplicationController', 'replicationcontrollers', 'Namespaced', true, replicationControllerSchema),

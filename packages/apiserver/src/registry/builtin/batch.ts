@@ -44,10 +44,21 @@ export const jobs: ResourceDefinition = defineResource({
   ),
 });
 
-/** `cronjobs` (batch v1, namespaced, short name `cj`) with `/status`; the schedule is parsed as upstream's cron parser does. */
+/** `cronjobs` (batch v1, and v1beta1 where served; namespaced, short name `cj`) with `/status`; the schedule is parsed as upstream's cron parser does. */
 export const cronJobs: ResourceDefinition = defineResource({
   group: 'batch',
-  versions: ['v1'],
+  // v1beta1 has v1's shape: conversion only rewrites apiVersion (spec doc 1 §9.4, removed in 1.25).
+  versions: ['v1', 'v1beta1'],
+  storageVersion: 'v1',
+  lifecycle: {
+    v1: { introduced: '1.21' },
+    v1beta1: {
+      introduced: '1.8',
+      deprecated: '1.21',
+      removed: '1.25',
+      replacement: { group: 'batch', version: 'v1', kind: 'CronJob' },
+    },
+  },
   resource: 'cronjobs',
   kind: 'CronJob',
   namespaced: true,

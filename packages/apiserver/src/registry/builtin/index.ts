@@ -4,6 +4,7 @@ import { customResourceDefinitions } from '../../crd/crd-resource.js';
 import { rbacResources } from '../../rbac/rbac-resources.js';
 import type { ResourceDefinition } from '../resource.js';
 import { daemonSets, replicaSets, statefulSets } from './apps.js';
+import { horizontalPodAutoscalers } from './autoscaling.js';
 import { cronJobs, jobs } from './batch.js';
 import {
   endpointSlices,
@@ -58,6 +59,7 @@ export function builtinResources(
     ingresses(flavor),
     jobs,
     cronJobs,
+    horizontalPodAutoscalers(flavor),
     customResourceDefinitions(flavor),
   ];
 }
