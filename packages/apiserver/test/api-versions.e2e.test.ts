@@ -157,7 +157,7 @@ describe.each(['orch', 'kubernetes'] as FlavorName[])('API versions under the %s
           'a',
         ),
       );
-      expect(stored.object.apiVersion).toBe('autoscaling/v2');
+      expect(stored.object?.apiVersion).toBe('autoscaling/v2');
     });
 
     it('marks deprecated calls in the audit log and the gauge', async () => {
@@ -252,8 +252,8 @@ describe.each(['orch', 'kubernetes'] as FlavorName[])('API versions under the %s
         ['beta-owner', 'autoscaling/v2beta2'],
         ['v2-owner', 'autoscaling/v2'],
       ]);
-      expect(managed[0].fieldsV1['f:spec']['f:maxReplicas']).toBeUndefined();
-      expect(managed[1].fieldsV1['f:spec']['f:maxReplicas']).toEqual({});
+      expect(managed[0]?.fieldsV1['f:spec']['f:maxReplicas']).toBeUndefined();
+      expect(managed[1]?.fieldsV1['f:spec']['f:maxReplicas']).toEqual({});
     });
   });
 
