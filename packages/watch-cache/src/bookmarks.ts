@@ -21,6 +21,19 @@ export function defaultBookmarkObject<T extends ApiObject>(domain: string): Book
 }
 
 /**
+ * Shares one progress BOOKMARK object among every watcher bookmarked at the same version (a periodic
+ * round bookmarks them all at once), so consumers that encode per object encode it once.
+ */
+export function sharedBookmarks<T extends ApiObject>(make: BookmarkObject<T>): BookmarkObject<T> {
+  let last: { rv: string; object: T } | undefined;
+  return (rv, end) => {
+    if (end) return make(rv, true);
+    if (last?.rv !== rv) last = { rv, object: make(rv, false) };
+    return last.object;
+  };
+}
+
+/**
  * Queues a progress BOOKMARK at `max(position, synced)` for a watcher that allows them and is live
  * (not gathering its initial state, not closed); the caller flushes pending changes first, so every
  * change up to the bookmark's version precedes it.

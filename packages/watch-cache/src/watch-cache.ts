@@ -1,6 +1,12 @@
 import type { ApiObject } from '@orchard/meta';
 import type { Store } from '@orchard/store';
-import { defaultBookmarkObject, initialEvents, sendBookmark, startBookmarkTimer } from './bookmarks.js';
+import {
+  defaultBookmarkObject,
+  initialEvents,
+  sendBookmark,
+  sharedBookmarks,
+  startBookmarkTimer,
+} from './bookmarks.js';
 import { WatchCacheError } from './errors.js';
 import { EventWindow } from './event-window.js';
 import { pageFromStore, pageOfState } from './list-page.js';
@@ -78,7 +84,7 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
   options: WatchCacheOptions<T>,
 ): WatchCache<T> {
   const o = resolveWatchCacheOptions(options);
-  const bookmarkObject = o.bookmarkObject ?? defaultBookmarkObject<T>(o.domain);
+  const bookmarkObject = sharedBookmarks(o.bookmarkObject ?? defaultBookmarkObject<T>(o.domain));
   const state = new ObjectState<T>(o.prefix, o.decode);
   const window = new EventWindow<T>(o);
   const past = new PastState<T>();

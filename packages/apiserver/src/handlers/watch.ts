@@ -10,6 +10,18 @@ import { WatchStream } from '../response/watch.js';
 import { responseEncoding } from '../response/write.js';
 import { keyParts } from './common.js';
 
+/** BOOKMARK objects by the metadata the cache shares among the watchers it bookmarks at once. */
+const bookmarks = new WeakMap<object, { kind: string; apiVersion: string; metadata: object }>();
+
+/** The BOOKMARK object for `metadata`: one for every watcher of a batch, so it is encoded once. */
+function sharedBookmark(kind: string, apiVersion: string, metadata: object): object {
+  const b = bookmarks.get(metadata);
+  if (b && b.kind === kind && b.apiVersion === apiVersion) return b;
+  const fresh = { kind, apiVersion, metadata };
+  bookmarks.set(metadata, fresh);
+  return fresh;
+}
+
 /**
  * watch (spec doc 1 §4.6), served from the resource's watch cache as a chunked stream of events.
  * - resourceVersion unset: synthetic ADDED events for the state at Most Recent, then changes;
@@ -66,37 +78,33 @@ export async function handleWatch(ctx: RequestContext, def: ResourceDefinition):
     plan.allowBookmarks && timeoutSeconds >= 2
       ? setTimeout(() => cache.sendBookmark(watcher), (timeoutSeconds - 1) * 1000)
       : undefined;
+  const bookmarkOf = (metadata: StoredObject['metadata']) => sharedBookmark(def.kind, apiVersion, metadata);
   let stream: WatchStream | undefined;
   try {
     const out = new WatchStream(ctx, enc);
     stream = out;
     // Push mode: the cache hands each burst of events over synchronously and the handler writes them
-    // straight to the socket. A client that does not read lets the socket buffer grow; past the limit
-    // its watch is closed (it resumes from the last resourceVersion it received), so it never stalls
-    // the cache or other watchers.
-    const maxBuffered = ctx.server.watchCaches.settings.maxWatchBufferBytes;
+    // to the stream, which holds them while the socket pushes back. A client that stays behind past
+    // the limit is closed (it resumes from the last resourceVersion it received), so it never
+    // stalls the cache or other watchers. What the watcher holds now is its backlog or initial state.
+    out.onSlowReader(() => watcher.close());
+    let initialLeft = watcher.buffered;
     await new Promise<void>((resolve) => {
       watcher.listen((events) => {
-        // Still holding more than the limit from earlier batches: the client is not reading.
-        if (ctx.res.writableLength > maxBuffered) {
-          out.closeSlowReader();
-          watcher.close();
-          return;
-        }
         for (const ev of events) {
+          out.markInitial(initialLeft-- > 0);
           if (ev.type === 'ERROR') {
             const api = toApiError(
               ev.error,
               { group: def.group, resource: def.resource, name: '' },
               ctx.server.log.error,
             );
-            void out.send('ERROR', api.toStatus());
+            out.send('ERROR', api.toStatus());
             watcher.close();
             return;
           }
-          if (ev.type === 'BOOKMARK')
-            void out.send('BOOKMARK', { kind: def.kind, apiVersion, metadata: ev.object.metadata });
-          else void out.send(ev.type, ev.object);
+          if (ev.type === 'BOOKMARK') out.send('BOOKMARK', bookmarkOf(ev.object.metadata));
+          else out.send(ev.type, ev.object);
         }
       }, resolve);
     });

@@ -28,14 +28,32 @@ function encodeShared(encoder: unknown, type: string, object: object, encode: ()
   return bytes;
 }
 
+/** How long a watch closed for falling behind may keep its connection to flush what it had queued. */
+const slowReaderGraceMs = 30_000;
+
 /**
  * A watch response: HTTP 200, chunked, one framed event per write. Headers are flushed at once
  * (clients wait for them before they consider the watch open).
+ *
+ * Back-pressure: events go straight to the socket while it accepts them; once it does not, later
+ * events wait here (as encoded bytes, mostly shared with every other watcher of the same object)
+ * until the socket drains — one `drain` wait per stall on this response, never a listener on a
+ * shared emitter. A client whose waiting bytes pass `maxWatchBufferBytes` is closed, after the
+ * events already on the socket: it resumes from the last resourceVersion it read. The events a
+ * watch starts with (its backlog or initial state, `markInitial(true)`) do not count against it.
  */
 export class WatchStream {
   private first = true;
   private ended = false;
-  private drained: Promise<void> | undefined;
+  private stalled = false;
+  /** Encoded events waiting for the socket to drain; `live` ones count against the limit. */
+  private pending: { bytes: Uint8Array; live: boolean }[] = [];
+  private head = 0;
+  private liveBytes = 0;
+  private initial = false;
+  private onSlow: (() => void) | undefined;
+  /** The smaller of the server option and the watch-cache setting (both bound the same bytes). */
+  private readonly limit: number;
 
   constructor(
     private readonly ctx: RequestContext,
@@ -43,6 +61,10 @@ export class WatchStream {
   ) {
     const stream = enc.codec.stream;
     if (!stream) throw new Error(`codec ${enc.codec.mediaType} cannot stream`);
+    this.limit = Math.min(
+      ctx.server.options.maxWatchBufferBytes,
+      ctx.server.watchCaches.settings.maxWatchBufferBytes,
+    );
     ctx.res.writeHead(200, {
       'Content-Type': enc.contentType,
       'Cache-Control': 'no-cache, private',
@@ -52,12 +74,41 @@ export class WatchStream {
     ctx.res.flushHeaders();
   }
 
-  /** Writes one event; resolves when the socket accepted it (back-pressure). */
-  send(type: WatchEventType, object: unknown): Promise<void> {
-    if (this.ended) return Promise.resolve();
+  /** Called once when the stream closes a client that fell behind (the caller ends its watch). */
+  onSlowReader(fn: () => void): void {
+    this.onSlow = fn;
+  }
+
+  /** Marks the events sent from now on as part of the watch's start (`true`) or as live changes. */
+  markInitial(initial: boolean): void {
+    this.initial = initial;
+  }
+
+  /** Number of events waiting for the socket to drain. */
+  get waiting(): number {
+    return this.pending.length - this.head;
+  }
+
+  /** Writes one event, or queues it while the socket is not accepting (see the class comment). */
+  send(type: WatchEventType, object: unknown): void {
+    if (this.ended) return;
+    const bytes = this.encode(type, object);
+    if (!bytes) return;
+    if (!this.stalled) {
+      if (!this.ctx.res.write(bytes)) this.stall();
+      return;
+    }
+    const live = !this.initial;
+    this.pending.push({ bytes, live });
+    if (!live) return;
+    this.liveBytes += bytes.length;
+    if (this.liveBytes > this.limit) this.closeSlowReader();
+  }
+
+  private encode(type: WatchEventType, object: unknown): Uint8Array | undefined {
     if (type !== 'ERROR' && type !== 'BOOKMARK') object = convertForResponse(this.ctx, object);
     const stream = this.enc.codec.stream;
-    if (!stream) return Promise.resolve();
+    if (!stream) return undefined;
     const conv = this.enc.conversion;
     const obj =
       conv && type !== 'ERROR' && type !== 'BOOKMARK'
@@ -71,51 +122,70 @@ export class WatchStream {
           })
         : object;
     this.first = false;
-    const bytes =
-      obj === object &&
-      typeof object === 'object' &&
-      object !== null &&
-      type !== 'ERROR' &&
-      type !== 'BOOKMARK'
-        ? encodeShared(stream, type, object, () =>
-            stream.encodeEvent({ type, object: obj }, { flavor: this.ctx.server.flavor }),
-          )
-        : stream.encodeEvent({ type, object: obj }, { flavor: this.ctx.server.flavor });
-    const res = this.ctx.res;
-    const ok = res.write(bytes);
-    if (ok) return Promise.resolve();
-    // A reader this far behind is closed rather than buffered without end; it resumes from the
-    // last resourceVersion it saw, as after any watch timeout.
-    if (res.writableLength > this.ctx.server.options.maxWatchBufferBytes) {
-      this.closeSlowReader();
-      return Promise.resolve();
-    }
-    // One wait per stall, shared by every event written meanwhile: not a listener pair per event.
-    this.drained ??= new Promise<void>((resolve) => {
-      const done = () => {
-        res.off('drain', done);
-        res.off('close', done);
-        this.drained = undefined;
-        resolve();
-      };
-      res.on('drain', done);
-      res.on('close', done);
-    });
-    return this.drained;
+    return obj === object && typeof object === 'object' && object !== null && type !== 'ERROR'
+      ? encodeShared(stream, type, object, () =>
+          stream.encodeEvent({ type, object: obj }, { flavor: this.ctx.server.flavor }),
+        )
+      : stream.encodeEvent({ type, object: obj }, { flavor: this.ctx.server.flavor });
   }
 
+  private stall(): void {
+    this.stalled = true;
+    this.ctx.res.once('drain', this.drain);
+  }
+
+  /** The socket took what it had: write waiting events until it pushes back again. */
+  private readonly drain = (): void => {
+    this.stalled = false;
+    if (this.ended) return;
+    const res = this.ctx.res;
+    while (this.head < this.pending.length) {
+      const p = this.pending[this.head++] as { bytes: Uint8Array; live: boolean };
+      if (p.live) this.liveBytes -= p.bytes.length;
+      if (!res.write(p.bytes)) {
+        this.stall();
+        break;
+      }
+    }
+    if (this.head === this.pending.length) {
+      this.pending = [];
+      this.head = 0;
+    } else if (this.head > 1024 && this.head * 2 > this.pending.length) {
+      this.pending = this.pending.slice(this.head);
+      this.head = 0;
+    }
+  };
+
+  /** Ends the stream after the events still waiting (an ERROR, the last changes before a timeout). */
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    this.ctx.res.end();
+    const res = this.ctx.res;
+    res.off('drain', this.drain);
+    for (let i = this.head; i < this.pending.length; i++)
+      res.write((this.pending[i] as { bytes: Uint8Array }).bytes);
+    this.pending = [];
+    this.head = 0;
+    res.end();
   }
 
   /**
-   * Ends the stream of a client that stopped reading and closes its connection once the queued
-   * bytes are flushed, instead of keeping an idle keep-alive socket for a client that is behind.
+   * Ends the stream of a client that fell behind: the events already on the socket are flushed (the
+   * waiting ones dropped), then the connection is closed, instead of keeping an idle keep-alive
+   * socket for a client that is behind; one that does not read them within a grace period is cut.
    */
   closeSlowReader(): void {
+    if (this.ended) return;
+    this.pending = [];
+    this.head = 0;
     this.end();
-    this.ctx.res.socket?.end();
+    const socket = this.ctx.res.socket;
+    if (socket && !socket.destroyed) {
+      socket.end();
+      const cut = setTimeout(() => socket.destroy(), slowReaderGraceMs);
+      cut.unref();
+      socket.once('close', () => clearTimeout(cut));
+    }
+    this.onSlow?.();
   }
 }
