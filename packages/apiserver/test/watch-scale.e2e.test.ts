@@ -2,6 +2,7 @@ import { Agent, get, type IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { openWatch, startTestServer, type TestServer, waitFor } from '@orchard/testing';
 import { afterEach, describe, expect, it } from 'vitest';
+import { flavorNames } from './helpers/flavors.js';
 
 /**
  * Watch sockets at scale (issue 18 item 5), under both flavors: a thousand concurrent watches add no
@@ -51,7 +52,7 @@ function rawWatch(url: string, path: string): { socket: Socket; text: () => stri
   return { socket, text: () => text, closed: () => closed };
 }
 
-describe.each(['orch', 'kubernetes'] as const)('watch sockets at scale (%s flavor)', (flavor) => {
+describe.each(flavorNames)('watch sockets at scale (%s flavor)', (flavor) => {
   it('1,000 concurrent watches each get a change, add no shared listener, and end with the server', async () => {
     const watches: ReturnType<typeof rawWatch>[] = [];
     const warnings = await warningsDuring(async () => {
