@@ -1,3 +1,5 @@
+import { builtinResources } from '@orchard/apiserver';
+import { kubernetesFlavor } from '@orchard/meta';
 import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectCauses } from './helpers/causes.js';
@@ -149,5 +151,58 @@ describe.each(flavorNames)('pods/log and pods/ephemeralcontainers (%s flavor)', 
         expect.objectContaining({ name: 'probe', image: 'busybox', targetContainerName: 'a' }),
       ]);
     });
+
+    it('kubectl debug of a missing pod is the usual NotFound error', async () => {
+      const r = await k('debug', 'nope', '--image=busybox', '--profile=general');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe('Error from server (NotFound): pods "nope" not found\n');
+    });
   });
 });
+
+/**
+ * kubectl debug reads `details.name` of a 404 unguarded to tell "ephemeral containers are disabled"
+ * (no such sub-resource: details `{}`) from a missing pod (issue 19 item 2): a server whose pods have
+ * no `ephemeralcontainers` sub-resource, as a cluster with the feature off, gets upstream's message
+ * instead of a client crash.
+ */
+describe.skipIf(!kubectlAvailable())(
+  'kubectl debug without pods/ephemeralcontainers (kubernetes flavor)',
+  () => {
+    let api: TestServer;
+    beforeAll(async () => {
+      const resources = builtinResources(kubernetesFlavor).map((r) =>
+        r.resource === 'pods'
+          ? { ...r, subresources: r.subresources.filter((s) => s.name !== 'ephemeralcontainers') }
+          : r,
+      );
+      api = await startTestServer({ flavor: 'kubernetes', server: { builtinResources: false, resources } });
+      await api.request('POST', '/api/v1/namespaces/default/pods', {
+        body: {
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: 'one' },
+          spec: { containers: [{ name: 'app', image: 'nginx' }] },
+        },
+      });
+    });
+    afterAll(async () => {
+      await api.stop();
+    });
+
+    it('the 404 carries details {} and kubectl says ephemeral containers are disabled', async () => {
+      const patch = await api.request('PATCH', '/api/v1/namespaces/default/pods/one/ephemeralcontainers', {
+        body: { spec: { ephemeralContainers: [{ name: 'dbg', image: 'busybox' }] } },
+        headers: { 'content-type': 'application/strategic-merge-patch+json' },
+      });
+      expect(patch.status).toBe(404);
+      expect(patch.json).toMatchObject({ kind: 'Status', reason: 'NotFound', details: {} });
+      const r = await kubectl(['debug', 'one', '--image=busybox'], { kubeconfig: api.kubeconfigPath });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        'error: ephemeral containers are disabled for this cluster (error from server: ',
+      );
+      expect(r.stderr).not.toContain('panic');
+    });
+  },
+);
