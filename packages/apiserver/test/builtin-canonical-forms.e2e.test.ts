@@ -154,7 +154,7 @@ describe.each(flavorNames)(
     });
 
     it.skipIf(!withKubectl || !kubectlAvailable())(
-      'kubectl apply shows the canonical quantity and the computed QoS class (kubernetes flavor only)',
+      'kubectl apply shows the canonical quantity and the computed QoS class, kubectl create a MicroTime in six digits UTC (kubernetes flavor only)',
       async () => {
         const manifest = JSON.stringify(pod([{ resources: { limits: { cpu: '0.5', memory: '1024Mi' } } }]));
         const r = await kubectl(
@@ -166,6 +166,22 @@ describe.each(flavorNames)(
         );
         expect(r.stderr).toBe('');
         expect(r.stdout).toBe('Guaranteed {"cpu":"500m","memory":"1Gi"}');
+        const lease = await kubectl(
+          ['create', '-f', '-', '-o', 'jsonpath={.spec.renewTime} {.metadata.creationTimestamp}'],
+          {
+            kubeconfig: api.kubeconfigPath,
+            input: JSON.stringify({
+              apiVersion: 'coordination.k8s.io/v1',
+              kind: 'Lease',
+              metadata: { name: 'kubectl-times' },
+              spec: { holderIdentity: 'x', renewTime: '2024-01-02T03:04:05.123456789+02:00' },
+            }),
+          },
+        );
+        expect(lease.stderr).toBe('');
+        const [renew, created] = lease.stdout.split(' ');
+        expect(renew).toBe('2024-01-02T01:04:05.123456Z');
+        expect(created).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
       },
     );
   },

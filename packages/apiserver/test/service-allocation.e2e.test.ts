@@ -160,6 +160,10 @@ describe.skipIf(!kubectlAvailable())('kubectl and Service allocation (kubernetes
     expect(ip).not.toBe('10.0.0.1');
     expect(Number(port)).toBeGreaterThanOrEqual(30000);
     expect(Number(port)).toBeLessThanOrEqual(32767);
+    // SetDefaults_Service: a NodePort Service's external traffic policy is Cluster (issue 19 item 4).
+    expect((await k('get', 'svc', 'web', '-o', 'jsonpath={.spec.externalTrafficPolicy}')).stdout).toBe(
+      'Cluster',
+    );
     const table = await k('get', 'svc', 'web');
     expect(table.stdout).toMatch(
       new RegExp(`web\\s+NodePort\\s+${ip?.replace(/\./g, '\\.')}\\s+<none>\\s+80:${port}/TCP`),
