@@ -236,87 +236,94 @@ describe.skipIf(!kubectlAvailable())('kubectl and Service allocation (kubernetes
   });
 });
 
-describe('allocation state across restarts (SQLite) and servers sharing a store', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'orchard-svc-alloc-'));
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+describe.each(flavorNames)(
+  'allocation state across restarts (SQLite) and servers sharing a store (%s flavor)',
+  (flavorName) => {
+    const dir = mkdtempSync(join(tmpdir(), 'orchard-svc-alloc-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const boot = async () => {
-    const storage = await openStorage({ backend: 'sqlite', dataDir: dir });
-    const api = await startTestServer({
-      server: {
-        store: storage.store,
-        serviceClusterIpRange: '10.96.0.0/28',
-        serviceNodePortRange: '31000-31009',
-      },
-    });
-    return {
-      api,
-      storage,
-      stop: async () => {
-        await api.stop();
-        await storage.store.close();
-      },
+    const boot = async () => {
+      const storage = await openStorage({ backend: 'sqlite', dataDir: dir });
+      const api = await startTestServer({
+        flavor: flavorName,
+        server: {
+          store: storage.store,
+          serviceClusterIpRange: '10.96.0.0/28',
+          serviceNodePortRange: '31000-31009',
+        },
+      });
+      return {
+        api,
+        storage,
+        stop: async () => {
+          await api.stop();
+          await storage.store.close();
+        },
+      };
     };
-  };
 
-  it('keeps what was allocated, and rebuilds a lost allocation record from the stored Services', async () => {
-    const first = await boot();
-    const created = await first.api.request('POST', svcPath('default'), {
-      body: service('a', { type: 'NodePort' }),
-    });
-    expect(created.status).toBe(201);
-    const a = created.json as Svc;
-    await first.stop();
+    it('keeps what was allocated, and rebuilds a lost allocation record from the stored Services', async () => {
+      const first = await boot();
+      const created = await first.api.request('POST', svcPath('default'), {
+        body: service('a', { type: 'NodePort' }),
+      });
+      expect(created.status).toBe(201);
+      const a = created.json as Svc;
+      await first.stop();
 
-    const second = await boot();
-    const clash = await second.api.request('POST', svcPath('default'), {
-      body: service('b', { clusterIP: a.spec.clusterIP }),
-    });
-    expect(clash.status).toBe(422);
-    // Lose the record (a restore from an old backup, a range change): the start-up repair rebuilds it.
-    await second.storage.store.delete(`${serviceIpsKey}`);
-    await second.stop();
+      const second = await boot();
+      const clash = await second.api.request('POST', svcPath('default'), {
+        body: service('b', { clusterIP: a.spec.clusterIP }),
+      });
+      expect(clash.status).toBe(422);
+      // Lose the record (a restore from an old backup, a range change): the start-up repair rebuilds it.
+      await second.storage.store.delete(`${serviceIpsKey}`);
+      await second.stop();
 
-    const third = await boot();
-    const again = await third.api.request('POST', svcPath('default'), {
-      body: service('c', { clusterIP: a.spec.clusterIP }),
+      const third = await boot();
+      const again = await third.api.request('POST', svcPath('default'), {
+        body: service('c', { clusterIP: a.spec.clusterIP }),
+      });
+      expect(again.status).toBe(422);
+      const port = await third.api.request('POST', svcPath('default'), {
+        body: service('d', { type: 'NodePort', ports: [{ port: 80, nodePort: a.spec.ports[0]?.nodePort }] }),
+      });
+      expect(port.status).toBe(422);
+      await third.stop();
     });
-    expect(again.status).toBe(422);
-    const port = await third.api.request('POST', svcPath('default'), {
-      body: service('d', { type: 'NodePort', ports: [{ port: 80, nodePort: a.spec.ports[0]?.nodePort }] }),
-    });
-    expect(port.status).toBe(422);
-    await third.stop();
-  });
 
-  it('two servers on one store never hand out the same IP; the range runs out with upstream’s 500', async () => {
-    const store = createMemoryStore();
-    const opts = { server: { store, serviceClusterIpRange: '10.1.0.0/28' } };
-    const [one, two] = [await startTestServer(opts), await startTestServer(opts)];
-    try {
-      // /28: 14 addresses, the first kept for the kubernetes Service: 13 for these 16 creates.
-      const results = await Promise.all(
-        [...Array(16).keys()].map((i) =>
-          (i % 2 ? one : two).request('POST', svcPath('default'), { body: service(`s${i}`) }),
-        ),
+    it('two servers on one store never hand out the same IP; the range runs out with upstream’s 500', async () => {
+      const store = createMemoryStore();
+      const opts = { flavor: flavorName, server: { store, serviceClusterIpRange: '10.1.0.0/28' } };
+      const [one, two] = [await startTestServer(opts), await startTestServer(opts)];
+      try {
+        // /28: 14 addresses, the first kept for the kubernetes Service: 13 for these 16 creates.
+        const results = await Promise.all(
+          [...Array(16).keys()].map((i) =>
+            (i % 2 ? one : two).request('POST', svcPath('default'), { body: service(`s${i}`) }),
+          ),
+        );
+        const ok = results.filter((r) => r.status === 201).map((r) => (r.json as Svc).spec.clusterIP);
+        expect(ok).toHaveLength(13);
+        expect(new Set(ok).size).toBe(13);
+        const full = results.filter((r) => r.status !== 201);
+        expect(full.map((r) => r.status)).toEqual([500, 500, 500]);
+        expect((full[0]?.json as { message?: string } | undefined)?.message).toBe(
+          'Internal error occurred: failed to allocate a serviceIP: range is full',
+        );
+      } finally {
+        await one.stop();
+        await two.stop();
+      }
+    });
+
+    it('a bad range stops the start naming the flag', async () => {
+      // Awaited: an un-awaited `rejects` could never fail the test.
+      await expect(
+        startTestServer({ flavor: flavorName, server: { serviceClusterIpRange: '10.0.0.0/8' } }),
+      ).rejects.toThrow(
+        '--service-cluster-ip-range 10.0.0.0/8: specified --service-cluster-ip-range is too large',
       );
-      const ok = results.filter((r) => r.status === 201).map((r) => (r.json as Svc).spec.clusterIP);
-      expect(ok).toHaveLength(13);
-      expect(new Set(ok).size).toBe(13);
-      const full = results.filter((r) => r.status !== 201);
-      expect(full.map((r) => r.status)).toEqual([500, 500, 500]);
-      expect((full[0]?.json as { message?: string } | undefined)?.message).toBe(
-        'Internal error occurred: failed to allocate a serviceIP: range is full',
-      );
-    } finally {
-      await one.stop();
-      await two.stop();
-    }
-  });
-
-  it('a bad range stops the start naming the flag', () => {
-    expect(() => startTestServer({ server: { serviceClusterIpRange: '10.0.0.0/8' } })).rejects.toThrow(
-      '--service-cluster-ip-range 10.0.0.0/8: specified --service-cluster-ip-range is too large',
-    );
-  });
-});
+    });
+  },
+);
