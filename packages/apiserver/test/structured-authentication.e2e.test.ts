@@ -300,12 +300,13 @@ describe.each(flavors)('exec credential plugin against the real server ($name fl
   const execApiVersion = `${flavor.group('client.authentication')}/v1`;
   let api: AuthServer;
   // Hands out the tokens listed in $STATE/tokens in turn (the last one repeats), with an expiry an
-  // hour ahead, recording KUBERNETES_EXEC_INFO; answers in the $API_VERSION the kubeconfig names.
+  // hour ahead (or $EXPIRES_IN seconds), recording KUBERNETES_EXEC_INFO; answers in the $API_VERSION
+  // the kubeconfig names.
   const plugin = `#!/bin/sh
 n=$(cat "$STATE/count" 2>/dev/null || echo 0); n=$((n+1)); echo $n > "$STATE/count"
 printf '%s' "$KUBERNETES_EXEC_INFO" > "$STATE/info"
 tok=$(sed -n "\${n}p" "$STATE/tokens"); [ -n "$tok" ] || tok=$(tail -n 1 "$STATE/tokens")
-exp=$(date -u -d "@$(( $(date +%s) + 3600 ))" +%Y-%m-%dT%H:%M:%SZ)
+exp=$(date -u -d "@$(( $(date +%s) + \${EXPIRES_IN:-3600} ))" +%Y-%m-%dT%H:%M:%SZ)
 printf '{"apiVersion":"%s","kind":"ExecCredential","status":{"token":"%s","expirationTimestamp":"%s"}}' "$API_VERSION" "$tok" "$exp"
 `;
   beforeAll(async () => {
@@ -318,7 +319,7 @@ printf '{"apiVersion":"%s","kind":"ExecCredential","status":{"token":"%s","expir
   });
   afterAll(() => api?.stop());
 
-  const execKubeconfig = (name: string, tokens: string[]) => {
+  const execKubeconfig = (name: string, tokens: string[], expiresIn = 3600) => {
     const sdir = mkdtempSync(join(dir, `${name}-${flavor.name}-`));
     writeFileSync(join(sdir, 'tokens'), `${tokens.join('\n')}\n`);
     const path = kubeconfigWith(join(dir, `${name}-${flavor.name}.kubeconfig`), api.url, api.tls.ca.cert, {
@@ -330,6 +331,7 @@ printf '{"apiVersion":"%s","kind":"ExecCredential","status":{"token":"%s","expir
         env: [
           { name: 'STATE', value: sdir },
           { name: 'API_VERSION', value: execApiVersion },
+          { name: 'EXPIRES_IN', value: String(expiresIn) },
         ],
       },
     });
@@ -358,6 +360,19 @@ printf '{"apiVersion":"%s","kind":"ExecCredential","status":{"token":"%s","expir
       .catch((x: unknown) => x);
     expect(isClientError(e, 'Status') && e.status).toBe(401);
     expect(readFileSync(join(bad.sdir, 'count'), 'utf8').trim()).toBe('2');
+  });
+
+  it('@orchard/client: a credential is cached until it expires, an expired one is fetched again', async () => {
+    const cached = execKubeconfig('client-cached', ['tok-jane']);
+    const client = createRestClient(resolveConnection(loadKubeconfig(cached.path)));
+    for (let i = 0; i < 2; i++)
+      expect((await clientWhoami(client, flavor)).status.userInfo.username).toBe('jane');
+    expect(readFileSync(join(cached.sdir, 'count'), 'utf8').trim()).toBe('1');
+    const expired = execKubeconfig('client-expired', ['tok-jane'], -60);
+    const again = createRestClient(resolveConnection(loadKubeconfig(expired.path)));
+    for (let i = 0; i < 2; i++)
+      expect((await clientWhoami(again, flavor)).status.userInfo.username).toBe('jane');
+    expect(readFileSync(join(expired.sdir, 'count'), 'utf8').trim()).toBe('2');
   });
 
   // Stock kubectl speaks the kubernetes flavor only.
