@@ -46,14 +46,23 @@ function jwt(key: KeyObject, kid: string, claims: Record<string, unknown>): stri
   return `${input}.${b64url(sign('RSA-SHA256', Buffer.from(input), key))}`;
 }
 
-function kubeconfigWith(path: string, server: string, ca: string, user: Record<string, unknown>): string {
+function kubeconfigWith(
+  path: string,
+  server: string,
+  ca: string,
+  user: Record<string, unknown>,
+  cluster: Record<string, unknown> = {},
+): string {
   writeFileSync(
     path,
     JSON.stringify({
       apiVersion: 'v1',
       kind: 'Config',
       clusters: [
-        { name: 'c', cluster: { server, 'certificate-authority-data': Buffer.from(ca).toString('base64') } },
+        {
+          name: 'c',
+          cluster: { server, 'certificate-authority-data': Buffer.from(ca).toString('base64'), ...cluster },
+        },
       ],
       users: [{ name: 'u', user }],
       contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
@@ -322,19 +331,30 @@ printf '{"apiVersion":"%s","kind":"ExecCredential","status":{"token":"%s","expir
   const execKubeconfig = (name: string, tokens: string[], expiresIn = 3600) => {
     const sdir = mkdtempSync(join(dir, `${name}-${flavor.name}-`));
     writeFileSync(join(sdir, 'tokens'), `${tokens.join('\n')}\n`);
-    const path = kubeconfigWith(join(dir, `${name}-${flavor.name}.kubeconfig`), api.url, api.tls.ca.cert, {
-      exec: {
-        apiVersion: execApiVersion,
-        command: './cred.sh',
-        interactiveMode: 'Never',
-        provideClusterInfo: true,
-        env: [
-          { name: 'STATE', value: sdir },
-          { name: 'API_VERSION', value: execApiVersion },
-          { name: 'EXPIRES_IN', value: String(expiresIn) },
+    const path = kubeconfigWith(
+      join(dir, `${name}-${flavor.name}.kubeconfig`),
+      api.url,
+      api.tls.ca.cert,
+      {
+        exec: {
+          apiVersion: execApiVersion,
+          command: './cred.sh',
+          interactiveMode: 'Never',
+          provideClusterInfo: true,
+          env: [
+            { name: 'STATE', value: sdir },
+            { name: 'API_VERSION', value: execApiVersion },
+            { name: 'EXPIRES_IN', value: String(expiresIn) },
+          ],
+        },
+      },
+      {
+        // The per-cluster configuration handed to the plugin (provideClusterInfo) in the flavor's name.
+        extensions: [
+          { name: `${flavor.group('client.authentication')}/exec`, extension: { audience: 'orchard' } },
         ],
       },
-    });
+    );
     return { path, sdir };
   };
 
@@ -351,7 +371,7 @@ printf '{"apiVersion":"%s","kind":"ExecCredential","status":{"token":"%s","expir
     expect(info).toMatchObject({
       apiVersion: execApiVersion,
       kind: 'ExecCredential',
-      spec: { interactive: false, cluster: { server: api.url } },
+      spec: { interactive: false, cluster: { server: api.url, config: { audience: 'orchard' } } },
     });
     // a plugin whose every token is refused: one retry, then the 401 reaches the caller
     const bad = execKubeconfig('client-bad', ['tok-revoked']);
@@ -391,7 +411,7 @@ printf '{"apiVersion":"%s","kind":"ExecCredential","status":{"token":"%s","expir
       expect(info).toMatchObject({
         apiVersion: execApiVersion,
         kind: 'ExecCredential',
-        spec: { interactive: false, cluster: { server: api.url } },
+        spec: { interactive: false, cluster: { server: api.url, config: { audience: 'orchard' } } },
       });
     },
   );
