@@ -1,0 +1,38 @@
+/**
+ * @orchard/nodeagent — the agent that runs on every node (spec doc 2 §1 item 3, §2.8, §2.9): it
+ * registers its Node, keeps the node's Lease renewed and posts node status, and reads its
+ * configuration from a file and a drop-in directory.
+ *
+ *   const agent = startNodeAgent({ client, flavor, nodeName: 'n1', machine: hostMachine('/var/lib/nodeagent') });
+ *   await agent.registered;
+ *   await agent.stop();
+ */
+
+export type { NodeAgent, NodeAgentOptions } from './agent.js';
+export { startNodeAgent } from './agent.js';
+export type { Backoff, BackoffSettings } from './backoff.js';
+export { defaultBackoff, exponentialBackoff } from './backoff.js';
+export type { NodeCondition, PressureThresholds, Threshold } from './conditions.js';
+export {
+  belowThreshold,
+  computeConditions,
+  conditionsChanged,
+  conditionVerdicts,
+  defaultPressureThresholds,
+  parseThreshold,
+  thresholdSignals,
+} from './conditions.js';
+export type { HeartbeatEvent, LeaseLoop, LeaseLoopOptions } from './lease.js';
+export { startLeaseLoop } from './lease.js';
+export type { MachineInfo, MachineProbe, MachineSignals, NodeAddress } from './machine.js';
+export { hostMachine, meminfoBytes, osReleasePrettyName } from './machine.js';
+export type { NodeShape, NodeTopology } from './node-object.js';
+export {
+  agentVersion,
+  nodeAddresses,
+  nodeLabelDomain,
+  nodeLabels,
+  nodeResources,
+  nodeStatus,
+  registrationObject,
+} from './node-object.js';
