@@ -286,17 +286,46 @@ describe.each(['orch', 'kubernetes'] as const)('authorization (%s flavor)', (fla
       ['no-verbs', [{ verbs: [], apiGroups: [''], resources: ['pods'] }], 'rules[0].verbs'],
       ['bad-name/x', [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }], 'metadata.name'],
       ['no-groups', [{ verbs: ['get'], resources: ['pods'] }], 'rules[0].apiGroups'],
+      [
+        'mixed',
+        [{ verbs: ['get'], apiGroups: [''], resources: ['pods'], nonResourceURLs: ['/x'] }],
+        'rules[0].nonResourceURLs',
+      ],
     ])('an invalid Role (%s) is a 422 naming the field', async (name, rules, field) => {
       const r = await api.request('POST', `${RBAC}/namespaces/team/roles`, { body: role(name, rules) });
       expect(r.status, r.text).toBe(422);
       expect(((r.json as Obj).details.causes as Obj[]).map((c) => c.field)).toContain(field);
     });
 
+    it.each([
+      ['verb-string', { verbs: 'get', apiGroups: [''], resources: ['pods'] }, 'rules[0].verbs'],
+      ['verb-number', { verbs: [7], apiGroups: [''], resources: ['pods'] }, 'rules[0].verbs[0]'],
+    ])(
+      'a Role whose verbs have the wrong JSON type (%s) is a 400 naming the field, as upstream decodes',
+      async (name, rule, field) => {
+        const r = await api.request('POST', `${RBAC}/namespaces/team/roles`, { body: role(name, [rule]) });
+        expect(r.status, r.text).toBe(400);
+        expect((r.json as Obj).message).toContain(`cannot be handled as a Role: json: cannot unmarshal`);
+        expect((r.json as Obj).message).toContain(`Role.${field} of type`);
+      },
+    );
+
     it('a binding with a bad roleRef or subject is 422; roleRef cannot change', async () => {
       const bad = binding('bad', 'Pod', 'x', 'u');
       const r = await api.request('POST', `${RBAC}/namespaces/team/rolebindings`, { body: bad });
       expect(r.status).toBe(422);
       expect(((r.json as Obj).details.causes as Obj[]).map((c) => c.field)).toContain('roleRef.kind');
+      // The subject and roleRef apiGroup must be this flavor's RBAC group.
+      const otherGroup = flavorName === 'orch' ? 'rbac.authorization.k8s.io' : 'rbac.authorization.orch.io';
+      const foreign = binding('foreign', 'ClusterRole', 'view', 'u');
+      foreign.subjects[0].apiGroup = otherGroup;
+      foreign.roleRef.apiGroup = otherGroup;
+      const f = await api.request('POST', `${RBAC}/namespaces/team/rolebindings`, { body: foreign });
+      expect(f.status, f.text).toBe(422);
+      expect(((f.json as Obj).details.causes as Obj[]).map((c) => c.field).sort()).toEqual([
+        'roleRef.apiGroup',
+        'subjects[0].apiGroup',
+      ]);
       const created = await adminCreate(
         `${RBAC}/namespaces/team/rolebindings`,
         binding('fixed', 'ClusterRole', 'view', 'u'),
