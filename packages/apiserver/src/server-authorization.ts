@@ -9,6 +9,7 @@ import {
   type NodeGraph,
   parseAbacPolicies,
 } from '@orchard/authz';
+import type { Flavor } from '@orchard/meta';
 import type { RbacEvaluator } from '@orchard/rbac';
 import {
   type AuthorizerGauge,
@@ -41,7 +42,7 @@ export interface ServerAuthorization {
 }
 
 /** The ABAC authorizer of `--authorization-policy-file`; a bad file stops the start naming it. */
-function abacFromFile(path: string | undefined): Authorizer | undefined {
+function abacFromFile(path: string | undefined, flavor: Flavor): Authorizer | undefined {
   if (path === undefined) return undefined;
   let text: string;
   try {
@@ -50,7 +51,7 @@ function abacFromFile(path: string | undefined): Authorizer | undefined {
     throw new Error(`--authorization-policy-file: cannot read ${path}: ${(e as Error).message}`);
   }
   try {
-    return createAbacAuthorizer(parseAbacPolicies(text, path));
+    return createAbacAuthorizer(parseAbacPolicies(text, path, flavor));
   } catch (e) {
     throw new Error(`--authorization-policy-file: ${(e as Error).message}`);
   }
@@ -72,7 +73,7 @@ export function resolveAuthorizer(
 ): Authorizer {
   if (options.authorizer) return options.authorizer;
   const log = (m: string) => options.logger.info(m);
-  const abac = abacFromFile(options.authorizationPolicyFile);
+  const abac = abacFromFile(options.authorizationPolicyFile, options.flavor);
   const rbacAuthorizer = createRbacAuthorizer(rbac);
   const node = createNodeAuthorizer({
     graph: nodeGraph,

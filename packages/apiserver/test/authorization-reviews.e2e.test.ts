@@ -322,7 +322,8 @@ describe.each(['orch', 'kubernetes'] as const)(
             good,
             [
               '{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"bob","namespace":"*","resource":"namespaces","readonly":true}}',
-              `{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"group":"team-a","namespace":"*","apiGroup":"${G}","resource":"roles","readonly":true}}`,
+              // The second line names the ABAC group in the flavor's domain (orch.io under orch).
+              `{"apiVersion":"abac.authorization.${flavorName === 'orch' ? 'orch.io' : 'kubernetes.io'}/v1beta1","kind":"Policy","spec":{"group":"team-a","namespace":"*","apiGroup":"${G}","resource":"roles","readonly":true}}`,
               '',
             ].join('\n'),
           );

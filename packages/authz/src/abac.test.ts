@@ -1,6 +1,8 @@
+import { kubernetesFlavor, orchFlavor } from '@orchard/meta';
 import { describe, expect, it } from 'vitest';
 import {
   type AuthorizationAttributes,
+  abacApiVersionsFor,
   createAbacAuthorizer,
   isAbacPolicyError,
   parseAbacPolicies,
@@ -103,5 +105,24 @@ describe('ABAC policy file', () => {
   it('deeply nested JSON on a line is an error, not a crash', () => {
     const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
     expect(() => parseAbacPolicies(deep, 'p')).toThrow(/p:1:/);
+  });
+});
+
+describe('ABAC apiVersion per flavor', () => {
+  const line = (group: string) =>
+    `{"apiVersion":"abac.authorization.${group}/v1beta1","kind":"Policy","spec":{"user":"alice","readonly":true,"nonResourcePath":"*"}}`;
+  it("accepts upstream's group under every flavor and the flavor's own under orch", () => {
+    for (const f of [orchFlavor, kubernetesFlavor, undefined])
+      expect(parseAbacPolicies(line('kubernetes.io'), 'p', f)).toHaveLength(1);
+    expect(parseAbacPolicies(line('orch.io'), 'p', orchFlavor)).toHaveLength(1);
+    expect(abacApiVersionsFor(orchFlavor)).toEqual([
+      'abac.authorization.kubernetes.io/v1beta1',
+      'abac.authorization.orch.io/v1beta1',
+    ]);
+  });
+  it('refuses the orch group under the kubernetes flavor, naming the line and the field', () => {
+    expect(() => parseAbacPolicies(`\n${line('orch.io')}`, 'p', kubernetesFlavor)).toThrow(
+      'p:2: apiVersion: unsupported "abac.authorization.orch.io/v1beta1" (want abac.authorization.kubernetes.io/v1beta1)',
+    );
   });
 });

@@ -1,11 +1,12 @@
 /**
  * Mode `ABAC` (`--authorization-policy-file`): upstream's policy file, one JSON object per line.
  * A line is a `{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{…}}`
- * (or the legacy v0 form: the spec fields at top level, no apiVersion); blank lines and lines starting
+ * (under the orch flavor also `abac.authorization.orch.io/v1beta1`, the same group in the flavor's
+ * domain; upstream's name stays accepted so shared policy files keep working) (or the legacy v0 form: the spec fields at top level, no apiVersion); blank lines and lines starting
  * with `#` are skipped. A request is allowed when some policy matches its subject, verb and target;
  * ABAC never denies.
  */
-import type { UserInfo } from '@orchard/meta';
+import type { Flavor, UserInfo } from '@orchard/meta';
 import type { PolicyRule } from '@orchard/rbac';
 import { z } from 'zod';
 import { type AuthorizationAttributes, isReadOnlyVerb } from './attributes.js';
@@ -22,8 +23,17 @@ export interface AbacPolicy {
   readonly nonResourcePath: string;
 }
 
-/** The ABAC API versions a line may name (upstream's group, whatever the flavor: policy files are shared). */
+/** The ABAC API versions a line may name under every flavor (upstream's group: policy files are shared). */
 export const abacApiVersions = Object.freeze(['abac.authorization.kubernetes.io/v1beta1']);
+
+/**
+ * The ABAC API versions a line may name under `flavor`: upstream's, and under a flavor with another
+ * domain the same group in that domain (`abac.authorization.orch.io/v1beta1`). Fresh array.
+ */
+export function abacApiVersionsFor(flavor: Flavor | undefined): string[] {
+  if (flavor === undefined || flavor.name === 'kubernetes') return [...abacApiVersions];
+  return [...abacApiVersions, `abac.authorization.${flavor.domain}/v1beta1`];
+}
 
 const specFields = {
   user: z.string().optional(),
@@ -80,10 +90,11 @@ const maxLineBytes = 64 * 1024;
 
 /**
  * Parses a policy file's text; throws `AbacPolicyError` naming the first bad line (1-based) and field.
- * `file` is only used in messages.
+ * `file` is only used in messages; `flavor` adds its own ABAC group name (see `abacApiVersionsFor`).
  */
-export function parseAbacPolicies(text: string, file = 'policy file'): AbacPolicy[] {
+export function parseAbacPolicies(text: string, file = 'policy file', flavor?: Flavor): AbacPolicy[] {
   const out: AbacPolicy[] = [];
+  const apiVersions = abacApiVersionsFor(flavor);
   const lines = text.split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const raw = (lines[i] as string).trim();
@@ -102,11 +113,11 @@ export function parseAbacPolicies(text: string, file = 'policy file'): AbacPolic
     if (Object.hasOwn(value, 'apiVersion') || Object.hasOwn(value, 'kind') || Object.hasOwn(value, 'spec')) {
       const parsed = v1beta1Line.safeParse(value);
       if (!parsed.success) throw new AbacPolicyError(file, n, zodDetail(parsed.error));
-      if (!abacApiVersions.includes(parsed.data.apiVersion))
+      if (!apiVersions.includes(parsed.data.apiVersion))
         throw new AbacPolicyError(
           file,
           n,
-          `apiVersion: unsupported "${parsed.data.apiVersion}" (want ${abacApiVersions.join(' or ')})`,
+          `apiVersion: unsupported "${parsed.data.apiVersion}" (want ${apiVersions.join(' or ')})`,
         );
       const s = parsed.data.spec;
       if (!s.user && !s.group) throw new AbacPolicyError(file, n, 'spec: one of user or group is required');

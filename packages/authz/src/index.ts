@@ -12,6 +12,7 @@ export type { AbacPolicy } from './abac.js';
 export {
   AbacPolicyError,
   abacApiVersions,
+  abacApiVersionsFor,
   abacPolicyAllows,
   createAbacAuthorizer,
   isAbacPolicyError,
