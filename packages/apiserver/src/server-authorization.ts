@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import {
+  type AbacPolicy,
   type Authorizer,
   alwaysAllowAuthorizer,
   createAbacAuthorizer,
@@ -41,9 +42,11 @@ export interface ServerAuthorization {
   synced(revision?: number): Promise<void>;
 }
 
-/** The ABAC authorizer of `--authorization-policy-file`; a bad file stops the start naming it. */
-function abacFromFile(path: string | undefined, flavor: Flavor): Authorizer | undefined {
-  if (path === undefined) return undefined;
+/**
+ * The policies of an `--authorization-policy-file` under `flavor`. Throws an Error naming the flag and
+ * the file (unreadable), or the file, line and field (a bad line).
+ */
+export function readAbacPolicyFile(path: string, flavor: Flavor): AbacPolicy[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -51,10 +54,15 @@ function abacFromFile(path: string | undefined, flavor: Flavor): Authorizer | un
     throw new Error(`--authorization-policy-file: cannot read ${path}: ${(e as Error).message}`);
   }
   try {
-    return createAbacAuthorizer(parseAbacPolicies(text, path, flavor));
+    return parseAbacPolicies(text, path, flavor);
   } catch (e) {
     throw new Error(`--authorization-policy-file: ${(e as Error).message}`);
   }
+}
+
+/** The ABAC authorizer of `--authorization-policy-file`; a bad file stops the start naming it. */
+function abacFromFile(path: string | undefined, flavor: Flavor): Authorizer | undefined {
+  return path === undefined ? undefined : createAbacAuthorizer(readAbacPolicyFile(path, flavor));
 }
 
 /**

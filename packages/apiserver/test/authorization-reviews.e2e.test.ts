@@ -6,6 +6,7 @@ import { flavorByName } from '@orchard/meta';
 import { createAndAuthorize, startTestServer, type TestServer, type TestUser } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer } from '../src/server.js';
+import { runCli } from './helpers/cli-server.js';
 import { rbacFixtures } from './helpers/rbac-fixtures.js';
 
 /**
@@ -360,6 +361,32 @@ describe.each(['orch', 'kubernetes'] as const)(
               authorizationPolicyFile: join(dir, 'none'),
             }),
           ).toThrow(/cannot read/);
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      });
+      it('orchard-apiserver with a bad policy file exits 2 naming the flag, file, line and field', async () => {
+        const dir = await mkdtemp(join(tmpdir(), 'abac-cli-'));
+        try {
+          const bad = join(dir, 'bad.jsonl');
+          await writeFile(
+            bad,
+            '\n{"apiVersion":"abac.authorization.kubernetes.io/v1beta1","kind":"Policy","spec":{"user":"a","resource":7}}\n',
+          );
+          const r = await runCli([
+            '--storage',
+            'memory',
+            '--port',
+            '0',
+            '--flavor',
+            flavorName,
+            '--authorization-mode',
+            'ABAC,RBAC',
+            '--authorization-policy-file',
+            bad,
+          ]);
+          expect(r.code, r.stderr).toBe(2);
+          expect(r.stderr).toContain(`--authorization-policy-file: ${bad}:2: spec.resource`);
         } finally {
           await rm(dir, { recursive: true, force: true });
         }

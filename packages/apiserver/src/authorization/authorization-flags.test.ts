@@ -85,6 +85,10 @@ describe('authorization flags', () => {
       '--authorization-webhook-cache-unauthorized-ttl" flag: must not be negative',
     ],
     [{ 'authorization-policy-file': '/p' }, '--authorization-policy-file: given without mode ABAC'],
+    [
+      { 'authorization-mode': 'ABAC', 'authorization-policy-file': '/nonexistent/abac.jsonl' },
+      '--authorization-policy-file: cannot read /nonexistent/abac.jsonl',
+    ],
   ])('%j is refused naming the flag', (values, message) => {
     expect(() => read(values)).toThrow(message);
   });

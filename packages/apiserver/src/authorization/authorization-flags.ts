@@ -13,6 +13,7 @@ import {
 import type { Flavor } from '@orchard/meta';
 import { parseGoDuration } from '@orchard/meta/internal';
 import type { ApiServerOptions } from '../options.js';
+import { readAbacPolicyFile } from '../server-authorization.js';
 
 /** The `parseArgs` definitions of the authorization flags this module adds. */
 export const authorizationFlagOptions = {
@@ -57,7 +58,7 @@ function ttl(values: Record<string, unknown>, flag: string): number | undefined 
  * Reads the authorization flags from parsed CLI values. Throws an Error naming the flag: an unknown
  * mode, a policy or webhook file without its mode (or the reverse), a bad webhook version or TTL,
  * `--authorization-config` together with `--authorization-mode` or `--authorization-webhook-*`, or a
- * configuration file that is unreadable or invalid (its fields named).
+ * configuration or ABAC policy file that is unreadable or invalid (its line or fields named).
  */
 export function readAuthorizationFlags(values: Record<string, unknown>, flavor: Flavor): AuthorizationFlags {
   const str = (flag: string) => (typeof values[flag] === 'string' ? (values[flag] as string) : undefined);
@@ -80,6 +81,7 @@ export function readAuthorizationFlags(values: Record<string, unknown>, flavor: 
     } catch (e) {
       throw new Error(`--authorization-config: ${(e as Error).message}`);
     }
+    if (policyFile !== undefined) readAbacPolicyFile(resolve(policyFile), flavor);
     return {
       authorizationModes: [],
       authorizationConfigFile: path,
@@ -93,6 +95,8 @@ export function readAuthorizationFlags(values: Record<string, unknown>, flavor: 
     throw new Error('--authorization-policy-file: given without mode ABAC in --authorization-mode');
   if (policyFile === undefined && authorizationModes.includes('ABAC'))
     throw new Error('--authorization-mode: ABAC needs --authorization-policy-file');
+  // A bad policy file is a bad flag: refused here, naming the file, line and field (exit 2).
+  if (policyFile !== undefined) readAbacPolicyFile(resolve(policyFile), flavor);
   const webhookFile = str('authorization-webhook-config-file');
   if (webhookFile !== undefined && !authorizationModes.includes('Webhook'))
     throw new Error('--authorization-webhook-config-file: cannot be specified without mode Webhook');
