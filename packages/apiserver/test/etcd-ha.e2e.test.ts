@@ -1,9 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type EtcdCluster, etcdAvailable, etcdBinary, startEtcdCluster } from '@orchard/store-etcd/testing';
+import { etcdAvailable, etcdBinary } from '@orchard/store-etcd/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliServer, startCliServer } from './helpers/cli-server.js';
+import type { CliServer } from './helpers/cli-server.js';
+import {
+  type EtcdServers,
+  leaderIdentityOf,
+  quickLeaderElectionFlags,
+  startEtcdServers,
+} from './helpers/etcd-servers.js';
 
 /**
  * Several servers on one three-member etcd (issue 15 items 4–5, the HA test): a member killed
@@ -12,41 +15,17 @@ import { type CliServer, startCliServer } from './helpers/cli-server.js';
  * controllers move to a survivor (a new namespace gets its default ServiceAccount). Skipped only without an etcd binary (`.ci/run` installs it).
  */
 const have = etcdAvailable();
-const root = mkdtempSync(join(tmpdir(), 'orchard-etcd-ha-'));
-let cluster: EtcdCluster | undefined;
-const servers: CliServer[] = [];
+let etcd: EtcdServers | undefined;
+let servers: CliServer[] = [];
 
 beforeAll(async () => {
   if (!have) return;
-  cluster = await startEtcdCluster({ members: 3 });
-  for (let i = 0; i < 3; i++)
-    servers.push(
-      await startCliServer(
-        [
-          '--storage',
-          'etcd',
-          '--etcd-servers',
-          cluster.endpoints.join(','),
-          '--etcd-prefix',
-          '/ha',
-          '--data-dir',
-          join(root, `data-${i}`),
-          // Short leader election timings keep the handover quick (upstream's are 15s/10s/2s).
-          '--leader-elect-lease-duration',
-          '4s',
-          '--leader-elect-renew-deadline',
-          '3s',
-          '--leader-elect-retry-period',
-          '500ms',
-        ],
-        join(root, `kubeconfig-${i}`),
-      ),
-    );
+  etcd = await startEtcdServers(3, 'etcd-ha');
+  servers = etcd.servers;
+  for (let i = 0; i < 3; i++) await etcd.startServer('/ha', quickLeaderElectionFlags);
 }, 90_000);
 afterAll(async () => {
-  await Promise.all(servers.map((s) => s.kill9()));
-  await cluster?.stop();
-  rmSync(root, { recursive: true, force: true });
+  await etcd?.stop();
 });
 
 interface Meta {
@@ -58,12 +37,11 @@ describe.skipIf(!have)(
   () => {
     it('a member and then a server killed mid-run: no acknowledged write lost, the survivors’ watch sees all in order', async () => {
       // The server to kill is the one leading the controllers.
-      const identity = (s: CliServer) => /leader election: this server is (\S+)\n/.exec(s.stderr())?.[1];
       const leasePath = '/apis/coordination.orch.io/v1/namespaces/orch-system/leases/orch-controller-manager';
       const holder = async (through: CliServer) =>
         ((await through.request('GET', leasePath)).json as { spec?: { holderIdentity?: string } } | undefined)
           ?.spec?.holderIdentity;
-      const ids = servers.map(identity);
+      const ids = servers.map(leaderIdentityOf);
       let held = await holder(servers[0]!);
       for (let i = 0; i < 150 && !ids.includes(held); i++) {
         await new Promise((r) => setTimeout(r, 200));
@@ -100,11 +78,11 @@ describe.skipIf(!have)(
       }
       const order = [a, b, c];
       for (let i = 0; i < 10; i++) await create(order[i % 3]!, `before-${i}`);
-      await cluster!.kill(1);
+      await etcd!.cluster.kill(1);
       for (let i = 0; i < 10; i++) await create(order[i % 3]!, `member-down-${i}`);
       await a.kill9();
       for (let i = 0; i < 10; i++) await create(i % 2 === 0 ? b : c, `server-down-${i}`);
-      await cluster!.start(1);
+      await etcd!.cluster.start(1);
       for (let i = 0; i < 5; i++) await create(i % 2 === 0 ? b : c, `after-${i}`);
       // A create is retried only after a 503; most go through at once.
       expect(unavailable).toBeLessThan(acknowledged.length);
@@ -129,7 +107,7 @@ describe.skipIf(!have)(
         if (sa !== 200) await new Promise((r) => setTimeout(r, 200));
       }
       expect(sa).toBe(200);
-      expect([identity(b), identity(c)]).toContain(await holder(b));
+      expect([leaderIdentityOf(b), leaderIdentityOf(c)]).toContain(await holder(b));
       for (const s of [b, c]) {
         const names = ((await s.request('GET', path)).json as { items: Meta[] }).items
           .map((i) => i.metadata.name)

@@ -1,11 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type EtcdCluster, etcdAvailable, etcdBinary, startEtcdCluster } from '@orchard/store-etcd/testing';
+import { etcdAvailable, etcdBinary } from '@orchard/store-etcd/testing';
 import { kubectl, kubectlAvailable } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliServer, runCli, startCliServer } from './helpers/cli-server.js';
+import { type CliServer, runCli } from './helpers/cli-server.js';
+import { type EtcdServers, eventually, startEtcdServers } from './helpers/etcd-servers.js';
 
 /**
  * `--storage etcd` (issue 15 item 4 and "Bad input"): the CLI on a real etcd 3.4. etcd lost while
@@ -15,48 +14,18 @@ import { type CliServer, runCli, startCliServer } from './helpers/cli-server.js'
  * installs it).
  */
 const have = etcdAvailable();
-const root = mkdtempSync(join(tmpdir(), 'orchard-etcd-e2e-'));
-let cluster: EtcdCluster | undefined;
-const servers: CliServer[] = [];
-let n = 0;
+let etcd: EtcdServers | undefined;
 
 beforeAll(async () => {
-  if (have) cluster = await startEtcdCluster({ members: 1 });
+  if (have) etcd = await startEtcdServers(1, 'etcd-e2e');
 }, 30_000);
 afterAll(async () => {
-  await Promise.all(servers.map((s) => s.kill9()));
-  await cluster?.stop();
-  rmSync(root, { recursive: true, force: true });
+  await etcd?.stop();
 });
 
-async function start(prefix: string, extra: string[] = []): Promise<CliServer> {
-  const i = n++;
-  const s = await startCliServer(
-    [
-      '--storage',
-      'etcd',
-      '--etcd-servers',
-      cluster!.endpoints.join(','),
-      '--etcd-prefix',
-      prefix,
-      '--data-dir',
-      join(root, `data-${i}`),
-      ...extra,
-    ],
-    join(root, `kubeconfig-${i}`),
-  );
-  servers.push(s);
-  return s;
-}
-
-/** Polls `check` every 100 ms until it holds, at most `ms`. */
-async function eventually(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return false;
+/** One more server on the etcd, under key prefix `prefix`. */
+function start(prefix: string, extra: string[] = []): Promise<CliServer> {
+  return etcd!.startServer(prefix, extra);
 }
 
 async function freePort(): Promise<number> {
@@ -92,7 +61,7 @@ describe.skipIf(!have)(
         '--etcd-servers',
         `http://127.0.0.1:${port}`,
         '--data-dir',
-        join(root, 'unreachable'),
+        join(etcd!.dir, 'unreachable'),
       ]);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`cannot reach etcd at http://127.0.0.1:${port}`);
@@ -118,22 +87,22 @@ describe.skipIf(!have)(
         '--storage',
         'etcd',
         '--etcd-servers',
-        cluster!.endpoints[0]!,
+        etcd!.cluster.endpoints[0]!,
         '--etcd-cafile',
-        join(root, 'no-such-ca.pem'),
+        join(etcd!.dir, 'no-such-ca.pem'),
         '--data-dir',
-        join(root, 'missing-ca'),
+        join(etcd!.dir, 'missing-ca'),
       ]);
       expect(missingCa.code).toBe(1);
-      expect(missingCa.stderr).toContain(`cannot read --etcd-cafile ${join(root, 'no-such-ca.pem')}`);
-    });
+      expect(missingCa.stderr).toContain(`cannot read --etcd-cafile ${join(etcd!.dir, 'no-such-ca.pem')}`);
+    }, 90_000);
 
     it('objects live in etcd under the prefix with resourceVersion = the etcd revision; a restart serves them', async () => {
       const a = await start('/e2e-restart');
       const created = await a.request('POST', '/api/v1/namespaces/default/configmaps', cm('kept'));
       expect(created.status).toBe(201);
       const rv = (created.json as { metadata: { resourceVersion: string; uid: string } }).metadata;
-      const etcdKv = await fetch(`${cluster!.endpoints[0]}/v3/kv/range`, {
+      const etcdKv = await fetch(`${etcd!.cluster.endpoints[0]}/v3/kv/range`, {
         method: 'POST',
         body: JSON.stringify({
           key: Buffer.from('/e2e-restart/').toString('base64'),
@@ -159,7 +128,7 @@ describe.skipIf(!have)(
         201,
       );
       expect((await s.request('GET', '/readyz')).status).toBe(200);
-      await cluster!.kill(0);
+      await etcd!.cluster.kill(0);
       try {
         expect(
           await eventually(async () => (await s.request('GET', '/readyz?verbose')).status === 500, 15_000),
@@ -173,7 +142,7 @@ describe.skipIf(!have)(
         expect(write.status).toBe(503);
         expect(write.json).toMatchObject({ kind: 'Status', code: 503 });
       } finally {
-        await cluster!.start(0);
+        await etcd!.cluster.start(0);
       }
       expect(await eventually(async () => (await s.request('GET', '/readyz')).status === 200, 20_000)).toBe(
         true,
@@ -313,7 +282,7 @@ describe.skipIf(!have)(
       'stock kubectl on an etcd-backed server (--flavor kubernetes)',
       async () => {
         const s = await start('/e2e-kubectl', ['--flavor', 'kubernetes']);
-        const kubeconfig = join(root, `kubeconfig-${n - 1}`);
+        const kubeconfig = etcd!.kubeconfigOf(s);
         const create = await kubectl(['create', 'configmap', 'k', '--from-literal=x=y'], { kubeconfig });
         expect(create.stderr).toBe('');
         expect(create.code).toBe(0);

@@ -1,9 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type EtcdCluster, etcdAvailable, etcdBinary, startEtcdCluster } from '@orchard/store-etcd/testing';
+import { etcdAvailable, etcdBinary } from '@orchard/store-etcd/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliServer, startCliServer } from './helpers/cli-server.js';
+import type { CliServer } from './helpers/cli-server.js';
+import {
+  type EtcdServers,
+  eventually,
+  leaderIdentityOf,
+  quickLeaderElectionFlags,
+  startEtcdServers,
+} from './helpers/etcd-servers.js';
 
 /**
  * Leader election of the controllers (issue 15 item 5): three CLI servers on one etcd hold one
@@ -15,59 +19,25 @@ import { type CliServer, startCliServer } from './helpers/cli-server.js';
  * Skipped only without an etcd binary (`.ci/run` installs it).
  */
 const have = etcdAvailable();
-const root = mkdtempSync(join(tmpdir(), 'orchard-leader-e2e-'));
-let cluster: EtcdCluster | undefined;
-const servers: CliServer[] = [];
+let etcd: EtcdServers | undefined;
+let servers: CliServer[] = [];
 const leasePath = '/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/kube-controller-manager';
 
 beforeAll(async () => {
   if (!have) return;
-  cluster = await startEtcdCluster({ members: 1 });
+  etcd = await startEtcdServers(1, 'leader-e2e');
+  servers = etcd.servers;
   for (let i = 0; i < 3; i++)
-    servers.push(
-      await startCliServer(
-        [
-          '--flavor',
-          'kubernetes',
-          '--storage',
-          'etcd',
-          '--etcd-servers',
-          cluster.endpoints.join(','),
-          '--etcd-prefix',
-          '/leader',
-          '--data-dir',
-          join(root, `data-${i}`),
-          '--leader-elect-lease-duration',
-          '4s',
-          '--leader-elect-renew-deadline',
-          '3s',
-          '--leader-elect-retry-period',
-          '500ms',
-        ],
-        join(root, `kubeconfig-${i}`),
-      ),
-    );
+    await etcd.startServer('/leader', ['--flavor', 'kubernetes', ...quickLeaderElectionFlags]);
 }, 90_000);
 afterAll(async () => {
-  await Promise.all(servers.map((s) => s.kill9()));
-  await cluster?.stop();
-  rmSync(root, { recursive: true, force: true });
+  await etcd?.stop();
 });
 
-/** Polls `check` every 200 ms until it holds, at most `ms`. */
-async function eventually(check: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return true;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return false;
-}
-
 function identityOf(s: CliServer): string {
-  const m = /leader election: this server is (\S+)\n/.exec(s.stderr());
-  if (!m) throw new Error(`no identity line in the server's log:\n${s.stderr()}`);
-  return m[1] as string;
+  const id = leaderIdentityOf(s);
+  if (id === undefined) throw new Error(`no identity line in the server's log:\n${s.stderr()}`);
+  return id;
 }
 
 interface LeaseSpec {
