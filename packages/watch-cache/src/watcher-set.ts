@@ -16,10 +16,17 @@ export interface NewWatcher<T extends ApiObject> {
  * The cache's watchers and the fan-out of changes to them. Changes applied to the state are queued
  * and fanned out once per macrotask turn, so a burst of changes costs each watcher one wake-up; the
  * watchers' positions make the deferral invisible to readers. Offering never waits for a watcher.
+ *
+ * Watchers of a key prefix ending in `/` (a namespace) are indexed by it, as upstream's watcher
+ * buckets are: a change is offered to the watchers of the prefixes of its key and to the others, so
+ * a change in one namespace costs nothing for the thousands of watchers of other namespaces.
  */
 export class WatcherSet<T extends ApiObject> implements FanOutState {
   running = false;
   private readonly watchers = new Set<WatcherQueue<T>>();
+  /** Watchers without an indexable prefix: offered every change. */
+  private readonly unindexed = new Set<WatcherQueue<T>>();
+  private readonly byPrefix = new Map<string, Set<WatcherQueue<T>>>();
   private pending: CachedChange<T>[] = [];
   private flushScheduled = false;
 
@@ -42,11 +49,28 @@ export class WatcherSet<T extends ApiObject> implements FanOutState {
     const w = new WatcherQueue<T>({
       ...o,
       limit: this.bufferSize,
-      onClose: (x) => this.watchers.delete(x),
+      onClose: (x) => this.remove(x),
       fanOut: this,
     });
     this.watchers.add(w);
+    const p = o.keyPrefix;
+    if (p?.endsWith('/')) {
+      let set = this.byPrefix.get(p);
+      if (!set) {
+        set = new Set();
+        this.byPrefix.set(p, set);
+      }
+      set.add(w);
+    } else this.unindexed.add(w);
     return w;
+  }
+
+  private remove(w: WatcherQueue<T>): void {
+    this.watchers.delete(w);
+    this.unindexed.delete(w);
+    const p = w.keyPrefix;
+    const set = p === undefined ? undefined : this.byPrefix.get(p);
+    if (set?.delete(w) && set.size === 0) this.byPrefix.delete(p as string);
   }
 
   /** Queues a change for the next fan-out. */
@@ -73,14 +97,33 @@ export class WatcherSet<T extends ApiObject> implements FanOutState {
     );
     this.running = true;
     try {
-      for (const w of this.watchers) {
+      for (const w of this.unindexed) {
         for (let i = 0; i < batch.length; i++) w.offer(batch[i] as CachedChange<T>, plain[i]);
         w.drainListener();
       }
+      if (this.byPrefix.size > 0) this.offerIndexed(batch, plain);
     } finally {
       this.running = false;
     }
   };
+
+  /** Offers each change to the watchers of every `/`-ended prefix of its key, then drains them. */
+  private offerIndexed(batch: CachedChange<T>[], plain: WatchCacheEvent<T>[]): void {
+    const touched = new Set<WatcherQueue<T>>();
+    for (let i = 0; i < batch.length; i++) {
+      const c = batch[i] as CachedChange<T>;
+      const key = c.key;
+      for (let j = key.indexOf('/'); j >= 0; j = key.indexOf('/', j + 1)) {
+        const set = this.byPrefix.get(key.slice(0, j + 1));
+        if (!set) continue;
+        for (const w of set) {
+          w.offer(c, plain[i]);
+          touched.add(w);
+        }
+      }
+    }
+    for (const w of touched) w.drainListener();
+  }
 
   /**
    * Ends every watcher with `reason`. With `event`, an ERROR event carrying it at `revision` is queued
