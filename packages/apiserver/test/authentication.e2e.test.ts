@@ -260,6 +260,27 @@ describe.each(flavors)('--anonymous-auth=false ($name flavor)', (flavor) => {
   });
 });
 
+describe.each(flavors)('anonymous limited to the configuration file’s paths ($name flavor)', (flavor) => {
+  let api: AuthServer;
+  beforeAll(async () => {
+    // What `anonymous: {enabled: true, conditions: [{path: /livez}, {path: /readyz}]}` in the
+    // AuthenticationConfiguration becomes.
+    api = await startAuthServer({
+      flavor,
+      authentication: { anonymous: { enabled: true, paths: ['/livez', '/readyz'] } },
+    });
+  });
+  afterAll(() => api.stop());
+
+  it('no credential: anonymous on the listed paths only, 401 elsewhere (public paths included)', async () => {
+    for (const p of ['/livez', '/readyz']) expect((await api.call('GET', p)).status, p).toBe(200);
+    for (const p of ['/version', '/healthz', '/api', `/apis/${flavor.group('authentication')}/v1`])
+      expect((await api.call('GET', p)).json, p).toEqual(unauthorizedStatus);
+    expect((await api.whoami()).json).toEqual(unauthorizedStatus);
+    expect((await api.call('GET', '/version', { cert: api.tls.admin })).status).toBe(200);
+  });
+});
+
 describe.each(flavors)('authenticating proxy (--requestheader-*) ($name flavor)', (flavor) => {
   let api: AuthServer;
   let proxy: { cert: string; key: string };
