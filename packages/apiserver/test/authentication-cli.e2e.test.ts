@@ -68,7 +68,7 @@ describe('orchard-apiserver authentication flags', () => {
   });
 
   it.each(flavors)(
-    'prints the methods, keeps its signing key across restarts and serves a static token ($name flavor)',
+    'prints the methods, keeps its signing key across restarts, serves a static token and the admin certificate ($name flavor)',
     async (flavor) => {
       const data = join(dir, `d2-${flavor.name}`);
       const tokens = join(dir, 'tokens.csv');
@@ -91,29 +91,42 @@ describe('orchard-apiserver authentication flags', () => {
         const url = /listening on (\S+)/.exec(first.out)?.[1] as string;
         const kc = parse(readFileSync(join(data, 'admin.kubeconfig'), 'utf8'));
         const ca = Buffer.from(kc.clusters[0].cluster['certificate-authority-data'], 'base64').toString();
-        const body = await new Promise<string>((resolve, reject) => {
-          request(
-            `${url}/apis/${authn}/v1/selfsubjectreviews`,
-            {
-              method: 'POST',
-              ca,
-              headers: { 'content-type': 'application/json', authorization: 'Bearer cli-token' },
-            },
-            (res) => {
-              let b = '';
-              res.on('data', (d: Buffer) => {
-                b += d.toString();
-              });
-              res.on('end', () => resolve(b));
-            },
-          )
-            .on('error', reject)
-            .end(JSON.stringify({ apiVersion: `${authn}/v1`, kind: 'SelfSubjectReview' }));
-        });
+        const whoami = (options: { headers?: Record<string, string>; cert?: string; key?: string }) =>
+          new Promise<string>((resolve, reject) => {
+            request(
+              `${url}/apis/${authn}/v1/selfsubjectreviews`,
+              {
+                method: 'POST',
+                ca,
+                ...options,
+                headers: { 'content-type': 'application/json', ...options.headers },
+              },
+              (res) => {
+                let b = '';
+                res.on('data', (d: Buffer) => {
+                  b += d.toString();
+                });
+                res.on('end', () => resolve(b));
+              },
+            )
+              .on('error', reject)
+              .end(JSON.stringify({ apiVersion: `${authn}/v1`, kind: 'SelfSubjectReview' }));
+          });
+        const body = await whoami({ headers: { authorization: 'Bearer cli-token' } });
         expect(JSON.parse(body).status.userInfo).toEqual({
           username: 'jane',
           uid: 'uid-1',
           groups: ['dev', 'ops', 'system:authenticated'],
+        });
+        // The admin kubeconfig's client certificate is in system:masters.
+        const user = kc.users[0].user;
+        const admin = await whoami({
+          cert: Buffer.from(user['client-certificate-data'], 'base64').toString(),
+          key: Buffer.from(user['client-key-data'], 'base64').toString(),
+        });
+        expect(JSON.parse(admin).status.userInfo).toEqual({
+          username: 'admin',
+          groups: ['system:masters', 'system:authenticated'],
         });
       } finally {
         first.stop();
