@@ -7,7 +7,8 @@
  * 100k are put straight into the store). Last, `startTestServer()` start time.
  *
  * Run: `pnpm bench apiserver` (or `node --import tsx packages/apiserver/bench/http.bench.ts`).
- * `BENCH_SCALE=0` skips the create-at-scale part; `BENCH_ROUNDS` sets the rounds (default 3).
+ * `BENCH_SCALE=0` skips the create-at-scale part; `BENCH_ROUNDS` sets the rounds (default 3);
+ * `BENCH_ONLY=get,list1000` runs only those operations; `BENCH_CPU_PROF=<dir>` profiles the server.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
@@ -30,7 +31,12 @@ interface ServerProcess {
 
 async function startServerProcess(): Promise<ServerProcess> {
   const child = fork(join(import.meta.dirname, 'bench-server.ts'), [], {
-    execArgv: ['--import', 'tsx'],
+    // BENCH_CPU_PROF=dir: a CPU profile of the server process (node --cpu-prof) for reading hot spots.
+    execArgv: [
+      '--import',
+      'tsx',
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let nextId = 1;
@@ -173,19 +179,22 @@ async function mainRuns(): Promise<void> {
   });
   await pool.close();
 
-  const kinds: {
+  const allKinds: {
+    key: string;
     name: string;
     total: number;
     expect: number;
     make: (i: number, round: number) => RequestSpec;
   }[] = [
     {
+      key: 'get',
       name: 'GET one ConfigMap',
       total: 10_000,
       expect: 200,
       make: () => ({ method: 'GET', path: paths.get }),
     },
     {
+      key: 'create',
       name: 'create ConfigMap',
       total: 4_000,
       expect: 201,
@@ -196,6 +205,7 @@ async function mainRuns(): Promise<void> {
       }),
     },
     {
+      key: 'update',
       name: 'update ConfigMap',
       total: 4_000,
       expect: 200,
@@ -206,18 +216,22 @@ async function mainRuns(): Promise<void> {
       }),
     },
     {
+      key: 'list100',
       name: `LIST 100 (${list100.bytes.byteLength} B)`,
       total: 2_000,
       expect: 200,
       make: () => ({ method: 'GET', path: paths.list100 }),
     },
     {
+      key: 'list1000',
       name: `LIST 1,000 (${list1000.bytes.byteLength} B)`,
       total: 300,
       expect: 200,
       make: () => ({ method: 'GET', path: paths.list1000 }),
     },
   ];
+  const only = process.env.BENCH_ONLY?.split(',');
+  const kinds = only ? allKinds.filter((k) => only.includes(k.key)) : allKinds;
   // Warm-up (JIT) of both servers.
   for (const k of kinds) {
     const n = Math.min(500, Math.ceil(k.total / 10));

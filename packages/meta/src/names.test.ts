@@ -202,6 +202,13 @@ describe('generateName', () => {
     for (let i = 0; i < 400; i++) for (const c of generateName('')) seen.add(c);
     expect([...seen].sort().join('')).toBe([...generateNameAlphabet].sort().join(''));
   });
+  it('draws from a pooled random source across many pool refills without repeating a sequence', () => {
+    // 5,000 names take ~25,000 pooled bytes (several 4 KiB refills); 27^5 ≈ 14.3M suffixes, so
+    // a repeat among 5,000 is unlikely (~0.09%), and 10 repeats would mean a broken pool.
+    const names = new Set<string>();
+    for (let i = 0; i < 5000; i++) names.add(generateName(''));
+    expect(names.size).toBeGreaterThan(4990);
+  });
 });
 
 describe('newUid', () => {

@@ -278,18 +278,29 @@ export const generateNameRandomLength = 5;
 export const generateNameMaxLength = 63;
 const maxGeneratedBaseLength = generateNameMaxLength - generateNameRandomLength;
 
+/**
+ * Random bytes drawn from the platform's CSPRNG a pool at a time: one `getRandomValues` call per
+ * 4 KiB instead of one per generated name (it was 5.5% of a create's CPU).
+ */
+const randomPool = new Uint8Array(4096);
+let randomPoolAt = randomPool.length;
+
+function randomByte(): number {
+  if (randomPoolAt === randomPool.length) {
+    globalThis.crypto.getRandomValues(randomPool);
+    randomPoolAt = 0;
+  }
+  return randomPool[randomPoolAt++] as number;
+}
+
 /** Random string of `n` characters from `generateNameAlphabet`, unbiased (rejection sampling). */
 export function randomString(n: number): string {
   const alphabet = generateNameAlphabet;
   const limit = 256 - (256 % alphabet.length);
   let out = '';
-  const buf = new Uint8Array(n * 2);
   while (out.length < n) {
-    globalThis.crypto.getRandomValues(buf);
-    for (const b of buf) {
-      if (b < limit) out += alphabet[b % alphabet.length];
-      if (out.length === n) break;
-    }
+    const b = randomByte();
+    if (b < limit) out += alphabet[b % alphabet.length];
   }
   return out;
 }

@@ -45,11 +45,16 @@ async function createOnce(
   body: unknown,
   urlName: string,
 ): Promise<StoredObject | ApiObject> {
+  const meta = (body as { metadata?: { name?: unknown; generateName?: unknown } } | null)?.metadata;
+  const unnamed = !meta?.name && urlName === '';
+  // A create whose name is drawn from generateName may run again with the same body: it keeps it.
+  const generated = unnamed && !!meta?.generateName;
   const w: WriteRequest = {
     ctx,
     def,
     operation: 'create',
     body,
+    bodyOwned: !generated,
     patchType: undefined,
     obj: {},
     old: undefined,
@@ -59,7 +64,7 @@ async function createOnce(
     name: urlName,
   };
   try {
-    return await persistCreate(ctx, def, body, urlName, w);
+    return await persistCreate(ctx, def, unnamed, w);
   } catch (e) {
     await undoWriteSideEffects(w);
     throw e;
@@ -69,16 +74,12 @@ async function createOnce(
 async function persistCreate(
   ctx: RequestContext,
   def: ResourceDefinition,
-  body: unknown,
-  urlName: string,
+  unnamed: boolean,
   w: WriteRequest,
 ): Promise<StoredObject | ApiObject> {
   await ctx.server.writePipeline.run(w);
   const name = w.obj.metadata?.name ?? '';
-  const generated =
-    !(body as { metadata?: { name?: unknown } } | null)?.metadata?.name &&
-    urlName === '' &&
-    !!w.obj.metadata?.generateName;
+  const generated = unnamed && !!w.obj.metadata?.generateName;
   const taken = () => {
     const conflict = errors.alreadyExists(errorTarget(def, name), name);
     return generated ? new GeneratedNameTaken(conflict) : conflict;
@@ -90,7 +91,7 @@ async function persistCreate(
     return w.obj;
   }
   try {
-    return await ctx.server.objects.create(key, w.obj);
+    return await ctx.server.objects.create(key, w.obj, { shared: true });
   } catch (e) {
     if (isStoreError(e, 'AlreadyExists')) throw taken();
     throw e;
@@ -113,5 +114,6 @@ export async function handleCreate(ctx: RequestContext, def: ResourceDefinition)
     return;
   }
   const created = await createObject(ctx, def, value, '');
-  writeObject(ctx, 201, created);
+  // The created object is the watch cache's for this revision: its bytes are kept for later reads.
+  writeObject(ctx, 201, created, 'object', true);
 }

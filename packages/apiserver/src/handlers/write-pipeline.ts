@@ -14,8 +14,16 @@ export interface WriteRequest {
   readonly ctx: RequestContext;
   readonly def: ResourceDefinition;
   readonly operation: WriteOperation;
-  /** The decoded request body (object for create/update, patch document for patch). Never mutated. */
+  /**
+   * The decoded request body (object for create/update, patch document for patch). Never mutated,
+   * unless `bodyOwned`.
+   */
   readonly body: unknown;
+  /**
+   * The body was just parsed for this write alone and nothing reads it afterwards: `type-meta`
+   * takes it as the object instead of a deep copy (a create that cannot be retried).
+   */
+  readonly bodyOwned?: boolean;
   /** The patch media type for `patch`. */
   readonly patchType: string | undefined;
   /** The object being written. */

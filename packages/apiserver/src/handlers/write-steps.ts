@@ -30,7 +30,7 @@ export const typeMetaStep: WriteStep = {
   operations: ['create', 'update'],
   run(w) {
     if (!isJsonObject(w.body)) throw errors.badRequest('the request body must be a JSON or YAML object');
-    const obj = cloneJson(w.body) as ApiObject;
+    const obj = (w.bodyOwned ? w.body : cloneJson(w.body)) as ApiObject;
     const expectedApiVersion = formatApiVersion({ group: w.def.group, version: w.ctx.version });
     if (obj.apiVersion !== undefined && obj.apiVersion !== expectedApiVersion) {
       throw errors.badRequest(

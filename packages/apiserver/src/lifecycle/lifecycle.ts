@@ -59,7 +59,7 @@ export function installLifecycle(state: ServerState): Lifecycle {
     if (!parts) return undefined;
     let object: StoredObject;
     try {
-      object = state.objects.decode(kv);
+      object = state.objects.decodeShared(kv);
     } catch {
       // Undecodable values are the unsafe-delete path's business; the controllers skip them, but
       // their removal still tells the namespace controller that content left (no uid: the GC ignores it).

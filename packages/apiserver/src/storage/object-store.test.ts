@@ -61,4 +61,37 @@ describe('ObjectStore', () => {
     }
     expect(seen).toEqual(['ADDED', 'MODIFIED+prev', 'DELETED+prev']);
   });
+
+  it('decodes a stored revision once for its readers: the create result is the frozen object every decodeShared gets', async () => {
+    const store = createMemoryStore();
+    const o = new ObjectStore(store);
+    const key = '/core/configmaps/ns/shared';
+    const created = await o.create(
+      key,
+      {
+        kind: 'ConfigMap',
+        apiVersion: 'v1',
+        metadata: { name: 'shared', namespace: 'ns' },
+        data: { a: '1' },
+      },
+      { shared: true },
+    );
+    expect(Object.isFrozen(created) && Object.isFrozen(created.metadata)).toBe(true);
+    expect(Object.isFrozen((created as { data?: object }).data)).toBe(true);
+    const { kv } = await store.get(key);
+    if (!kv) throw new Error('not stored');
+    // Another backend hands out another KeyValue for the same revision: same object all the same.
+    expect(o.decodeShared({ ...kv })).toBe(created);
+    expect(() => {
+      (created.metadata as { name: string }).name = 'changed';
+    }).toThrow(TypeError);
+    // A new revision is a new object; the plain decode stays a private, mutable copy.
+    const updated = await o.update(key, (cur) => ({ ...cur, data: { a: '2' } }));
+    const { kv: kv2 } = await store.get(key);
+    if (!kv2) throw new Error('not stored');
+    const shared2 = o.decodeShared(kv2);
+    expect(shared2).not.toBe(created);
+    expect(shared2).toEqual(updated);
+    expect(Object.isFrozen(o.decode(kv2))).toBe(false);
+  });
 });

@@ -77,7 +77,31 @@ const decoder = new TextDecoder();
  * decoded surfaced as typed errors.
  */
 export class ObjectStore {
+  /** Shared decoded objects by `<modRevision> <key>`, oldest first (see `decodeShared`). */
+  private readonly shared = new Map<string, StoredObject>();
+
   constructor(readonly store: Store) {}
+
+  /**
+   * Parse each write once (issue 18): the one decoded, frozen object of a stored revision, shared
+   * by its readers that never mutate (the write's own result, the watch caches, the lifecycle
+   * controllers) instead of a decode each. A revision's value is fixed, so `<modRevision> <key>`
+   * names it on every backend; the last `maxSharedObjects` revisions decoded are kept (they are
+   * read within moments of the write), so memory stays bounded.
+   */
+  decodeShared(kv: KeyValue): StoredObject {
+    if (kv.transformError !== undefined) return this.decode(kv);
+    const id = `${kv.modRevision} ${kv.key}`;
+    const hit = this.shared.get(id);
+    if (hit) return hit;
+    const obj = deepFreeze(this.decode(kv));
+    if (this.shared.size >= maxSharedObjects) {
+      const oldest = this.shared.keys().next().value;
+      if (oldest !== undefined) this.shared.delete(oldest);
+    }
+    this.shared.set(id, obj);
+    return obj;
+  }
 
   /** The key prefix of a collection: `/<group>/<resource>/` or `/<group>/<resource>/<ns>/`. */
   prefix(parts: ObjectKeyParts): string {
@@ -146,10 +170,14 @@ export class ObjectStore {
     };
   }
 
-  /** Creates the object; rejects with StoreError `AlreadyExists`. */
-  async create(key: string, obj: ApiObject): Promise<StoredObject> {
+  /**
+   * Creates the object; rejects with StoreError `AlreadyExists`. `shared`: the result is the frozen
+   * object the watch caches and controllers get for this revision (`decodeShared`); the caller
+   * must not mutate it.
+   */
+  async create(key: string, obj: ApiObject, options: { shared?: boolean } = {}): Promise<StoredObject> {
     const kv = await this.store.create(key, this.encode(obj));
-    return this.decode(kv);
+    return options.shared ? this.decodeShared(kv) : this.decode(kv);
   }
 
   /**
@@ -224,6 +252,18 @@ export class ObjectStore {
 }
 
 const noChange = new Error('no change');
+
+/** How many recently decoded revisions `decodeShared` keeps. */
+const maxSharedObjects = 1024;
+
+/** Freezes a decoded JSON value and everything in it (shared objects must not change). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
 
 /** JSON documents equal as values (key order aside). */
 function sameJson(a: Uint8Array, b: Uint8Array): boolean {

@@ -66,7 +66,7 @@ export class WatchCaches {
       cache = createWatchCache<StoredObject>(this.objects.store, {
         prefix,
         progressPrefix: '/',
-        decode: (kv) => this.objects.decode(kv),
+        decode: (kv) => this.objects.decodeShared(kv),
         windowMs: s.windowMs,
         maxEvents: s.maxEvents,
         tooLargeWaitMs: s.tooLargeWaitMs,
