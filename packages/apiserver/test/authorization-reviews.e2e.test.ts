@@ -185,6 +185,23 @@ describe.each(['orch', 'kubernetes'] as const)(
         ).toBe(false);
       });
 
+      it('SelfSubjectRulesReview is incomplete when an authorizer cannot list (a node under Node,RBAC)', async () => {
+        const r = await api.request('POST', `${AUTHZ}/selfsubjectrulesreviews`, {
+          as: { username: 'system:node:n1', groups: ['system:nodes'] },
+          body: { apiVersion: `${AG}/v1`, kind: 'SelfSubjectRulesReview', spec: { namespace: 'team' } },
+        });
+        expect(r.status, r.text).toBe(201);
+        const status = (r.json as Obj).status;
+        expect(status.incomplete).toBe(true);
+        expect(status.evaluationError).toContain('node authorizer does not support user rule resolution');
+        // What RBAC grants the node's groups is still listed (system:basic-user for authenticated users).
+        expect(status.resourceRules).toContainEqual({
+          verbs: ['create'],
+          apiGroups: [AG],
+          resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
+        });
+      });
+
       it(`SelfSubjectAccessReview and SelfSubjectRulesReview in Protobuf (${flavor.protobufMediaType})`, async () => {
         const pb = flavor.protobufMediaType;
         const send = (resource: string, obj: Obj) =>
