@@ -98,6 +98,8 @@ export type {
   SubresourceDefinition,
   UserInfo,
   Verb,
+  VersionConversion,
+  VersionLifecycle,
   VirtualCreate,
 } from './registry/resource.js';
 export { allObjectVerbs, defineResource } from './registry/resource.js';
@@ -122,3 +124,13 @@ export type { WatchCacheSettings } from './storage/watch-caches.js';
 export { defaultWatchCacheSettings, WatchCaches } from './storage/watch-caches.js';
 export type { VersionInfo } from './version.js';
 export { versionInfo } from './version.js';
+export type { Deprecation } from './versions/deprecation.js';
+export { deprecationOf } from './versions/deprecation.js';
+export type { Release, StabilityLevel } from './versions/release.js';
+export { parseRelease, stabilityOf } from './versions/release.js';
+export type { RemovedApi } from './versions/removed-apis.js';
+export { removedApis } from './versions/removed-apis.js';
+export type { RuntimeConfig, RuntimeConfigEntry } from './versions/runtime-config.js';
+export { parseRuntimeConfig, RuntimeConfigError } from './versions/runtime-config.js';
+export type { ServedVersionsOptions } from './versions/served.js';
+export { servedResources } from './versions/served.js';

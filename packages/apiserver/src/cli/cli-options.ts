@@ -14,6 +14,7 @@ import {
   type StorageBackend,
   storageBackends,
 } from '../storage/open-storage.js';
+import { parseVersionFlags, type VersionFlags } from '../versions/version-flags.js';
 import type { CliFlagValues } from './flags.js';
 import { parseTlsSans } from './flags.js';
 
@@ -34,6 +35,8 @@ export interface CliOptions {
   /** Leader election settings; undefined when `--leader-elect=false`. */
   readonly leaderElection: ReturnType<typeof parseLeaderElectionFlags>;
   readonly observability: ObservabilityFlags;
+  /** `--runtime-config` and `--emulated-release`, checked against the built-in resources. */
+  readonly versions: VersionFlags;
   readonly shutdownDelayMs: number;
   /** The request limits given on the command line (undefined: the server's default). */
   readonly limits: {
@@ -88,9 +91,11 @@ export function readCliOptions(values: CliFlagValues, fail: (msg: string) => nev
   }
   let leaderElection: ReturnType<typeof parseLeaderElectionFlags>;
   let observability: ObservabilityFlags;
+  let versions: VersionFlags;
   try {
     leaderElection = parseLeaderElectionFlags(values);
     observability = parseObservabilityFlags(values, flavor);
+    versions = parseVersionFlags(values, flavor);
   } catch (e) {
     return fail((e as Error).message);
   }
@@ -171,6 +176,7 @@ export function readCliOptions(values: CliFlagValues, fail: (msg: string) => nev
     featureGates,
     leaderElection,
     observability,
+    versions,
     shutdownDelayMs,
     limits,
     watchWindowMs,

@@ -3,6 +3,7 @@ import { authenticationFlagOptions, normalizeBooleanFlags } from '../authenticat
 import { authorizationFlagOptions } from '../authorization/authorization-flags.js';
 import { leaderElectionFlagOptions, normalizeLeaderElectFlag } from '../controllers/leader-election-flags.js';
 import { observabilityFlagOptions } from '../observability-flags.js';
+import { versionFlagOptions } from '../versions/version-flags.js';
 
 /** The parsed command line: each flag's value by its name without the dashes. */
 export type CliFlagValues = Record<string, string | boolean | string[] | undefined>;
@@ -53,6 +54,7 @@ export function parseCliArgs(argv: readonly string[]): CliFlagValues {
       help: { type: 'boolean', short: 'h', default: false },
       ...leaderElectionFlagOptions,
       ...observabilityFlagOptions,
+      ...versionFlagOptions,
       ...authenticationFlagOptions,
     },
     strict: true,

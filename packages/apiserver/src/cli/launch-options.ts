@@ -47,6 +47,7 @@ export function buildLaunchOptions(cli: CliOptions, loaded: CliStartUp): LaunchO
       ...(compactionIntervalMs === undefined ? {} : { compactionIntervalMs }),
       featureGates: cli.featureGates,
       ...cli.observability,
+      ...cli.versions,
       ...(leaderElection && leaderIdentity
         ? {
             leaderElection: {

@@ -1,6 +1,7 @@
 import { authenticationFlagsUsage } from '../authentication/authentication-flags.js';
 import { leaderElectionFlagsUsage } from '../controllers/leader-election-flags.js';
 import { observabilityFlagsUsage } from '../observability-flags.js';
+import { versionFlagsUsage } from '../versions/version-flags.js';
 
 /** The text of `orchard-apiserver --help` (also printed after a flag the parser refuses). */
 export const cliUsage = `Usage: orchard-apiserver [options]
@@ -57,5 +58,7 @@ export const cliUsage = `Usage: orchard-apiserver [options]
 ${leaderElectionFlagsUsage}
 
 ${observabilityFlagsUsage}
+
+${versionFlagsUsage}
 
 ${authenticationFlagsUsage}`;
