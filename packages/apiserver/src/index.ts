@@ -126,7 +126,7 @@ export type { VersionInfo } from './version.js';
 export { versionInfo } from './version.js';
 export type { Deprecation } from './versions/deprecation.js';
 export { deprecationOf } from './versions/deprecation.js';
-export type { Release, StabilityLevel } from './versions/release.js';
+export type { Release, VersionStability } from './versions/release.js';
 export { parseRelease, stabilityOf } from './versions/release.js';
 export type { RemovedApi } from './versions/removed-apis.js';
 export { removedApis } from './versions/removed-apis.js';

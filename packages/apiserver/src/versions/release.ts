@@ -47,10 +47,10 @@ export function validateEmulatedRelease(text: string): Release {
 }
 
 /** The stability level a version name states (spec doc 1 §9.1). */
-export type StabilityLevel = 'alpha' | 'beta' | 'stable';
+export type VersionStability = 'alpha' | 'beta' | 'stable';
 
 /** `v1alpha1` → alpha, `v2beta3` → beta, `v1` → stable; other names (CRDs may use any) count as stable. */
-export function stabilityOf(version: string): StabilityLevel {
+export function stabilityOf(version: string): VersionStability {
   if (/^v\d+alpha\d+$/.test(version)) return 'alpha';
   if (/^v\d+beta\d+$/.test(version)) return 'beta';
   return 'stable';
