@@ -483,6 +483,15 @@ describe.each(flavors)(
           reviews.push(review);
           const ok = review.spec.token === 'hook-jane';
           res.setHeader('content-type', 'application/json');
+          if (review.spec.token === 'hook-500') {
+            res.statusCode = 500;
+            res.end('{}');
+            return;
+          }
+          if (review.spec.token === 'hook-garbage') {
+            res.end('{"status": {"authenticated": true, "user": {"username": 42}}');
+            return;
+          }
           res.end(
             JSON.stringify({
               apiVersion: `${authn}/v1`,
@@ -542,9 +551,12 @@ describe.each(flavors)(
         kind: 'TokenReview',
         spec: { token: 'hook-jane' },
       });
-      const bad = await api.whoami({ headers: { authorization: 'Bearer hook-mallory' } });
-      expect(bad.status).toBe(401);
-      expect(bad.json).toEqual(unauthorizedStatus);
+      // Refused, a failing service and a malformed answer: each the same 401.
+      for (const t of ['hook-mallory', 'hook-500', 'hook-garbage']) {
+        const bad = await api.whoami({ headers: { authorization: `Bearer ${t}` } });
+        expect(bad.status, t).toBe(401);
+        expect(bad.json, t).toEqual(unauthorizedStatus);
+      }
       const review = await api.call('POST', `/apis/${authn}/v1/tokenreviews`, {
         cert: api.tls.admin,
         body: { apiVersion: `${authn}/v1`, kind: 'TokenReview', spec: { token: 'hook-jane' } },
