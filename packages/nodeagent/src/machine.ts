@@ -29,7 +29,7 @@ export interface MachineInfo {
   readonly architecture: string;
   /** The host name (lower case). */
   readonly hostname: string;
-  /** The first non-internal IPv4 and IPv6 addresses as InternalIP. */
+  /** The InternalIP (first non-internal IPv4, else global IPv6). */
   readonly addresses: readonly NodeAddress[];
 }
 
@@ -89,23 +89,20 @@ export function meminfoBytes(text: string, field: string): number | undefined {
   return m?.[1] === undefined ? undefined : Number(m[1]) * 1024;
 }
 
+/**
+ * The node's InternalIP: the first non-internal IPv4 address, else the first global IPv6 one. One
+ * only: the server keys `status.addresses` by type (upstream's map-list schema).
+ */
 function interfaceAddresses(): NodeAddress[] {
-  const out: NodeAddress[] = [];
-  let v4 = false;
-  let v6 = false;
+  let v6: string | undefined;
   for (const list of Object.values(os.networkInterfaces())) {
     for (const a of list ?? []) {
       if (a.internal) continue;
-      if (a.family === 'IPv4' && !v4) {
-        out.push({ type: 'InternalIP', address: a.address });
-        v4 = true;
-      } else if (a.family === 'IPv6' && !v6 && !a.address.startsWith('fe80')) {
-        out.push({ type: 'InternalIP', address: a.address });
-        v6 = true;
-      }
+      if (a.family === 'IPv4') return [{ type: 'InternalIP', address: a.address }];
+      if (a.family === 'IPv6' && v6 === undefined && !a.address.startsWith('fe80')) v6 = a.address;
     }
   }
-  return out;
+  return v6 === undefined ? [] : [{ type: 'InternalIP', address: v6 }];
 }
 
 /**
