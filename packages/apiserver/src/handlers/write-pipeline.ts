@@ -1,4 +1,4 @@
-import type { ApiObject, StoredObject } from '@orchard/meta';
+import type { ApiObject, StatusCause, StoredObject } from '@orchard/meta';
 import type { RequestContext } from '../context.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 
@@ -44,6 +44,11 @@ export interface WriteRequest {
    * compare-and-swap re-runs the steps. Run by `undoWriteSideEffects`.
    */
   undo?: (() => Promise<void>)[];
+  /**
+   * A built-in kind's schema violations, left by `schema-validation` for `validation` to report in
+   * the same 422 as the type's own rules (upstream's typed validation names every invalid field).
+   */
+  schemaCauses?: StatusCause[];
 }
 
 /**

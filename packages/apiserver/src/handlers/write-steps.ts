@@ -187,7 +187,10 @@ export const strategyPrepareStep: WriteStep = {
   },
 };
 
-/** `validation`: object metadata (name, labels, annotations) then the type's own rules; any cause → 422. */
+/**
+ * `validation`: object metadata (name, labels, annotations), the type's own rules, then the schema
+ * violations `schema-validation` left (built-in kinds); any cause → one 422 naming them all.
+ */
 export const validationStep: WriteStep = {
   name: 'validation',
   operations: ['create', 'update', 'patch'],
@@ -233,6 +236,9 @@ export const validationStep: WriteStep = {
           []),
       );
     }
+    // A built-in kind's schema violations, but only for fields its own rules did not name already.
+    const named = new Set(causes.map((c) => c.field));
+    causes.push(...(w.schemaCauses ?? []).filter((c) => !named.has(c.field)));
     if (causes.length > 0)
       throw errors.invalid(w.def.group, w.def.kind, meta.name ?? meta.generateName ?? '', causes);
   },

@@ -91,15 +91,24 @@ export const schemaStep: WriteStep = {
   },
 };
 
-/** `schema-validation`: OpenAPI value validation against the schema; every violation is a 422 cause. */
+/**
+ * `schema-validation`: OpenAPI value validation against the schema; every violation is a 422 cause.
+ * A custom resource's are answered here; a built-in kind's go to `validation`, which reports them
+ * in one 422 with the metadata and the type's own rules, as upstream's typed validation does.
+ */
 export const schemaValidationStep: WriteStep = {
   name: 'schema-validation',
   operations: ['create', 'update', 'patch'],
   run(w) {
+    w.schemaCauses = undefined;
     const schema = schemaOf(w);
     if (!schema) return;
     const errs = validate(w.obj, schema, { maxErrors: 100 });
     if (errs.length === 0) return;
+    if (!isCustomResource(w.def)) {
+      w.schemaCauses = toStatusCauses(errs);
+      return;
+    }
     const meta = w.obj.metadata ?? {};
     throw errors.invalid(
       w.def.group,
