@@ -224,6 +224,45 @@ describe.each(flavorNames)('built-in validation beyond the schema (%s flavor)', 
     expect((await api.request('POST', `${ns}/services`, { body: external })).status).toBe(201);
   });
 
+  it('a body with several invalid fields is one 422 naming every one of them', async () => {
+    const fields = (json: unknown) => causes(json).map((c) => c.field);
+    // Enum violations (restartPolicy, dnsPolicy) used to end the write before the pod rules ran.
+    const body = pod({
+      containers: [{ name: 'A_b' }, { name: 'ok', image: 'x', ports: [{ containerPort: 70000 }] }],
+      restartPolicy: 'Sometimes',
+      dnsPolicy: 'Weird',
+    });
+    const badPod = await api.request('POST', `${ns}/pods`, {
+      body: { ...body, metadata: { ...body.metadata, labels: { app: '-bad-' } } },
+    });
+    expect(badPod.status).toBe(422);
+    expect(fields(badPod.json).sort()).toEqual([
+      'metadata.labels',
+      'spec.containers[0].image',
+      'spec.containers[0].name',
+      'spec.containers[1].ports[0].containerPort',
+      'spec.dnsPolicy',
+      'spec.restartPolicy',
+    ]);
+    const restart = causes(badPod.json).find((c) => c.field === 'spec.restartPolicy');
+    expect(restart?.message).toBe(
+      'Unsupported value: "Sometimes": supported values: "Always", "OnFailure", "Never"',
+    );
+    const badDeployment = await api.request('POST', deployments, {
+      body: deployment({ matchLabels: { app: 'b' } }, { app: 'a' }, { replicas: -1 }),
+    });
+    expect(badDeployment.status).toBe(422);
+    expect(fields(badDeployment.json).sort()).toEqual(['spec.replicas', 'spec.template.metadata.labels']);
+    const badService = await api.request('POST', `${ns}/services`, {
+      body: service({ type: 'Magic', ports: [{ port: 0 }, { port: 81 }] }),
+    });
+    expect(badService.status).toBe(422);
+    expect(fields(badService.json)).toEqual(
+      expect.arrayContaining(['spec.type', 'spec.ports[0].port', 'spec.ports[0].name', 'spec.ports[1].name']),
+    );
+    expect((badService.json as { message: string }).message).toMatch(/^Service "s\d+" is invalid: \[/);
+  });
+
   it('hostile and wrong-typed values stay 4xx, never 500', async () => {
     const bodies = [
       pod(JSON.parse('{"containers":[{"name":"a","image":"x","__proto__":{"x":1},"ports":"no"}]}')),
