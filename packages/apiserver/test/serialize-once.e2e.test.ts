@@ -130,6 +130,30 @@ describe.each([orchFlavor, kubernetesFlavor])(
       await expectParity(base);
     });
 
+    it('JSON watch events carry the object bytes get answers with, byte for byte', async () => {
+      const before = await api.request('GET', base);
+      const rv = (before.json as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+      const made = await api.request('POST', base, {
+        body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched' }, data: { q: '"ü"' } },
+      });
+      expect(made.status).toBe(201);
+      const w = await api.raw('GET', `${base}?watch=true&resourceVersion=${rv}&timeoutSeconds=1`, {
+        headers: { accept: 'application/json' },
+      });
+      expect(w.status).toBe(200);
+      const lines = w.body
+        .toString()
+        .split('\n')
+        .filter((l) => l !== '');
+      expect(lines.length).toBeGreaterThan(0);
+      for (const line of lines) expect(line).toBe(JSON.stringify(JSON.parse(line)));
+      const added = lines.find((l) => JSON.parse(l).object?.metadata?.name === 'watched') ?? '';
+      const got = await api.raw('GET', `${base}/watched`, { headers: { accept: 'application/json' } });
+      expect(added).toBe(`{"type":"ADDED","object":${got.body.toString()}}`);
+      // The create's own answer is the same bytes.
+      expect(Buffer.from(made.bytes).equals(got.body)).toBe(true);
+    });
+
     it('pretty=true still indents JSON (built per request)', async () => {
       const r = await api.raw('GET', `${base}/cm-1?pretty=true`, { headers: { accept: 'application/json' } });
       const text = r.body.toString();

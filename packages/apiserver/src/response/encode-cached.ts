@@ -22,3 +22,33 @@ export function encodeCached(
   const bodies = items.map((item: object) => encodedOnce(item, codec, () => codec.encode(item, context)));
   return codec.joinList({ ...value, items: [] }, bodies, context);
 }
+
+const encoder = new TextEncoder();
+const eventEnd = encoder.encode('}\n');
+const eventHeads = new Map<string, Uint8Array>();
+
+/**
+ * A JSON watch event (`{"type":…,"object":…}` and a newline) around the object's kept bytes, the
+ * same bytes get and list answer with: what `JSON.stringify` of the event gives. Undefined for
+ * other encodings (their events are encoded whole, once per object and type, in `watch.ts`).
+ */
+export function jsonEventFromCached(
+  codec: Codec,
+  type: string,
+  object: object,
+  flavor: Flavor,
+): Uint8Array | undefined {
+  if (codec.mediaType !== 'application/json' || codec.stream?.mediaType !== 'application/json')
+    return undefined;
+  let head = eventHeads.get(type);
+  if (!head) {
+    head = encoder.encode(`{"type":${JSON.stringify(type)},"object":`);
+    eventHeads.set(type, head);
+  }
+  const body = encodedOnce(object, codec, () => codec.encode(object, { flavor }));
+  const out = new Uint8Array(head.length + body.length + eventEnd.length);
+  out.set(head, 0);
+  out.set(body, head.length);
+  out.set(eventEnd, head.length + body.length);
+  return out;
+}

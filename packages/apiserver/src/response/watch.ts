@@ -2,6 +2,7 @@ import type { WatchEventType } from '@orchard/meta';
 import type { ResponseEncoding } from '../codecs.js';
 import type { RequestContext } from '../context.js';
 import { convertForResponse } from '../crd/conversion.js';
+import { jsonEventFromCached } from './encode-cached.js';
 
 /**
  * Encoded events by object, per stream encoder and event type: the watch cache hands the same object
@@ -123,8 +124,13 @@ export class WatchStream {
         : object;
     this.first = false;
     return obj === object && typeof object === 'object' && object !== null && type !== 'ERROR'
-      ? encodeShared(stream, type, object, () =>
-          stream.encodeEvent({ type, object: obj }, { flavor: this.ctx.server.flavor }),
+      ? encodeShared(
+          stream,
+          type,
+          object,
+          () =>
+            jsonEventFromCached(this.enc.codec, type, object, this.ctx.server.flavor) ??
+            stream.encodeEvent({ type, object: obj }, { flavor: this.ctx.server.flavor }),
         )
       : stream.encodeEvent({ type, object: obj }, { flavor: this.ctx.server.flavor });
   }
