@@ -286,12 +286,16 @@ describe.each(flavors)('service-account tokens ($name flavor)', (flavor) => {
         nbf?: number;
         sub?: string;
         claims?: Record<string, unknown>;
+        claimsDomain?: string;
       },
       uid: string,
     ) => {
       const now = Math.floor(Date.now() / 1000);
       const jwt = new SignJWT({
-        [idDomain]: o.claims ?? { namespace: 'default', serviceaccount: { name: 'default', uid } },
+        [o.claimsDomain ?? idDomain]: o.claims ?? {
+          namespace: 'default',
+          serviceaccount: { name: 'default', uid },
+        },
       })
         .setProtectedHeader({ alg: o.alg ?? 'ES256' })
         .setIssuer(o.iss ?? issuer)
@@ -318,6 +322,10 @@ describe.each(flavors)('service-account tokens ($name flavor)', (flavor) => {
       ['wrong audience', () => ({ aud: ['someone-else'] })],
       ['subject not matching the claims', () => ({ sub: 'system:serviceaccount:default:admin' })],
       ['missing private claims', () => ({ claims: {} })],
+      [
+        'private claims under the other flavor’s domain',
+        () => ({ claimsDomain: identityDomain(flavors.find((f) => f !== flavor)!) }),
+      ],
       [
         'stale uid (deleted and recreated account)',
         () => ({ claims: { namespace: 'default', serviceaccount: { name: 'default', uid: 'old' } } }),
