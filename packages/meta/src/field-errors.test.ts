@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { aggregateMessage, fieldErrors, formatBadValue, formatFieldCause } from './field-errors.js';
+import { aggregateMessage, fieldErrors, formatBadValue, formatFieldCause, goSyntax } from './field-errors.js';
 
 describe('formatBadValue', () => {
   const table: Array<[unknown, string]> = [
@@ -15,6 +15,14 @@ describe('formatBadValue', () => {
     [{ a: 1 }, '{"a":1}'],
   ];
   it.each(table)('%j → %s', (v, want) => expect(formatBadValue(v)).toBe(want));
+
+  it('prints Go %#v text (maps, structs) unquoted, as upstream; client data cannot pose as it', () => {
+    expect(
+      fieldErrors.invalid('spec.template.metadata.labels', goSyntax('map[string]string{"app":"a"}'), 'x')
+        .message,
+    ).toBe('Invalid value: map[string]string{"app":"a"}: x');
+    expect(formatBadValue(JSON.parse('{"goSyntax":"raw"}'))).toBe('{"goSyntax":"raw"}');
+  });
 });
 
 describe('fieldErrors', () => {

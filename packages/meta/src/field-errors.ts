@@ -19,9 +19,33 @@ export interface FieldCause extends StatusCause {
   message: string;
 }
 
-/** Formats a bad value as Go's field errors do: strings quoted, scalars bare, `[]string{...}` for lists. */
+const goSyntaxBrand: unique symbol = Symbol('goSyntax');
+
+/**
+ * A bad value already written as Go's `%#v` prints it (a map or a struct such as
+ * `map[string]string{"app":"a"}` or `v1.LabelSelector{…}`): upstream's field errors show those
+ * unquoted. Made only by `goSyntax`, so no client value can pose as one.
+ */
+export interface GoSyntax {
+  readonly [goSyntaxBrand]: string;
+}
+
+/** Marks `text` as Go `%#v` output, for `fieldErrors.invalid` to print as is. */
+export function goSyntax(text: string): GoSyntax {
+  return Object.freeze({ [goSyntaxBrand]: text });
+}
+
+function isGoSyntax(value: unknown): value is GoSyntax {
+  return typeof value === 'object' && value !== null && Object.hasOwn(value, goSyntaxBrand);
+}
+
+/**
+ * Formats a bad value as Go's field errors do: strings quoted, scalars bare, `[]string{...}` for
+ * lists, `goSyntax` values (maps, structs) as written.
+ */
 export function formatBadValue(value: unknown): string {
   if (value === null || value === undefined) return 'null';
+  if (isGoSyntax(value)) return value[goSyntaxBrand];
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
     return String(value);

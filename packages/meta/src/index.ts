@@ -3,8 +3,8 @@
  * Pure: no Node built-ins, runs in browsers and edge runtimes.
  */
 
-export type { FieldCause } from './field-errors.js';
-export { fieldErrors } from './field-errors.js';
+export type { FieldCause, GoSyntax } from './field-errors.js';
+export { fieldErrors, goSyntax } from './field-errors.js';
 export type {
   FieldRequirement,
   FieldSelectorOperator,

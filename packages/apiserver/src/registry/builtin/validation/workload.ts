@@ -5,6 +5,8 @@
  */
 import {
   fieldErrors,
+  type GoSyntax,
+  goSyntax,
   isQualifiedName,
   type LabelSelector,
   labelSelectorFromObject,
@@ -15,7 +17,7 @@ import { isJsonObject, jsonEqual } from '@orchard/meta/internal';
 import { validatePodSpec } from './pod-spec.js';
 
 /** A Go `%#v`-like rendering of a map of strings, as upstream's messages print labels. */
-function goStringMap(m: unknown): string {
+function goStringMapText(m: unknown): string {
   if (!isJsonObject(m)) return 'map[string]string(nil)';
   const entries = Object.keys(m)
     .sort()
@@ -23,13 +25,20 @@ function goStringMap(m: unknown): string {
   return `map[string]string{${entries.join(', ')}}`;
 }
 
-/** A Go `%#v`-like rendering of a `metav1.LabelSelector`. */
-export function goLabelSelector(s: unknown): string {
+/** A Go `%#v` rendering of a `map[string]string` (shown unquoted in field errors, as upstream). */
+function goStringMap(m: unknown): GoSyntax {
+  return goSyntax(goStringMapText(m));
+}
+
+/** A Go `%#v`-like rendering of a `metav1.LabelSelector` (shown unquoted in field errors, as upstream). */
+export function goLabelSelector(s: unknown): GoSyntax {
   const sel = isJsonObject(s) ? s : {};
   const expressions = Array.isArray(sel.matchExpressions)
     ? `[]v1.LabelSelectorRequirement{...}`
     : '[]v1.LabelSelectorRequirement(nil)';
-  return `v1.LabelSelector{MatchLabels:${goStringMap(sel.matchLabels)}, MatchExpressions:${expressions}}`;
+  return goSyntax(
+    `v1.LabelSelector{MatchLabels:${goStringMapText(sel.matchLabels)}, MatchExpressions:${expressions}}`,
+  );
 }
 
 function isEmptySelector(s: Record<string, unknown>): boolean {
