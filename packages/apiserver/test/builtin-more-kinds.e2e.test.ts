@@ -253,6 +253,48 @@ describe.each(flavorNames)('more built-in kinds (%s flavor)', (flavorName) => {
     expectCauses(change.json, [['addressType', 'field is immutable']]);
   });
 
+  it('Ingress lives in networking.<domain>/v1 with generation and /status', async () => {
+    const ingresses = `/apis/${flavor.group('networking')}/v1/namespaces/default/ingresses`;
+    const created = await post(ingresses, {
+      apiVersion: `${flavor.group('networking')}/v1`,
+      kind: 'Ingress',
+      metadata: { name: 'site' },
+      spec: {
+        ingressClassName: 'nginx',
+        rules: [
+          {
+            host: 'foo.com',
+            http: {
+              paths: [
+                {
+                  path: '/bar',
+                  pathType: 'Prefix',
+                  backend: { service: { name: 'svc1', port: { number: 8080 } } },
+                },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect(created.json).toMatchObject({
+      apiVersion: `${flavor.group('networking')}/v1`,
+      metadata: { generation: 1 },
+    });
+    const status = await api.request('PATCH', `${ingresses}/site/status`, {
+      body: { status: { loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } } },
+      headers: merge,
+    });
+    expect(status.status).toBe(200);
+    const got = (await api.request('GET', `${ingresses}/site`)).json as {
+      metadata: { generation: number };
+      status: unknown;
+    };
+    expect(got.metadata.generation).toBe(1);
+    expect(got.status).toEqual({ loadBalancer: { ingress: [{ ip: '192.0.2.1' }] } });
+  });
+
   it.skipIf(!withKubectl || !kubectlAvailable())(
     'kubectl get all, get of each kind, explain (kubernetes flavor only)',
     async () => {
@@ -292,7 +334,7 @@ describe.each(flavorNames)('more built-in kinds (%s flavor)', (flavorName) => {
       );
       expect(ing.code, ing.stderr).toBe(0);
       expect(ing.stdout).toBe('ingress.networking.k8s.io/web created\n');
-      const ings = await k('get', 'ing');
+      const ings = await k('get', 'ing', 'web');
       expect(ings.stdout).toMatch(
         /^NAME\s+CLASS\s+HOSTS\s+ADDRESS\s+PORTS\s+AGE\nweb\s+nginx\s+foo\.com\s+80, 443\s+\S+\n$/,
       );

@@ -151,7 +151,8 @@ describe.each(flavorNames)('built-in validation beyond the schema (%s flavor)', 
       'a selector that does not match the template',
       deployment({ matchLabels: { app: 'b' } }, { app: 'a' }),
       'spec.template.metadata.labels',
-      'Invalid value: "map[string]string{\\"app\\":\\"a\\"}": `selector` does not match template `labels`',
+      // Go's %#v of the labels, unquoted, as upstream's field error prints a map.
+      'Invalid value: map[string]string{"app":"a"}: `selector` does not match template `labels`',
     ],
     [
       'an empty selector',
@@ -292,6 +293,32 @@ describe.each(flavorNames)('built-in validation beyond the schema (%s flavor)', 
       const r = await k('set', 'env', 'pod/upd', 'X=1');
       expect(r.code).not.toBe(0);
       expect(r.stderr).toContain('pod updates may not change fields other than');
+    },
+  );
+
+  it.skipIf(!withKubectl || !kubectlAvailable())(
+    'kubectl: a Deployment selector that misses the template or changes is refused with upstream words (kubernetes flavor only)',
+    async () => {
+      const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
+      const mismatch = await kubectl(['create', '-f', '-'], {
+        kubeconfig: api.kubeconfigPath,
+        input: JSON.stringify(deployment({ matchLabels: { app: 'b' } }, { app: 'a' })),
+      });
+      expect(mismatch.code).toBe(1);
+      expect(mismatch.stderr).toMatch(
+        /The Deployment "d\d+" is invalid: spec\.template\.metadata\.labels: Invalid value: map\[string\]string\{"app":"a"\}: `selector` does not match template `labels`/,
+      );
+      expect((await k('create', 'deployment', 'sel', '--image=nginx')).code).toBe(0);
+      const change = await k(
+        'patch',
+        'deployment',
+        'sel',
+        '-p',
+        '{"spec":{"selector":{"matchLabels":{"x":"y"}},"template":{"metadata":{"labels":{"x":"y"}}}}}',
+      );
+      expect(change.code).toBe(1);
+      expect(change.stderr).toContain('The Deployment "sel" is invalid: spec.selector: Invalid value: ');
+      expect(change.stderr).toContain('field is immutable');
     },
   );
 });

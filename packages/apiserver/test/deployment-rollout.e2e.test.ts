@@ -138,6 +138,52 @@ describe.each(flavorNames)('the Deployment controller over HTTP (%s flavor)', (f
     ]);
   });
 
+  it('without --simulate-replica-readiness no replica is reported, all unavailable, as on a cluster without nodes', async () => {
+    const idle = await startTestServer({ flavor: flavorName, server: { deploymentController: true } });
+    try {
+      const created = await idle.request('POST', deployments, {
+        body: {
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          metadata: { name: 'idle' },
+          spec: {
+            replicas: 2,
+            selector: { matchLabels: { app: 'idle' } },
+            template: {
+              metadata: { labels: { app: 'idle' } },
+              spec: { containers: [{ name: 'c', image: 'img:1' }] },
+            },
+          },
+        },
+      });
+      expect(created.status, created.text).toBe(201);
+      const d = await waitFor(
+        'status observed',
+        async () => {
+          const r = (await idle.request('GET', `${deployments}/idle`)).json as Deploy;
+          return r.status?.observedGeneration ? r : undefined;
+        },
+        30_000,
+      );
+      expect(d.metadata.annotations[revision]).toBe('1');
+      // No pods run: no replica exists, so the counts are 0 (omitted) and all 2 are unavailable.
+      expect(d.status.unavailableReplicas).toBe(2);
+      expect([d.status.replicas, d.status.updatedReplicas, d.status.availableReplicas]).toEqual([
+        undefined,
+        undefined,
+        undefined,
+      ]);
+      expect(d.status.conditions.map((c) => [c.type, c.status, c.reason])).toEqual(
+        expect.arrayContaining([
+          ['Available', 'False', 'MinimumReplicasUnavailable'],
+          ['Progressing', 'True', 'NewReplicaSetCreated'],
+        ]),
+      );
+    } finally {
+      await idle.stop();
+    }
+  });
+
   it('deleting the Deployment deletes its ReplicaSets', async () => {
     expect((await api.request('DELETE', `${deployments}/api`)).status).toBe(200);
     await waitFor(
