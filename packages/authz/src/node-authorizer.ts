@@ -8,7 +8,7 @@
  * `no-opinion` with upstream's reason, so RBAC behind it may still allow it.
  */
 import { type Flavor, parseFieldSelector, type UserInfo } from '@orchard/meta';
-import { defaultPolicy, type PolicyRule, rulesAllow } from '@orchard/rbac';
+import { type PolicyRule, rulesAllow, sharedDefaultPolicy } from '@orchard/rbac';
 import { type AuthorizationAttributes, toRbacAttributes } from './attributes.js';
 import type { AuthorizationResult, Authorizer } from './authorizer.js';
 import { allowResult, noOpinionResult } from './authorizer.js';
@@ -54,7 +54,7 @@ const decline = (reason: string): AuthorizationResult => ({ decision: 'no-opinio
 /** The static node rules of the default policy (`system:node`). */
 export function defaultNodeRules(flavor: Flavor): PolicyRule[] {
   return [
-    ...(defaultPolicy(flavor).clusterRoles.find((r) => r.metadata.name === 'system:node')?.rules ?? []),
+    ...(sharedDefaultPolicy(flavor).clusterRoles.find((r) => r.metadata.name === 'system:node')?.rules ?? []),
   ];
 }
 

@@ -8,7 +8,7 @@ export { aggregatedRules, sameRules } from './aggregation.js';
 export type { NonResourceAttributes, RbacAttributes, ResourceAttributes } from './attributes.js';
 export { nameFromFieldSelector } from './attributes.js';
 export type { DefaultPolicy } from './bootstrap/default-policy.js';
-export { autoupdateAnnotation, defaultPolicy } from './bootstrap/default-policy.js';
+export { autoupdateAnnotation, defaultPolicy, sharedDefaultPolicy } from './bootstrap/default-policy.js';
 export { breakdownRule, formatRule, uncoveredRules } from './escalation.js';
 export type { AppliedBinding, RbacDecision, RbacEvaluator } from './evaluator.js';
 export { createRbacEvaluator } from './evaluator.js';

@@ -1,11 +1,13 @@
-import { type ApiObject, newUid, nowRfc3339, type StoredObject } from '@orchard/meta';
+import { type ApiObject, type Flavor, newUid, nowRfc3339, type StoredObject } from '@orchard/meta';
 import { jsonEqual } from '@orchard/meta/internal';
 import {
+  aggregatedRules,
   autoupdateAnnotation,
   type ClusterRole,
-  defaultPolicy,
   type PolicyRule,
   type Subject,
+  sameRules,
+  sharedDefaultPolicy,
 } from '@orchard/rbac';
 import { isStoreError } from '@orchard/store';
 import type { ServerState } from '../state.js';
@@ -64,15 +66,49 @@ function reconciled(
   return jsonEqual(out, existing) ? undefined : (out as ApiObject);
 }
 
+/** The settled rules of each default aggregated ClusterRole, per flavor (built once per process). */
+const settledByFlavor = new WeakMap<Flavor, ReadonlyMap<string, readonly PolicyRule[]>>();
+
+/**
+ * The rules the aggregation controller gives each default aggregated ClusterRole when the default
+ * ClusterRoles are all there are (`admin` includes `edit`, which aggregates too: repeated until
+ * nothing changes). A new aggregated role is created with them, so a fresh start writes it once
+ * instead of creating it empty for the controller to update; the controller still runs over what
+ * is stored and adds the rules of any other labelled role.
+ */
+function settledAggregatedRules(flavor: Flavor): ReadonlyMap<string, readonly PolicyRule[]> {
+  const cached = settledByFlavor.get(flavor);
+  if (cached) return cached;
+  const roles = new Map(sharedDefaultPolicy(flavor).clusterRoles.map((r) => [r.metadata.name, r]));
+  const settled = new Map<string, readonly PolicyRule[]>();
+  // Each round settles one more level of nesting; the default policy has two.
+  for (let round = 0; round < 8; round++) {
+    let changed = false;
+    for (const [name, role] of roles) {
+      const want = aggregatedRules(role, roles.values());
+      if (want === undefined || sameRules(role.rules, want)) continue;
+      roles.set(name, { ...role, rules: want });
+      settled.set(name, want);
+      changed = true;
+    }
+    if (!changed) break;
+  }
+  settledByFlavor.set(flavor, settled);
+  return settled;
+}
+
 /**
  * Creates the default ClusterRoles, ClusterRoleBindings, Roles and RoleBindings of release 1.32
- * (translated to the flavor, `@orchard/rbac` `defaultPolicy`) and reconciles existing ones at every
- * start, unless an object carries `rbac.authorization.<domain>/autoupdate: "false"` (spec doc 2 §5.3).
+ * (translated to the flavor, `@orchard/rbac` `sharedDefaultPolicy`, built once per process) and
+ * reconciles existing ones at every start, unless an object carries
+ * `rbac.authorization.<domain>/autoupdate: "false"` (spec doc 2 §5.3). The objects of one kind are
+ * written as one batch (concurrently: a durable store commits them together); kinds go in order,
+ * roles before the bindings that name them.
  */
 export async function reconcileDefaultPolicy(state: ServerState): Promise<void> {
   const group = rbacGroup(state.flavor);
   if (!state.registry.get(group, 'clusterroles')) return;
-  const policy = defaultPolicy(state.flavor);
+  const policy = sharedDefaultPolicy(state.flavor);
   const noUpdate = autoupdateAnnotation(state.flavor);
   const kinds: [string, boolean, readonly Obj[]][] = [
     ['clusterroles', false, policy.clusterRoles],
@@ -81,33 +117,70 @@ export async function reconcileDefaultPolicy(state: ServerState): Promise<void> 
     ['rolebindings', true, policy.roleBindings],
   ];
   const creationTimestamp = nowRfc3339();
+  const settled = settledAggregatedRules(state.flavor);
   for (const [resource, binding, list] of kinds) {
-    for (const expected of list) {
-      const namespace: string = expected.metadata.namespace ?? '';
-      const k = state.objects.key({ group, resource, namespace }, expected.metadata.name);
-      const fresh = () =>
-        ({ ...expected, metadata: { ...expected.metadata, uid: newUid(), creationTimestamp } }) as ApiObject;
-      const { object: existing } = await state.objects.get(k);
-      if (!existing) {
-        try {
-          await state.objects.create(k, fresh());
-        } catch (e) {
-          if (!isStoreError(e, 'AlreadyExists')) throw e;
-        }
-        continue;
-      }
-      if (existing.metadata.annotations?.[noUpdate] === 'false') continue;
-      const next = reconciled(existing, expected, binding);
-      if (next === undefined) continue;
-      if (next === 'recreate') {
-        await state.objects.delete(k);
-        await state.objects.create(k, fresh());
-        continue;
-      }
-      await state.objects.update(k, (current) => {
-        const r = reconciled(current, expected, binding);
-        return r === undefined || r === 'recreate' ? current : r;
-      });
-    }
+    const results = await Promise.allSettled(
+      list.map((expected) =>
+        reconcileOne(
+          state,
+          group,
+          resource,
+          binding,
+          withSettledRules(expected, resource, settled),
+          creationTimestamp,
+          noUpdate,
+        ),
+      ),
+    );
+    // As one object after the other did: the first failure (in policy order) fails the start.
+    const failed = results.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
+}
+
+/** Creates one default object, or reconciles the stored one with it. */
+async function reconcileOne(
+  state: ServerState,
+  group: string,
+  resource: string,
+  binding: boolean,
+  expected: Obj,
+  creationTimestamp: string,
+  noUpdate: string,
+): Promise<void> {
+  const namespace: string = expected.metadata.namespace ?? '';
+  const k = state.objects.key({ group, resource, namespace }, expected.metadata.name);
+  const fresh = () =>
+    ({ ...expected, metadata: { ...expected.metadata, uid: newUid(), creationTimestamp } }) as ApiObject;
+  const { object: existing } = await state.objects.get(k);
+  if (!existing) {
+    try {
+      await state.objects.create(k, fresh());
+    } catch (e) {
+      if (!isStoreError(e, 'AlreadyExists')) throw e;
+    }
+    return;
+  }
+  if (existing.metadata.annotations?.[noUpdate] === 'false') return;
+  const next = reconciled(existing, expected, binding);
+  if (next === undefined) return;
+  if (next === 'recreate') {
+    await state.objects.delete(k);
+    await state.objects.create(k, fresh());
+    return;
+  }
+  await state.objects.update(k, (current) => {
+    const r = reconciled(current, expected, binding);
+    return r === undefined || r === 'recreate' ? current : r;
+  });
+}
+
+/** A default aggregated ClusterRole with the rules aggregation settles on (others unchanged). */
+function withSettledRules(
+  expected: Obj,
+  resource: string,
+  settled: ReadonlyMap<string, readonly PolicyRule[]>,
+): Obj {
+  const rules = resource === 'clusterroles' ? settled.get(expected.metadata.name) : undefined;
+  return rules ? { ...expected, rules } : expected;
 }

@@ -6,6 +6,7 @@
  * `system:kube-<x>` users → `system:<product>-<x>`. For the kubernetes flavor it is the data unchanged.
  */
 import type { Flavor } from '@orchard/meta';
+import { cloneJson } from '@orchard/meta/internal';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../types.js';
 import upstream from './upstream-policy.json' with { type: 'json' };
 
@@ -47,11 +48,28 @@ function deepMap(v: unknown, f: (s: string) => string): unknown {
   return v;
 }
 
-/** The default policy of `flavor`, as fresh objects (callers may mutate them). */
-export function defaultPolicy(flavor: Flavor): DefaultPolicy {
+/** The translated policy of each flavor object, built once per process (frozen: never mutated). */
+const translated = new WeakMap<Flavor, DefaultPolicy>();
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object' && !Object.isFrozen(v)) {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
+}
+
+/**
+ * The default policy of `flavor`, translated once per flavor and shared: every object (and array) is
+ * frozen, for readers that only compare or copy it (a server's start-up reconciliation, the Node
+ * authorizer's rules), so a start pays no translation. `defaultPolicy` gives mutable copies.
+ */
+export function sharedDefaultPolicy(flavor: Flavor): DefaultPolicy {
+  const cached = translated.get(flavor);
+  if (cached) return cached;
   const f = translator(flavor);
   const t = <T>(xs: unknown[]): T[] => xs.map((x) => deepMap(x, f) as T);
-  return {
+  const policy: DefaultPolicy = deepFreeze({
     clusterRoles: t<ClusterRole>([...upstream['cluster-roles'], ...upstream['controller-roles']]),
     clusterRoleBindings: t<ClusterRoleBinding>([
       ...upstream['cluster-role-bindings'],
@@ -59,7 +77,14 @@ export function defaultPolicy(flavor: Flavor): DefaultPolicy {
     ]),
     roles: t<Role>(upstream['namespace-roles']),
     roleBindings: t<RoleBinding>(upstream['namespace-role-bindings']),
-  };
+  });
+  translated.set(flavor, policy);
+  return policy;
+}
+
+/** The default policy of `flavor`, as fresh objects (callers may mutate them). */
+export function defaultPolicy(flavor: Flavor): DefaultPolicy {
+  return cloneJson(sharedDefaultPolicy(flavor));
 }
 
 /** The annotation that, set to `"false"`, stops reconciliation of a default object at start. */
