@@ -13,7 +13,7 @@ describe.each([orchFlavor, kubernetesFlavor])('the default policy of $domain', (
     const copy = defaultPolicy(flavor);
     expect(copy).toEqual(shared);
     expect(copy).not.toBe(shared);
-    copy.clusterRoles[0]!.metadata.name = 'changed';
+    (copy.clusterRoles[0]!.metadata as { name: string }).name = 'changed';
     expect(shared.clusterRoles[0]!.metadata.name).not.toBe('changed');
     expect(defaultPolicy(flavor).clusterRoles[0]!.metadata.name).not.toBe('changed');
   });
