@@ -78,7 +78,6 @@ export function startNodeAgent(o: NodeAgentOptions): NodeAgent {
   const reportEvery = o.statusReportFrequencyMs ?? 300_000;
   const nodePath = `/api/v1/nodes/${o.nodeName}`;
   let nodeUid: string | undefined;
-  let posted: NodeCondition[] | undefined;
   let postedResources = '';
   let lastReportAt = 0;
   let wake: (() => void) | undefined;
@@ -92,19 +91,23 @@ export function startNodeAgent(o: NodeAgentOptions): NodeAgent {
       signal: AbortSignal.any([abort.signal, AbortSignal.timeout(requestTimeoutMs)]),
     });
 
-  /** The status to post now, and whether it differs from what was last posted. */
-  function currentStatus(): { status: Obj; conditions: NodeCondition[]; resources: string } {
+  /** The status to post now; transition times continue those of `previous`. */
+  function currentStatus(previous: NodeCondition[] | undefined): {
+    status: Obj;
+    conditions: NodeCondition[];
+    resources: string;
+  } {
     const info = o.machine.info();
     const signals = o.machine.signals();
     const verdicts = conditionVerdicts(signals, shape.thresholds, o.flavor);
-    const conditions = computeConditions(posted, verdicts, formatRfc3339(now()));
+    const conditions = computeConditions(previous, verdicts, formatRfc3339(now()));
     const status = nodeStatus(info, signals, shape, conditions);
     const { conditions: _c, ...rest } = status;
     return { status, conditions, resources: JSON.stringify(rest) };
   }
 
   async function register(): Promise<void> {
-    const { status, conditions, resources } = currentStatus();
+    const { status, resources } = currentStatus(undefined);
     const info = o.machine.info();
     try {
       const created = await request<Obj>(
@@ -113,7 +116,6 @@ export function startNodeAgent(o: NodeAgentOptions): NodeAgent {
         registrationObject(o.flavor, info, shape, status),
       );
       nodeUid = (created.metadata as Obj).uid as string;
-      posted = conditions;
       postedResources = resources;
       lastReportAt = now().getTime();
       return;
@@ -124,8 +126,6 @@ export function startNodeAgent(o: NodeAgentOptions): NodeAgent {
     const existing = await request<Obj>('GET', nodePath);
     const meta = existing.metadata as Obj;
     nodeUid = meta.uid as string;
-    const old = (existing.status as Obj | undefined)?.conditions;
-    posted = Array.isArray(old) ? (old as NodeCondition[]) : undefined;
     const labels = { ...(meta.labels as Record<string, string> | undefined) };
     const ours = nodeLabels(o.flavor, info, shape);
     if (Object.entries(ours).some(([k, v]) => labels[k] !== v)) {
@@ -134,13 +134,19 @@ export function startNodeAgent(o: NodeAgentOptions): NodeAgent {
     await postStatus(true);
   }
 
-  /** Posts status when the conditions changed, the resources changed, or the report interval passed. */
+  /**
+   * Posts status when the conditions differ from the server's (a change here, or the node lifecycle
+   * controller's Unknown after an outage), the resources changed, or the report interval passed.
+   * The Node is read first, as upstream does, so transition times continue the server's.
+   */
   async function postStatus(force: boolean): Promise<void> {
-    const { status, conditions, resources } = currentStatus();
+    const node = await request<Obj>('GET', nodePath);
+    const current = (node.status as Obj | undefined)?.conditions;
+    const onServer = Array.isArray(current) ? (current as NodeCondition[]) : undefined;
+    const { status, conditions, resources } = currentStatus(onServer);
     const due = now().getTime() - lastReportAt >= reportEvery;
-    if (!force && !due && !conditionsChanged(posted, conditions) && resources === postedResources) return;
+    if (!force && !due && !conditionsChanged(onServer, conditions) && resources === postedResources) return;
     await request('PATCH', `${nodePath}/status`, { status }, 'application/merge-patch+json');
-    posted = conditions;
     postedResources = resources;
     lastReportAt = now().getTime();
   }
