@@ -22,7 +22,7 @@ function tcpProxy(port: number) {
   let listenPort = 0;
   const listen = () =>
     new Promise<number>((resolve) => {
-      server = createServer((client) => {
+      const srv = createServer((client) => {
         const upstream = connect(port, '127.0.0.1');
         for (const s of [client, upstream]) {
           sockets.add(s);
@@ -31,8 +31,9 @@ function tcpProxy(port: number) {
         }
         client.pipe(upstream).pipe(client);
       });
-      server.listen(listenPort, '127.0.0.1', () => {
-        listenPort = (server?.address() as { port: number }).port;
+      server = srv;
+      srv.listen(listenPort, '127.0.0.1', () => {
+        listenPort = (srv.address() as { port: number }).port;
         resolve(listenPort);
       });
     });
