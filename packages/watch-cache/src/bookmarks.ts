@@ -79,3 +79,18 @@ export function startBookmarkTimer(intervalMs: number, tick: () => void): { stop
   timer.unref?.();
   return { stop: () => clearInterval(timer) };
 }
+
+/**
+ * Runs `each` on `items` a slice of `size` per event-loop turn (the first slice now): a periodic
+ * bookmark round over 10,000 watchers writes 10,000 sockets, which in one turn would hold every
+ * request behind it.
+ */
+export function inSlices<T>(items: readonly T[], size: number, each: (slice: readonly T[]) => void): void {
+  let i = 0;
+  const step = (): void => {
+    each(items.slice(i, i + size));
+    i += size;
+    if (i < items.length) setImmediate(step);
+  };
+  if (items.length > 0) step();
+}

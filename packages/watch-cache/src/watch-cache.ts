@@ -3,6 +3,7 @@ import type { Store } from '@orchard/store';
 import {
   defaultBookmarkObject,
   initialEvents,
+  inSlices,
   sendBookmark,
   sharedBookmarks,
   startBookmarkTimer,
@@ -70,6 +71,9 @@ export interface WatchCache<T extends ApiObject = ApiObject> {
   stop(): Promise<void>;
 }
 
+/** Watchers bookmarked per event-loop turn by the periodic round. */
+const bookmarkSlice = 500;
+
 /** Where a non-Exact read is served: the cache's current state, or the store at a revision. */
 type ReadSource = { from: 'cache' } | { from: 'store'; at: number };
 
@@ -114,9 +118,13 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
     restart: (error) => reinitialize(resetReason(error)),
   });
 
+  // The periodic round bookmarks the watchers a slice per turn, each slice after the changes before it.
   const bookmarkTimer = startBookmarkTimer(o.bookmarkIntervalMs, () => {
     cache.evict();
-    cache.sendBookmarks();
+    inSlices([...watchers], bookmarkSlice, (slice) => {
+      watchers.flush();
+      for (const w of slice) sendBookmark(w, sync.revision, bookmarkObject);
+    });
   });
 
   /** Ends every watcher with `reason` (an ERROR event first) and re-lists. */
