@@ -253,6 +253,60 @@ describe.each(flavorNames)('more built-in kinds (%s flavor)', (flavorName) => {
     expectCauses(change.json, [['addressType', 'field is immutable']]);
   });
 
+  it("discovery lists the kinds and sub-resources kubectl users reach for, in the flavor's groups", async () => {
+    type Resources = { resources: { name: string; shortNames?: string[]; categories?: string[] }[] };
+    const names = async (path: string) => {
+      const r = await api.request('GET', path);
+      expect(r.status, path).toBe(200);
+      return (r.json as Resources).resources;
+    };
+    const groups = ((await api.request('GET', '/apis')).json as { groups: { name: string }[] }).groups.map(
+      (g) => g.name,
+    );
+    expect(groups).toEqual(
+      expect.arrayContaining(['apps', 'batch', flavor.group('discovery'), flavor.group('networking')]),
+    );
+    const core = await names('/api/v1');
+    expect(core.map((r) => r.name)).toEqual(
+      expect.arrayContaining([
+        'endpoints',
+        'nodes',
+        'nodes/status',
+        'persistentvolumeclaims',
+        'persistentvolumes',
+        'pods/log',
+        'pods/ephemeralcontainers',
+        'replicationcontrollers',
+        'services',
+      ]),
+    );
+    const apps = await names('/apis/apps/v1');
+    expect(apps.map((r) => r.name)).toEqual(
+      expect.arrayContaining([
+        'deployments',
+        'deployments/scale',
+        'replicasets',
+        'replicasets/scale',
+        'statefulsets',
+        'statefulsets/scale',
+        'daemonsets',
+        'daemonsets/status',
+      ]),
+    );
+    const batch = await names('/apis/batch/v1');
+    expect(batch.find((r) => r.name === 'cronjobs')).toMatchObject({
+      shortNames: ['cj'],
+      categories: ['all'],
+    });
+    expect(batch.map((r) => r.name)).toEqual(expect.arrayContaining(['jobs', 'jobs/status']));
+    expect((await names(`/apis/${flavor.group('discovery')}/v1`)).map((r) => r.name)).toContain(
+      'endpointslices',
+    );
+    expect((await names(`/apis/${flavor.group('networking')}/v1`)).map((r) => r.name)).toEqual(
+      expect.arrayContaining(['ingresses', 'ingresses/status']),
+    );
+  });
+
   it('Ingress lives in networking.<domain>/v1 with generation and /status', async () => {
     const ingresses = `/apis/${flavor.group('networking')}/v1/namespaces/default/ingresses`;
     const created = await post(ingresses, {
