@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -6,36 +5,21 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { flavors } from './helpers/auth-server.js';
-
-const bin = join(import.meta.dirname, '..', 'bin', 'orchard-apiserver.mjs');
+import { spawnCli, waitForCliOutput } from './helpers/cli-server.js';
 
 /** Runs the CLI until `until` shows in stdout (or it exits); returns its output and exit code. */
 async function run(args: string[], until?: string) {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d: Buffer) => {
-    out += d.toString();
-  });
-  child.stderr.on('data', (d: Buffer) => {
-    err += d.toString();
-  });
-  const exited = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-  let code: number | null | undefined;
-  void exited.then((c) => {
-    code = c;
-  });
-  for (let i = 0; i < 400 && code === undefined && !(until && out.includes(until)); i++)
-    await new Promise((r) => setTimeout(r, 50));
+  const cli = spawnCli(args);
+  await waitForCliOutput(cli, until, 20_000);
   return {
     get out() {
-      return out;
+      return cli.stdout();
     },
     get err() {
-      return err;
+      return cli.stderr();
     },
-    exited,
-    stop: () => child.kill('SIGTERM'),
+    exited: cli.exited,
+    stop: () => cli.child.kill('SIGTERM'),
   };
 }
 

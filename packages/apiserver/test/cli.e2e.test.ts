@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-
-const bin = join(import.meta.dirname, '..', 'bin', 'orchard-apiserver.mjs');
+import { runCli, spawnCli, waitForCliOutput } from './helpers/cli-server.js';
 
 interface Kubeconfig {
   clusters: { cluster: { server: string; 'certificate-authority-data'?: string } }[];
@@ -20,35 +18,20 @@ describe('orchard-apiserver CLI', () => {
 
   it('prints the URL, writes a working admin kubeconfig and exits cleanly on SIGTERM', async () => {
     const kubeconfigPath = join(dir, 'nested', 'admin.kubeconfig');
-    const child = spawn(
-      process.execPath,
-      [
-        bin,
-        '--port',
-        '0',
-        '--flavor',
-        'kubernetes',
-        '--data-dir',
-        join(dir, 'data'),
-        '--kubeconfig-out',
-        kubeconfigPath,
-      ],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    const cli = spawnCli([
+      '--port',
+      '0',
+      '--flavor',
+      'kubernetes',
+      '--data-dir',
+      join(dir, 'data'),
+      '--kubeconfig-out',
+      kubeconfigPath,
+    ]);
     try {
-      for (let i = 0; i < 300 && !out.includes('kubeconfig written'); i++)
-        await new Promise((r) => setTimeout(r, 50));
+      await waitForCliOutput(cli, 'kubeconfig written', 15_000);
+      const out = cli.stdout();
+      const err = cli.stderr();
       const m = /listening on (https:\/\/127\.0\.0\.1:(\d+))\n/.exec(out);
       expect(m, `stdout: ${out}\nstderr: ${err}`).not.toBeNull();
       const url = m?.[1] as string;
@@ -82,32 +65,20 @@ describe('orchard-apiserver CLI', () => {
         status: { userInfo: { username: 'admin', groups: ['system:masters', 'system:authenticated'] } },
       });
     } finally {
-      child.kill('SIGTERM');
+      cli.child.kill('SIGTERM');
     }
-    expect(await exited).toBe(0);
+    expect(await cli.exited).toBe(0);
   });
 
   it('rejects an unknown flavor with exit code 2', async () => {
-    const child = spawn(process.execPath, [bin, '--flavor', 'nope'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-    expect(code).toBe(2);
-    expect(err).toContain('unknown flavor');
+    const r = await runCli(['--flavor', 'nope']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown flavor');
   });
 
   it('rejects a --compaction-interval without a unit with exit code 2', async () => {
-    const child = spawn(process.execPath, [bin, '--compaction-interval', '5'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
-    expect(code).toBe(2);
-    expect(err).toContain('invalid --compaction-interval 5');
+    const r = await runCli(['--compaction-interval', '5']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('invalid --compaction-interval 5');
   });
 });

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { createHmac, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
@@ -25,6 +24,7 @@ import {
   startAuthServer,
   unauthorizedStatus,
 } from './helpers/auth-server.js';
+import { runCli, spawnCli } from './helpers/cli-server.js';
 
 /**
  * Structured JWT authentication end to end (doc 2 §2.5): a local HTTPS issuer (discovery + JWKS), an
@@ -231,38 +231,25 @@ ${ca
     const cliConfig = join(dir, `cli-live-authn-${flavor.name}.yaml`);
     writeFileSync(cliConfig, configFor('claims.given + "." + claims.family', tls.ca.cert));
     const dataDir = join(dir, `cli-live-${flavor.name}`);
-    const bin = join(import.meta.dirname, '..', 'bin', 'orchard-apiserver.mjs');
-    const child = spawn(
-      process.execPath,
-      [
-        bin,
-        '--port',
-        '0',
-        '--flavor',
-        flavor.name,
-        '--storage',
-        'memory',
-        '--data-dir',
-        dataDir,
-        '--authentication-config',
-        cliConfig,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      err += d.toString();
-    });
-    const exited = new Promise((r) => child.on('exit', r));
+    const cli = spawnCli([
+      '--port',
+      '0',
+      '--flavor',
+      flavor.name,
+      '--storage',
+      'memory',
+      '--data-dir',
+      dataDir,
+      '--authentication-config',
+      cliConfig,
+    ]);
+    const out = () => cli.stdout();
+    const err = () => cli.stderr();
     try {
-      await waitFor('the CLI to listen', () => out.includes('kubeconfig written'), 30_000);
-      expect(out).toContain('token-plugins');
-      expect(err).toContain(`authentication config ${cliConfig}: 1 JWT authenticators, reloaded on change`);
-      const url = /listening on (\S+)/.exec(out)![1]!;
+      await waitFor('the CLI to listen', () => out().includes('kubeconfig written'), 30_000);
+      expect(out()).toContain('token-plugins');
+      expect(err()).toContain(`authentication config ${cliConfig}: 1 JWT authenticators, reloaded on change`);
+      const url = /listening on (\S+)/.exec(out())![1]!;
       const admin = parseYaml(readFileSync(join(dataDir, 'admin.kubeconfig'), 'utf8'));
       const ca = Buffer.from(admin.clusters[0].cluster['certificate-authority-data'], 'base64').toString();
       const kc = kubeconfigWith(join(dir, `cli-live-${flavor.name}.kubeconfig`), url, ca, { token: token() });
@@ -273,15 +260,15 @@ ${ca
       writeFileSync(cliConfig, configFor('"cli:" + claims.given', tls.ca.cert));
       // the CLI checks the file every 5 s
       await waitFor('the CLI to apply the edit', async () => (await who()) === 'cli:jane', 20_000);
-      expect(err).toContain(`authentication config: reloaded ${cliConfig}`);
+      expect(err()).toContain(`authentication config: reloaded ${cliConfig}`);
       // Stock kubectl speaks the kubernetes flavor only; no kubectl binary: nothing more to run.
       if (!kubernetes || !kubectlAvailable()) return;
       const r = await kubectl(['auth', 'whoami', '-o', 'json'], { kubeconfig: kc });
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout).status.userInfo.username).toBe('cli:jane');
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      cli.child.kill('SIGTERM');
+      await cli.exited;
     }
   }, 60_000);
 
@@ -418,23 +405,8 @@ printf '{"apiVersion":"%s","kind":"ExecCredential","status":{"token":"%s","expir
 });
 
 describe('orchard-apiserver start-up errors', () => {
-  const bin = join(import.meta.dirname, '..', 'bin', 'orchard-apiserver.mjs');
   const start = (args: string[]) =>
-    new Promise<{ code: number | null; stderr: string }>((resolve) => {
-      const child = spawn(
-        process.execPath,
-        [bin, '--port', '0', '--storage', 'memory', '--data-dir', join(dir, 'cli'), ...args],
-        {
-          stdio: ['ignore', 'ignore', 'pipe'],
-          timeout: 30_000,
-        },
-      );
-      let stderr = '';
-      child.stderr.on('data', (d: Buffer) => {
-        stderr += d.toString();
-      });
-      child.on('exit', (code) => resolve({ code, stderr }));
-    });
+    runCli(['--port', '0', '--storage', 'memory', '--data-dir', join(dir, 'cli'), ...args]);
 
   it('--authentication-config with an --oidc-* flag, or a bad file naming file and field, exits 2', async () => {
     const good = join(dir, 'cli-authn.yaml');

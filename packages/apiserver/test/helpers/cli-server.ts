@@ -44,39 +44,58 @@ interface Kubeconfig {
   users: { user: { 'client-certificate-data'?: string; 'client-key-data'?: string } }[];
 }
 
-/**
- * Starts `orchard-apiserver --port 0 …args` and waits (bounded, 30 s) for its `listening on` line.
- * Rejects with the server's stderr when it exits first.
- */
-export async function startCliServer(args: readonly string[], kubeconfigPath: string): Promise<CliServer> {
-  const child = spawn(
-    process.execPath,
-    [cliBin, '--port', '0', '--kubeconfig-out', kubeconfigPath, ...args],
-    {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
-  );
+/** A CLI process (the package's bin) and what it printed so far. */
+export interface CliProcess {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** Everything it wrote to stdout so far. */
+  stdout(): string;
+  /** Everything it wrote to stderr so far. */
+  stderr(): string;
+  /** Its exit code; undefined while it runs. */
+  exitCode(): number | null | undefined;
+  readonly exited: Promise<number | null>;
+}
+
+/** Spawns `orchard-apiserver …args` as users run it, collecting its output. */
+export function spawnCli(args: readonly string[]): CliProcess {
+  const child = spawn(process.execPath, [cliBin, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
+  let code: number | null | undefined;
   child.stdout.on('data', (d: Buffer) => {
     out += d.toString();
   });
   child.stderr.on('data', (d: Buffer) => {
     err += d.toString();
   });
-  let exitCode: number | null | undefined;
   const exited = new Promise<number | null>((r) =>
-    child.on('exit', (code) => {
-      exitCode = code;
-      r(code);
+    child.on('exit', (c) => {
+      code = c;
+      r(c);
     }),
   );
-  for (let i = 0; i < 600 && !out.includes('kubeconfig written') && exitCode === undefined; i++)
+  return { child, stdout: () => out, stderr: () => err, exitCode: () => code, exited };
+}
+
+/** Waits (polling every 50 ms, at most `ms`) until `until` is in `p`'s stdout or `p` exits. */
+export async function waitForCliOutput(p: CliProcess, until: string | undefined, ms: number): Promise<void> {
+  for (let i = 0; i < ms / 50 && p.exitCode() === undefined && !(until && p.stdout().includes(until)); i++)
     await new Promise((r) => setTimeout(r, 50));
+}
+
+/**
+ * Starts `orchard-apiserver --port 0 …args` and waits (bounded, 30 s) for its `listening on` line.
+ * Rejects with the server's stderr when it exits first.
+ */
+export async function startCliServer(args: readonly string[], kubeconfigPath: string): Promise<CliServer> {
+  const p = spawnCli(['--port', '0', '--kubeconfig-out', kubeconfigPath, ...args]);
+  const { child, exited } = p;
+  await waitForCliOutput(p, 'kubeconfig written', 30_000);
+  const out = p.stdout();
   const m = /listening on (https:\/\/127\.0\.0\.1:\d+)\n/.exec(out);
   if (!m || !out.includes('kubeconfig written')) {
     child.kill('SIGKILL');
-    throw new Error(`the server did not start (exit ${String(exitCode)}): ${out}\n${err}`);
+    throw new Error(`the server did not start (exit ${String(p.exitCode())}): ${out}\n${p.stderr()}`);
   }
   const url = m[1] as string;
   const kc = parse(readFileSync(kubeconfigPath, 'utf8')) as Kubeconfig;
@@ -150,40 +169,29 @@ export async function startCliServer(args: readonly string[], kubeconfigPath: st
     url,
     child,
     exited,
-    stderr: () => err,
+    stderr: p.stderr,
     request,
     watch,
     async stop() {
       agent.destroy();
-      if (exitCode === undefined) child.kill('SIGTERM');
+      if (p.exitCode() === undefined) child.kill('SIGTERM');
       return exited;
     },
     async kill9() {
       agent.destroy();
-      if (exitCode === undefined) child.kill('SIGKILL');
+      if (p.exitCode() === undefined) child.kill('SIGKILL');
       await exited;
     },
   };
 }
 
 /** Runs the CLI to its exit (bounded, 30 s): for start-up errors. */
-export function runCli(
+export async function runCli(
   args: readonly string[],
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cliBin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-    });
-    child.stderr.on('data', (d: Buffer) => {
-      stderr += d.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  const p = spawnCli(args);
+  const timer = setTimeout(() => p.child.kill('SIGKILL'), 30_000);
+  const code = await p.exited;
+  clearTimeout(timer);
+  return { code, stdout: p.stdout(), stderr: p.stderr() };
 }
