@@ -173,6 +173,11 @@ export interface ApiServerOptions {
    */
   readonly runtimeConfig: RuntimeConfig;
   /**
+   * Deadline of one CRD conversion webhook call (upstream's fixed 30 s); a call past it fails the
+   * request with a 500 Status naming the webhook. Default 30 000 ms.
+   */
+  readonly conversionWebhookTimeoutMs: number;
+  /**
    * `--emulated-release`: the release whose served, deprecated and removed versions the server
    * follows (spec doc 1 §9.3–9.4), between 1.16 and 1.32. Default '1.32'.
    */
@@ -314,6 +319,7 @@ export const defaultApiServerOptions: Readonly<ApiServerOptions> = Object.freeze
   featureGates: Object.freeze({}),
   runtimeConfig: Object.freeze([]),
   emulatedRelease: '1.32',
+  conversionWebhookTimeoutMs: 30_000,
   lifecycleControllers: true,
   maxRequestsInflight: 400,
   maxMutatingRequestsInflight: 200,

@@ -6,6 +6,7 @@ import { statusSubresourceStrategy } from '../registry/status-strategy.js';
 import { type PrinterColumn, registerCustomResource, type ScalePaths } from '../schema/schemas.js';
 import type { ServerState } from '../state.js';
 import { crdCleanupFinalizer, createCrdCleanup } from './cleanup.js';
+import { webhookConfigOf } from './conversion-webhook.js';
 import { registerCrdRules } from './validation-rules.js';
 
 type Obj = Record<string, any>;
@@ -60,6 +61,7 @@ export function definitionFromCrd(crd: Obj, flavor: Flavor): ResourceDefinition 
       `${spec.group}/${v.name} ${names.kind} is deprecated${preferred ? `; use ${spec.group}/${preferred} ${names.kind}` : ''}`;
     deprecations.set(v.name, text);
   }
+  const webhook = webhookConfigOf(crd);
   const subresources: SubresourceDefinition[] = [];
   if (status) subresources.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
   if (scale) {
@@ -91,6 +93,7 @@ export function definitionFromCrd(crd: Obj, flavor: Flavor): ResourceDefinition 
     crdName: crd.metadata.name,
     ...(scale ? { scale } : {}),
     ...(deprecations.size > 0 ? { deprecations } : {}),
+    ...(webhook ? { webhook } : {}),
   });
   registerCrdRules(def, crd, flavor);
   return def;

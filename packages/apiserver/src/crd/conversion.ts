@@ -3,17 +3,24 @@ import type { RequestContext } from '../context.js';
 import type { WriteStep } from '../handlers/write-pipeline.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { customResourceInfo } from '../schema/schemas.js';
+import type { ServerState } from '../state.js';
+import {
+  type ConversionWebhookConfig,
+  createWebhookConverter,
+  type WebhookConverter,
+} from './conversion-webhook.js';
 
 /**
  * Converts a custom resource between versions of its CRD. It gets a copy it may mutate and must
- * return the object with `apiVersion` = `toApiVersion`. The default (`None` strategy) only
- * rewrites `apiVersion`.
+ * return the object with `apiVersion` = `toApiVersion` (or a promise of it). The default (`None`
+ * strategy, or the CRD's conversion webhook) applies when none is plugged in. The field manager's
+ * comparison across versions uses only a synchronous answer (else it compares at the request's version).
  */
 export type CustomResourceConverter = (
   obj: ApiObject,
   toApiVersion: string,
   ctx: { readonly def: ResourceDefinition; readonly fromApiVersion: string },
-) => ApiObject;
+) => ApiObject | Promise<ApiObject>;
 
 const noneConverter: CustomResourceConverter = (obj, toApiVersion) => ({ ...obj, apiVersion: toApiVersion });
 
@@ -72,8 +79,93 @@ export function convertToVersion(
     if (def.convert) return def.convert(structuredClone(obj), version);
     return { ...obj, apiVersion: to };
   }
+  // Synchronous callers (the field manager) compare a webhook-converted resource at the request's
+  // version: only apiVersion is rewritten.
   const convert = converters.get(`${def.group}/${def.kind}`) ?? noneConverter;
-  return convert(structuredClone(obj), to, { def, fromApiVersion: from });
+  const out = convert(structuredClone(obj), to, { def, fromApiVersion: from });
+  return out instanceof Promise ? { ...obj, apiVersion: to } : out;
+}
+
+/** Whether `obj` needs converting to `version` of `def` (same group and kind, another version). */
+function needsConversion(def: ResourceDefinition, obj: unknown, to: string): obj is ApiObject {
+  if (typeof obj !== 'object' || obj === null) return false;
+  const o = obj as ApiObject;
+  const from = String(o.apiVersion ?? '');
+  return from !== to && o.kind === def.kind && parseApiVersion(from).group === def.group;
+}
+
+/**
+ * The objects at `version`, in order, converting asynchronously where the resource needs it: a
+ * plugged-in converter (awaited), else the CRD's conversion webhook (one `ConversionReview` for all
+ * objects of one source version), else `convertToVersion`. Rejects with the webhook's error Status.
+ */
+export async function convertAllToVersion(
+  state: ServerState,
+  def: ResourceDefinition,
+  objects: readonly ApiObject[],
+  version: string,
+): Promise<ApiObject[]> {
+  const info = customResourceInfo(def);
+  const to = formatApiVersion({ group: def.group, version });
+  const plugged = state.converters.get(`${def.group}/${def.kind}`);
+  if (!info || (!plugged && !info.webhook))
+    return objects.map((o) => convertToVersion(state.converters, def, o, version));
+  if (plugged) {
+    return Promise.all(
+      objects.map(async (o) =>
+        needsConversion(def, o, to)
+          ? plugged(structuredClone(o), to, { def, fromApiVersion: String(o.apiVersion) })
+          : o,
+      ),
+    );
+  }
+  const out = [...objects];
+  const bySource = new Map<string, number[]>();
+  objects.forEach((o, i) => {
+    if (!needsConversion(def, o, to)) return;
+    const from = String(o.apiVersion);
+    bySource.set(from, [...(bySource.get(from) ?? []), i]);
+  });
+  const webhook = webhookConverterFor(info.webhook as ConversionWebhookConfig, state);
+  for (const indexes of bySource.values()) {
+    const converted = await webhook(
+      indexes.map((i) => objects[i] as ApiObject),
+      to,
+    );
+    indexes.forEach((i, j) => {
+      out[i] = converted[j] as ApiObject;
+    });
+  }
+  return out;
+}
+
+/** One webhook client per configuration and timeout (CRDs re-register on every change). */
+const webhookClients = new Map<string, WebhookConverter>();
+
+function webhookConverterFor(config: ConversionWebhookConfig, state: ServerState): WebhookConverter {
+  const timeoutMs = state.options.conversionWebhookTimeoutMs;
+  const key = JSON.stringify([
+    config.url,
+    config.caBundle ?? '',
+    config.reviewVersions,
+    timeoutMs,
+    state.flavor.name,
+  ]);
+  let c = webhookClients.get(key);
+  if (!c) {
+    if (webhookClients.size >= 64) webhookClients.delete(webhookClients.keys().next().value as string);
+    c = createWebhookConverter(config, state.flavor, { timeoutMs });
+    webhookClients.set(key, c);
+  }
+  return c;
+}
+
+/** Whether converting a value of `def` may need `convertAllToVersion` (a webhook or plugged-in converter). */
+function convertsAsynchronously(state: ServerState, def: ResourceDefinition): boolean {
+  const info = customResourceInfo(def);
+  return (
+    info !== undefined && (info.webhook !== undefined || state.converters.has(`${def.group}/${def.kind}`))
+  );
 }
 
 /**
@@ -99,9 +191,10 @@ export function fieldManagerConverter(
 
 /**
  * A response value (object, list, watch event object) at the version the request addressed; adds
- * the deprecation warning of a deprecated custom resource version.
+ * the deprecation warning of a deprecated custom resource version. A promise when the conversion
+ * is asynchronous (a CRD's conversion webhook or an asynchronous plugged-in converter).
  */
-export function convertForResponse(ctx: RequestContext, value: unknown): unknown {
+export function convertForResponse(ctx: RequestContext, value: unknown): unknown | Promise<unknown> {
   const def = ctx.def;
   if (!def || typeof value !== 'object' || value === null) return value;
   const info = customResourceInfo(def);
@@ -110,6 +203,14 @@ export function convertForResponse(ctx: RequestContext, value: unknown): unknown
   const deprecation = info?.deprecations?.get(ctx.version);
   if (deprecation && !ctx.warnings.includes(deprecation)) ctx.warnings.push(deprecation);
   const v = value as ApiObject & { items?: unknown[] };
+  if (convertsAsynchronously(ctx.server, def)) {
+    if (v.kind === def.listKind && Array.isArray(v.items))
+      return convertAllToVersion(ctx.server, def, v.items as ApiObject[], ctx.version).then((items) => ({
+        ...v,
+        items,
+      }));
+    return convertAllToVersion(ctx.server, def, [v], ctx.version).then(([o]) => o);
+  }
   if (v.kind === def.listKind && Array.isArray(v.items)) {
     return {
       ...v,
@@ -123,9 +224,10 @@ export function convertForResponse(ctx: RequestContext, value: unknown): unknown
 export const versionInStep: WriteStep = {
   name: 'version-in',
   operations: ['update', 'patch'],
-  run(w) {
+  async run(w) {
     if (w.old && (customResourceInfo(w.def) || isMultiVersion(w.def))) {
-      w.old = convertToVersion(w.ctx.server.converters, w.def, w.old, w.ctx.version) as typeof w.old;
+      const [old] = await convertAllToVersion(w.ctx.server, w.def, [w.old], w.ctx.version);
+      w.old = old as typeof w.old;
     }
   },
 };
@@ -134,8 +236,10 @@ export const versionInStep: WriteStep = {
 export const versionOutStep: WriteStep = {
   name: 'version-out',
   operations: ['create', 'update', 'patch'],
-  run(w) {
-    if (customResourceInfo(w.def) || isMultiVersion(w.def))
-      w.obj = convertToVersion(w.ctx.server.converters, w.def, w.obj, storageVersionOf(w.def));
+  async run(w) {
+    if (customResourceInfo(w.def) || isMultiVersion(w.def)) {
+      const [obj] = await convertAllToVersion(w.ctx.server, w.def, [w.obj], storageVersionOf(w.def));
+      w.obj = obj as ApiObject;
+    }
   },
 };

@@ -156,7 +156,58 @@ export function validateCrd(crd: Obj, flavor: Flavor): StatusCause[] {
   if (strategy !== undefined && strategy !== 'None' && strategy !== 'Webhook') {
     errs.push(fieldErrors.notSupported('spec.conversion.strategy', strategy, ['None', 'Webhook']));
   }
+  errs.push(...validateConversionWebhook(spec.conversion));
   return [...toStatusCauses(errs), ...ruleCauses];
+}
+
+/** Upstream's checks of `spec.conversion.webhook` (required with `Webhook`, forbidden otherwise). */
+function validateConversionWebhook(conversion: Obj | undefined): ReturnType<typeof fieldErrors.required>[] {
+  const errs: ReturnType<typeof fieldErrors.required>[] = [];
+  const webhook = conversion?.webhook;
+  if (conversion?.strategy !== 'Webhook') {
+    if (webhook !== undefined && webhook !== null)
+      errs.push(
+        fieldErrors.forbidden(
+          'spec.conversion.webhook',
+          'should not be set when strategy is not set to Webhook',
+        ),
+      );
+    return errs;
+  }
+  if (typeof webhook !== 'object' || webhook === null) {
+    errs.push(fieldErrors.required('spec.conversion.webhook', 'required when strategy is set to Webhook'));
+    return errs;
+  }
+  const versions = Array.isArray(webhook.conversionReviewVersions) ? webhook.conversionReviewVersions : [];
+  if (!versions.some((v: unknown) => v === 'v1' || v === 'v1beta1'))
+    errs.push(
+      fieldErrors.invalid(
+        'spec.conversion.webhook.conversionReviewVersions',
+        versions,
+        'must include at least one of v1, v1beta1',
+      ),
+    );
+  const client: Obj | undefined = webhook.clientConfig;
+  const p = 'spec.conversion.webhook.clientConfig';
+  const hasUrl = typeof client?.url === 'string';
+  const hasService = typeof client?.service === 'object' && client?.service !== null;
+  if (hasUrl === hasService) errs.push(fieldErrors.required(p, 'exactly one of url or service is required'));
+  if (hasUrl) {
+    let u: URL | undefined;
+    try {
+      u = new URL(client?.url);
+    } catch {
+      errs.push(fieldErrors.invalid(`${p}.url`, client?.url, 'host must be specified'));
+    }
+    if (u && u.protocol !== 'https:')
+      errs.push(fieldErrors.invalid(`${p}.url`, client?.url, "'https' is the only allowed URL scheme"));
+  }
+  if (
+    client?.caBundle !== undefined &&
+    (typeof client.caBundle !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(client.caBundle))
+  )
+    errs.push(fieldErrors.invalid(`${p}.caBundle`, '', 'must be base64-encoded PEM'));
+  return errs;
 }
 
 /** Immutable parts of a CRD on update. */

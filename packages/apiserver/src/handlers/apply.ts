@@ -82,7 +82,7 @@ export async function handleApply(
   for (let tries = 0; ; tries++) {
     const updated = await updateObject(ctx, def, 'patch', cleaned, applyPatchYaml);
     if (updated) {
-      writeObject(ctx, 200, updated);
+      await writeObject(ctx, 200, updated);
       return;
     }
     if (ctx.info.subresource !== '') throw errors.notFound(errorTarget(def, name), name);
@@ -109,10 +109,10 @@ export async function handleApply(
     try {
       await ctx.server.writePipeline.run(run);
       if (run.dryRun) {
-        writeObject(ctx, 201, run.obj);
+        await writeObject(ctx, 201, run.obj);
         return;
       }
-      writeObject(ctx, 201, await ctx.server.objects.create(objectKey(ctx, def, name), run.obj));
+      await writeObject(ctx, 201, await ctx.server.objects.create(objectKey(ctx, def, name), run.obj));
       return;
     } catch (e) {
       await undoWriteSideEffects(run);

@@ -110,10 +110,10 @@ export async function handleCreate(ctx: RequestContext, def: ResourceDefinition)
       namespace: ctx.info.namespace,
       server: ctx.server,
     });
-    writeObject(ctx, 201, out);
+    await writeObject(ctx, 201, out);
     return;
   }
   const created = await createObject(ctx, def, value, '');
   // The created object is the watch cache's for this revision: its bytes are kept for later reads.
-  writeObject(ctx, 201, created, 'object', true);
+  await writeObject(ctx, 201, created, 'object', true);
 }

@@ -57,7 +57,7 @@ export async function handleDeleteCollection(ctx: RequestContext, def: ResourceD
   };
   await Promise.all(Array.from({ length: Math.min(deleteCollectionConcurrency, items.length) }, worker));
   const apiVersion = def.group === '' ? ctx.version : `${def.group}/${ctx.version}`;
-  writeObject(
+  await writeObject(
     ctx,
     200,
     { kind: def.listKind, apiVersion, metadata: { resourceVersion: String(page.revision) }, items },

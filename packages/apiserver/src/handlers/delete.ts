@@ -23,7 +23,7 @@ export function writeDeleteOutcome(
   name: string,
   outcome: DeleteOutcome,
   opts: DeleteOptions,
-): void {
+): void | Promise<void> {
   if (outcome.deleted && !def.returnDeletedObject) {
     // Upstream's finalizeDelete Status carries no `code`.
     const status: Omit<Status, 'code'> = {
@@ -39,11 +39,10 @@ export function writeDeleteOutcome(
         uid: outcome.object.metadata?.uid ?? '',
       },
     };
-    writeObject(ctx, 200, status);
-    return;
+    return writeObject(ctx, 200, status);
   }
   const code = !outcome.deleted && opts.orphanDependents === false ? 202 : 200;
-  writeObject(ctx, code, outcome.object);
+  return writeObject(ctx, code, outcome.object);
 }
 
 /** delete (spec doc 1 §4.2, §3): the deletion lifecycle with the options of §2.8. */
@@ -65,11 +64,11 @@ export async function handleDelete(ctx: RequestContext, def: ResourceDefinition)
         code: 200,
         details: { name, kind: def.kind },
       };
-      writeObject(ctx, 200, status);
+      await writeObject(ctx, 200, status);
       return;
     }
-    writeDeleteOutcome(ctx, def, name, r as DeleteOutcome, opts);
+    await writeDeleteOutcome(ctx, def, name, r as DeleteOutcome, opts);
     return;
   }
-  writeDeleteOutcome(ctx, def, name, await deleteObject(ctx.server, target, opts), opts);
+  await writeDeleteOutcome(ctx, def, name, await deleteObject(ctx.server, target, opts), opts);
 }

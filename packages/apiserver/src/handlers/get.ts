@@ -15,5 +15,5 @@ export async function handleGet(ctx: RequestContext, def: ResourceDefinition): P
   const plan = planGet(ctx.query.resourceVersion);
   const { object } = await ctx.server.watchCaches.for(def).get(objectKey(ctx, def, name), plan);
   if (!object) throw errors.notFound(errorTarget(def, name), name);
-  writeObject(ctx, 200, object, 'object', true);
+  await writeObject(ctx, 200, object, 'object', true);
 }

@@ -134,5 +134,5 @@ export async function handleList(ctx: RequestContext, def: ResourceDefinition): 
     filtered: !filter.empty,
   });
   const apiVersion = def.group === '' ? ctx.version : `${def.group}/${ctx.version}`;
-  writeObject(ctx, 200, { kind: def.listKind, apiVersion, metadata, items: page.items }, 'list', true);
+  await writeObject(ctx, 200, { kind: def.listKind, apiVersion, metadata, items: page.items }, 'list', true);
 }

@@ -75,5 +75,5 @@ export async function handlePatch(ctx: RequestContext, def: ResourceDefinition):
   const name = ctx.info.name;
   const out: ApiObject | undefined = await updateObject(ctx, def, 'patch', patch, patchType);
   if (!out) throw errors.notFound(errorTarget(def, name), name);
-  writeObject(ctx, 200, out);
+  await writeObject(ctx, 200, out);
 }

@@ -11,7 +11,7 @@ import {
 import { getOwn, setOwn } from '@orchard/meta/internal';
 import { applyJsonPatch, applyMergePatch, parseJsonPatchText } from '@orchard/patch';
 import type { RequestContext } from '../context.js';
-import { convertToVersion } from '../crd/conversion.js';
+import { convertAllToVersion } from '../crd/conversion.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { readBody } from '../request/body.js';
 import { writeObject } from '../response/write.js';
@@ -120,7 +120,7 @@ export async function handleScale(ctx: RequestContext, def: ResourceDefinition):
   if (!object) throw errors.notFound(errorTarget(def, name), name);
   const current = toScale(object, paths);
   if (ctx.info.verb === 'get') {
-    writeObject(ctx, 200, current);
+    await writeObject(ctx, 200, current);
     return;
   }
   let wanted: Obj;
@@ -160,10 +160,10 @@ export async function handleScale(ctx: RequestContext, def: ResourceDefinition):
     ]);
   }
   const rv = wanted?.metadata?.resourceVersion;
-  const body = convertToVersion(ctx.server.converters, def, structuredClone(object), ctx.version) as Obj;
+  const body = (await convertAllToVersion(ctx.server, def, [structuredClone(object)], ctx.version))[0] as Obj;
   setPath(body, paths.specReplicasPath, replicas);
   body.metadata.resourceVersion = rv === undefined || rv === '' ? object.metadata.resourceVersion : rv;
   const updated = await updateObject(ctx, def, 'update', body, undefined);
   if (!updated) throw errors.notFound(errorTarget(def, name), name);
-  writeObject(ctx, 200, toScale(updated, paths));
+  await writeObject(ctx, 200, toScale(updated, paths));
 }

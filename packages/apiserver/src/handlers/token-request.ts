@@ -171,7 +171,7 @@ export async function handleTokenRequest(ctx: RequestContext, def: ResourceDefin
     });
     out.status = { token, expirationTimestamp: new Date(expiresAt).toISOString().replace(/\.\d+Z$/, 'Z') };
   }
-  writeObject({ ...ctx, def: tokenRequestDefinition(apiVersion), version: 'v1' }, 201, out);
+  await writeObject({ ...ctx, def: tokenRequestDefinition(apiVersion), version: 'v1' }, 201, out);
 }
 
 /** The kind the response is negotiated for (Protobuf knows TokenRequest, not ServiceAccount's shape). */

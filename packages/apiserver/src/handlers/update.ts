@@ -119,7 +119,7 @@ export async function handleUpdate(ctx: RequestContext, def: ResourceDefinition)
   const { value } = await decodeBody(ctx);
   const updated = await updateObject(ctx, def, 'update', value, undefined);
   if (updated) {
-    writeObject(ctx, 200, updated);
+    await writeObject(ctx, 200, updated);
     return;
   }
   const name = ctx.info.name;
@@ -129,5 +129,5 @@ export async function handleUpdate(ctx: RequestContext, def: ResourceDefinition)
   if (rv && parseResourceVersion(rv, 'metadata.resourceVersion') !== 0)
     throw errors.notFound(errorTarget(def, name), name);
   const created = await createObject(ctx, def, value, name);
-  writeObject(ctx, 201, created);
+  await writeObject(ctx, 201, created);
 }

@@ -2,6 +2,7 @@ import type { WatchEventType } from '@orchard/meta';
 import type { ResponseEncoding } from '../codecs.js';
 import type { RequestContext } from '../context.js';
 import { convertForResponse } from '../crd/conversion.js';
+import { toApiError } from '../errors.js';
 import { jsonEventFromCached } from './encode-cached.js';
 
 /**
@@ -92,6 +93,31 @@ export class WatchStream {
 
   /** Writes one event, or queues it while the socket is not accepting (see the class comment). */
   send(type: WatchEventType, object: unknown): void {
+    if (this.ended || this.ending) return;
+    const data = type !== 'ERROR' && type !== 'BOOKMARK';
+    const converted = data ? convertForResponse(this.ctx, object) : object;
+    // Events converted asynchronously (a CRD's conversion webhook) keep their order: each waits for
+    // the one before. A failed conversion ends the stream with an ERROR event.
+    if (converted instanceof Promise || this.converting) {
+      this.converting = (this.converting ?? Promise.resolve()).then(async () => {
+        try {
+          this.sendConverted(type, await converted);
+        } catch (e) {
+          this.sendConverted('ERROR', toApiError(e).toStatus());
+          this.end();
+        }
+      });
+      return;
+    }
+    this.sendConverted(type, converted);
+  }
+
+  /** Events waiting for an asynchronous conversion, in order. */
+  private converting: Promise<void> | undefined;
+  /** `end()` was called while conversions were pending: it runs after them. */
+  private ending = false;
+
+  private sendConverted(type: WatchEventType, object: unknown): void {
     if (this.ended) return;
     const bytes = this.encode(type, object);
     if (!bytes) return;
@@ -107,7 +133,6 @@ export class WatchStream {
   }
 
   private encode(type: WatchEventType, object: unknown): Uint8Array | undefined {
-    if (type !== 'ERROR' && type !== 'BOOKMARK') object = convertForResponse(this.ctx, object);
     const stream = this.enc.codec.stream;
     if (!stream) return undefined;
     const conv = this.enc.conversion;
@@ -165,6 +190,11 @@ export class WatchStream {
   /** Ends the stream after the events still waiting (an ERROR, the last changes before a timeout). */
   end(): void {
     if (this.ended) return;
+    if (this.converting && !this.ending) {
+      this.ending = true;
+      void this.converting.then(() => this.end());
+      return;
+    }
     this.ended = true;
     const res = this.ctx.res;
     res.off('drain', this.drain);

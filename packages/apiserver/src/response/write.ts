@@ -63,6 +63,8 @@ export function responseEncoding(ctx: RequestContext, streaming = false): Respon
  * Writes an API object, list or Status with the negotiated codec (and conversion, e.g. Table).
  * `shape` tells a conversion what it gets. `fromCache`: the object, or the list's items, are the
  * watch cache's (never mutated), so their encoded bytes are built once and reused (serialize once).
+ * Returns a promise when the value needs an asynchronous conversion (a CRD's conversion webhook):
+ * await it, since a failed conversion rejects.
  */
 export function writeObject(
   ctx: RequestContext,
@@ -70,9 +72,23 @@ export function writeObject(
   value: unknown,
   shape: 'object' | 'list' = 'object',
   fromCache = false,
-): void {
+): void | Promise<void> {
   const enc = responseEncoding(ctx);
-  value = convertForResponse(ctx, value);
+  // A custom resource converted by a webhook is converted asynchronously; everything else is not.
+  const converted = convertForResponse(ctx, value);
+  if (converted instanceof Promise)
+    return converted.then((v) => writeConverted(ctx, enc, code, v, shape, fromCache));
+  writeConverted(ctx, enc, code, converted, shape, fromCache);
+}
+
+function writeConverted(
+  ctx: RequestContext,
+  enc: ResponseEncoding,
+  code: number,
+  value: unknown,
+  shape: 'object' | 'list',
+  fromCache: boolean,
+): void {
   const encoded =
     fromCache && !enc.conversion && !ctx.query.pretty
       ? encodeCached(enc.codec, value, shape, ctx.server.flavor)

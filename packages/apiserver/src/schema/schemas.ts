@@ -1,5 +1,6 @@
 import type { Flavor } from '@orchard/meta';
 import { builtinSchema, type StructuralSchema } from '@orchard/schema';
+import type { ConversionWebhookConfig } from '../crd/conversion-webhook.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 
 /** What a custom resource type carries beyond its `ResourceDefinition`. */
@@ -15,6 +16,8 @@ export interface CustomResourceInfo {
   readonly deprecations?: ReadonlyMap<string, string>;
   /** The `/scale` sub-resource's JSON paths, when the CRD declares one. */
   readonly scale?: ScalePaths;
+  /** `spec.conversion.webhook` of a CRD whose strategy is `Webhook`. */
+  readonly webhook?: ConversionWebhookConfig;
 }
 
 /** Where a resource keeps what its `/scale` sub-resource shows (`.spec.replicas` …). */
