@@ -11,6 +11,11 @@ export interface FeatureGateSpec {
   /** Whether the feature is on when the operator says nothing (upstream's default). */
   readonly default: boolean;
   readonly stage: FeatureStage;
+  /**
+   * The gate cannot be set away from its default (upstream `LockToDefault`: GA gates during their
+   * deprecation window, spec doc 1 §9.3 rule 10 "disabling a non-operational gate fails").
+   */
+  readonly lockToDefault?: boolean;
 }
 
 /** Every gate the server knows, with upstream 1.32 defaults. */
@@ -38,6 +43,12 @@ export const knownFeatureGates = Object.freeze({
    * forbidden for watch unless the WatchList feature gate is enabled`).
    */
   WatchList: { default: true, stage: 'beta' },
+  /** SelfSubjectReview (`kubectl auth whoami`, doc 2 §2). GA since 1.28: locked on. */
+  APISelfSubjectReview: { default: true, stage: 'ga', lockToDefault: true },
+  /** The node agent's checkpoint endpoint (doc 2). Beta in 1.32, on by default. */
+  ContainerCheckpoint: { default: true, stage: 'beta' },
+  /** Resizing a pod's resources in place. Alpha in 1.32, off by default. */
+  InPlacePodVerticalScaling: { default: false, stage: 'alpha' },
 } satisfies Record<string, FeatureGateSpec>);
 
 /** The name of a gate the server knows (upstream's 1.32 names). */
@@ -92,6 +103,7 @@ export function parseFeatureGates(text: string): FeatureGateOverrides {
     }
     out[name] = b;
   }
+  resolveFeatureGates(out);
   return out;
 }
 
@@ -101,12 +113,39 @@ function parseGoBool(v: string): boolean | undefined {
   return undefined;
 }
 
-/** The defaults with `overrides` applied; unknown names (from untyped callers) are rejected. */
+/**
+ * The defaults with `overrides` applied. Unknown names (from untyped callers) are rejected, and so
+ * is setting a locked gate away from its default, in upstream's words (spec doc 1 §9.3 rule 10).
+ */
 export function resolveFeatureGates(overrides: FeatureGateOverrides = {}): FeatureGates {
-  for (const k of Object.keys(overrides)) {
+  for (const [k, v] of Object.entries(overrides)) {
     if (!isFeatureGateName(k)) throw new FeatureGateError(`unrecognized feature gate: ${k}`);
+    const spec: FeatureGateSpec = knownFeatureGates[k];
+    if (spec.lockToDefault && v !== spec.default)
+      throw new FeatureGateError(
+        `cannot set feature gate ${k} to ${String(v)}, feature is locked to ${String(spec.default)}`,
+      );
   }
   return Object.freeze({ ...defaultFeatureGates, ...overrides });
+}
+
+/**
+ * The start-up warnings of `overrides` (spec doc 1 §9.3 rules 6, 10), in upstream's words: setting
+ * a GA or deprecated gate works (or is a no-op when locked) but says it will go.
+ */
+export function featureGateWarnings(
+  overrides: FeatureGateOverrides,
+  table: Readonly<Record<string, FeatureGateSpec>> = knownFeatureGates,
+): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(overrides)) {
+    const spec = table[k];
+    if (spec?.stage === 'ga')
+      out.push(`Setting GA feature gate ${k}=${String(v)}. It will be removed in a future release.`);
+    else if (spec?.stage === 'deprecated')
+      out.push(`Setting deprecated feature gate ${k}=${String(v)}. It will be removed in a future release.`);
+  }
+  return out;
 }
 
 /** Whether a gate is on for a server configured with `overrides`. */

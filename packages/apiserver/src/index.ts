@@ -54,6 +54,7 @@ export {
   defaultFeatureGates,
   FeatureGateError,
   featureEnabled,
+  featureGateWarnings,
   knownFeatureGates,
   parseFeatureGates,
   resolveFeatureGates,

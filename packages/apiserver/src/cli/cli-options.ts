@@ -3,7 +3,7 @@ import { type Flavor, flavorByName } from '@orchard/meta';
 import { type AuthorizationFlags, readAuthorizationFlags } from '../authorization/authorization-flags.js';
 import { parseLeaderElectionFlags } from '../controllers/leader-election-flags.js';
 import { parseDuration } from '../duration.js';
-import { type FeatureGateOverrides, parseFeatureGates } from '../feature-gates.js';
+import { type FeatureGateOverrides, featureGateWarnings, parseFeatureGates } from '../feature-gates.js';
 import { isLoopback } from '../launch.js';
 import { type ObservabilityFlags, parseObservabilityFlags } from '../observability-flags.js';
 import { serviceRangeOptions } from '../services/ip-range.js';
@@ -86,6 +86,8 @@ export function readCliOptions(values: CliFlagValues, fail: (msg: string) => nev
   try {
     if (typeof values['feature-gates'] === 'string')
       featureGates = parseFeatureGates(values['feature-gates']);
+    // Deprecated and GA gates work but warn when set (spec doc 1 §9.3 rules 6, 10).
+    for (const w of featureGateWarnings(featureGates)) process.stderr.write(`warning: ${w}\n`);
   } catch (e) {
     return fail(`invalid argument for --feature-gates: ${(e as Error).message}`);
   }
