@@ -1,7 +1,14 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { type FlavorName, flavorByName } from '@orchard/meta';
-import { crdFixture, installCrd, openWatch, startTestServer, type TestServer } from '@orchard/testing';
+import {
+  type CrdFixture,
+  crdFixture,
+  installCrd,
+  openWatch,
+  startTestServer,
+  type TestServer,
+} from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedTls } from './helpers/auth-server.js';
 
@@ -98,7 +105,7 @@ describe.each(['orch', 'kubernetes'] as FlavorName[])('CRD conversion webhook (%
         clientConfig: { url: `https://127.0.0.1:${port}/convert`, caBundle: btoa(tls.ca.cert) },
       },
     };
-    await installCrd(api, crd);
+    await installCrd(api, crd as CrdFixture);
   });
   afterAll(async () => {
     await api?.stop();
