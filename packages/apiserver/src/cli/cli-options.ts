@@ -53,6 +53,8 @@ export interface CliOptions {
   /** `--kubeconfig-out`, absolute (default `<data-dir>/admin.kubeconfig`). */
   readonly kubeconfigOut: string;
   readonly simulateReplicaReadiness: boolean;
+  /** `--node-monitor-grace-period`, ms (undefined: the controller's default, 50 s). */
+  readonly nodeMonitorGracePeriodMs: number | undefined;
 }
 
 /**
@@ -135,6 +137,7 @@ export function readCliOptions(values: CliFlagValues, fail: (msg: string) => nev
     requestTimeoutMs: duration('request-timeout'),
   };
   const watchWindowMs = duration('watch-window');
+  const nodeMonitorGracePeriodMs = duration('node-monitor-grace-period');
   const continueTtlMs = duration('continue-ttl');
   const compactionInterval = values['compaction-interval'];
   let compactionIntervalMs: number | undefined;
@@ -188,6 +191,7 @@ export function readCliOptions(values: CliFlagValues, fail: (msg: string) => nev
     authz,
     kubeconfigOut,
     simulateReplicaReadiness: values['simulate-replica-readiness'] === true,
+    nodeMonitorGracePeriodMs,
   };
 }
 

@@ -37,6 +37,7 @@ const serverFlagOptions = {
   'service-cluster-ip-range': { type: 'string' },
   'service-node-port-range': { type: 'string' },
   'simulate-replica-readiness': { type: 'boolean', default: false },
+  'node-monitor-grace-period': { type: 'string' },
   'authorization-mode': { type: 'string' },
   'authorization-policy-file': { type: 'string' },
 } as const;

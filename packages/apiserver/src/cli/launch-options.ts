@@ -59,6 +59,9 @@ export function buildLaunchOptions(cli: CliOptions, loaded: CliStartUp): LaunchO
       ...cli.serviceRanges,
       simulateReplicaReadiness: cli.simulateReplicaReadiness,
       deploymentController: true,
+      // The controller manager's node health monitor, as a cluster runs it.
+      nodeLifecycle:
+        cli.nodeMonitorGracePeriodMs === undefined ? {} : { gracePeriodMs: cli.nodeMonitorGracePeriodMs },
       ...(authn ? { authentication: authn.authentication } : {}),
       ...cli.authz,
       logger: {

@@ -42,6 +42,8 @@ export const cliUsage = `Usage: orchard-apiserver [options]
   --service-node-port-range RANGE  NodePort/LoadBalancer node ports (default 30000-32767)
   --simulate-replica-readiness  ReplicaSets report their replicas ready and available (no pods run),
                          so Deployment rollouts complete; for tests (default off: rollouts wait)
+  --node-monitor-grace-period D  a node whose Lease is not renewed for D gets Ready and the pressure
+                         conditions Unknown (node lifecycle controller; default 50s)
   --authorization-mode LIST  ordered authorizers: AlwaysAllow, AlwaysDeny, Node, RBAC, ABAC, Webhook
                          (default Node,RBAC); system:masters (the admin) always passes; with Node,
                          NodeRestriction admission limits what nodes write
