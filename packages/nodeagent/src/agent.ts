@@ -169,6 +169,7 @@ export function startNodeAgent(o: NodeAgentOptions): NodeAgent {
     const backoff = exponentialBackoff(o.backoff ?? defaultBackoff);
     let isRegistered = false;
     while (!abort.signal.aborted) {
+      const started = performance.now();
       try {
         if (!isRegistered) {
           await register();
@@ -176,7 +177,7 @@ export function startNodeAgent(o: NodeAgentOptions): NodeAgent {
           markRegistered();
         } else await postStatus(false);
         backoff.reset();
-        o.onEvent?.({ loop: 'status', type: 'ok', at: Date.now() });
+        o.onEvent?.({ loop: 'status', type: 'ok', at: Date.now(), latencyMs: performance.now() - started });
         await nap(updateEvery);
       } catch (e) {
         if (abort.signal.aborted) return;

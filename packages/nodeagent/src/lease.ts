@@ -4,7 +4,13 @@ import { type BackoffSettings, defaultBackoff, exponentialBackoff, sleep } from 
 
 /** What a heartbeat loop reports to its owner (logs, tests, the watchdog). */
 export type HeartbeatEvent =
-  | { readonly loop: 'lease' | 'status'; readonly type: 'ok'; readonly at: number }
+  | {
+      readonly loop: 'lease' | 'status';
+      readonly type: 'ok';
+      readonly at: number;
+      /** How long the successful attempt took (ms): a Lease update's latency. */
+      readonly latencyMs: number;
+    }
   | {
       readonly loop: 'lease' | 'status';
       readonly type: 'retry';
@@ -113,10 +119,11 @@ export function startLeaseLoop(o: LeaseLoopOptions): LeaseLoop {
 
   const loop = (async () => {
     while (!abort.signal.aborted) {
+      const started = performance.now();
       try {
         await renew();
         backoff.reset();
-        o.onEvent?.({ loop: 'lease', type: 'ok', at: Date.now() });
+        o.onEvent?.({ loop: 'lease', type: 'ok', at: Date.now(), latencyMs: performance.now() - started });
         await sleep(o.renewIntervalMs, abort.signal);
       } catch (e) {
         if (abort.signal.aborted) return;
