@@ -22,6 +22,20 @@ export {
   parseThreshold,
   thresholdSignals,
 } from './conditions.js';
+export type { NodeAgentConfig, NodeAgentConfigFile } from './config.js';
+export {
+  configDefaults,
+  configTypeOf,
+  dropInFiles,
+  durationMs,
+  loadNodeAgentConfig,
+  maxConfigFileBytes,
+  mergeConfig,
+  NodeAgentConfigError,
+  readConfigFile,
+} from './config.js';
+export type { RootLayout } from './layout.js';
+export { acquireLock, defaultLockFile, defaultRootDir, ensureRootLayout, LockHeldError } from './layout.js';
 export type { HeartbeatEvent, LeaseLoop, LeaseLoopOptions } from './lease.js';
 export { startLeaseLoop } from './lease.js';
 export type { MachineInfo, MachineProbe, MachineSignals, NodeAddress } from './machine.js';
@@ -36,3 +50,12 @@ export {
   nodeStatus,
   registrationObject,
 } from './node-object.js';
+export type { SeccompProfile } from './seccomp.js';
+export {
+  CreateContainerError,
+  loadLocalhostProfile,
+  maxSeccompProfileBytes,
+  resolveSeccompProfile,
+  seccompActions,
+  validateSeccompProfile,
+} from './seccomp.js';
