@@ -1,4 +1,5 @@
 import {
+  checkCompactRevision,
   currentForWrite,
   type DeleteOptions,
   type GetOptions,
@@ -187,14 +188,7 @@ class SqliteStore implements Store {
   async compact(revision: number): Promise<void> {
     this.assertOpen();
     if (revision <= this.compacted) return;
-    if (revision > this.revision) {
-      throw new StoreError(
-        'FutureRevision',
-        `cannot compact to ${revision} beyond current ${this.revision}`,
-        undefined,
-        this.revision,
-      );
-    }
+    checkCompactRevision(revision, this.revision);
     // Serialized with the writes; it only touches committed rows, so it may share their commit.
     await this.write(() => {
       if (revision <= this.compacted) return { kv: undefined, durable: Promise.resolve() };

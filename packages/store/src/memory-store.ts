@@ -1,6 +1,6 @@
 import { StoreError } from './errors.js';
 import { OrderedKeys } from './ordered-keys.js';
-import { resolveReadRevision } from './read-revision.js';
+import { checkCompactRevision, resolveReadRevision } from './read-revision.js';
 import type {
   DeleteOptions,
   GetOptions,
@@ -151,14 +151,7 @@ class MemoryStore implements Store {
 
   async compact(revision: number): Promise<void> {
     if (revision <= this.compacted) return;
-    if (revision > this.revision) {
-      throw new StoreError(
-        'FutureRevision',
-        `cannot compact to ${revision} beyond current ${this.revision}`,
-        undefined,
-        this.revision,
-      );
-    }
+    checkCompactRevision(revision, this.revision);
     this.compacted = revision;
     this.events = this.events.filter((e) => e.revision > revision);
     const dead = new Set<string>();

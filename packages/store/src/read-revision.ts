@@ -29,3 +29,18 @@ export function resolveReadRevision(
   }
   return atRevision;
 }
+
+/**
+ * Refuses a compaction beyond the current revision (`FutureRevision`, carrying the current one), as
+ * every backend does.
+ */
+export function checkCompactRevision(revision: number, current: number): void {
+  if (revision > current) {
+    throw new StoreError(
+      'FutureRevision',
+      `cannot compact to ${revision} beyond current ${current}`,
+      undefined,
+      current,
+    );
+  }
+}
