@@ -120,7 +120,7 @@ describe.skipIf(!have)(
       const got = await b.request('GET', '/api/v1/namespaces/default/configmaps/kept');
       expect(got.status).toBe(200);
       expect((got.json as { metadata: typeof rv }).metadata).toMatchObject(rv);
-    });
+    }, 90_000);
 
     it('etcd lost: /readyz red with [-]etcd failed, requests answer 503 Status; both recover when etcd returns', async () => {
       const s = await start('/e2e-outage');
