@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compile, createEnv } from '../environment.js';
 import { isCelError } from '../errors.js';
 import { thrownBy } from '../test-helpers.js';
+import { compileRegex, testWithoutCaptures } from './regex.js';
 
 const env = createEnv({ variables: { s: 'string', l: 'list<string>' } });
 const run = (expr: string, vars: Record<string, unknown> = {}) => compile(expr, env).evaluate(vars);
@@ -42,5 +43,24 @@ describe('regex library (RE2)', () => {
       });
     });
     expect(isCelError(err) && err.code).toBe('cost-budget-exceeded');
+  });
+});
+
+describe('testWithoutCaptures (re2js DFA route for a yes/no match)', () => {
+  const patterns = ['^[a-z0-9./-]+:[a-zA-Z0-9._-]+$', '^h.*o$', 'ell', '(a+)+$', '(?i)^abc$', '\\pL\\d', '^$', 'x*'];
+  const inputs = ['registry.example.com/app:1.2', 'hello', 'HELLO', 'abc', 'ABC', 'x1', '', 'aaaa!', 'ünï:cödé'];
+
+  it('answers as re2js test() for every pattern and input, and leaves the program as it was', () => {
+    for (const p of patterns) {
+      const re = compileRegex(p);
+      const before = (re as unknown as { re2Input: { onepass: unknown } }).re2Input.onepass;
+      for (const s of inputs) expect([p, s, testWithoutCaptures(re, s)]).toEqual([p, s, re.test(s)]);
+      expect((re as unknown as { re2Input: { onepass: unknown } }).re2Input.onepass).toBe(before);
+    }
+  });
+
+  it('relies on: re2js keeps a one-pass program on re2Input.onepass (else the fast path is inert; revisit src/library/regex.ts)', () => {
+    const re = compileRegex('^[a-z]+:[0-9]+$') as unknown as { re2Input?: { onepass?: unknown } };
+    expect(re.re2Input?.onepass ?? null).not.toBeNull();
   });
 });

@@ -40,7 +40,32 @@ export function regexMatches(this: unknown, input: string, pattern: string): boo
   if (typeof input !== 'string' || typeof pattern !== 'string')
     throw evalError('no matching overload for matches', 'no_matching_overload');
   charge(this, input, pattern);
-  return compileRegex(pattern).test(input);
+  return testWithoutCaptures(compileRegex(pattern), input);
+}
+
+/** The part of re2js's compiled program `testWithoutCaptures` reaches into. */
+interface Re2Internals {
+  onepass?: unknown;
+}
+
+/**
+ * `re.test(input)` on re2js's lazy DFA. re2js 2.10 runs a one-pass pattern (most anchored
+ * validation patterns are) on its one-pass engine even when no capture is asked for, which is
+ * 4–5× slower than its DFA for a yes/no answer (RE2 proper uses the DFA there). Hiding the
+ * one-pass program for the duration of the synchronous call routes the test to the DFA (or to
+ * the backtracker/NFA when the DFA gives up): the same linear-time engines, the same answer.
+ * When the internals differ (an re2js upgrade) this is plain `re.test(input)`.
+ */
+export function testWithoutCaptures(re: RE2JS, input: string): boolean {
+  const prog = (re as unknown as { re2Input?: Re2Internals }).re2Input;
+  const onepass = prog?.onepass;
+  if (prog === undefined || onepass === undefined || onepass === null) return re.test(input);
+  prog.onepass = null;
+  try {
+    return re.test(input);
+  } finally {
+    prog.onepass = onepass;
+  }
 }
 
 function findAll(ev: unknown, input: string, pattern: string, limit: bigint): string[] {
