@@ -112,4 +112,12 @@ summary(() => {
   });
 });
 
-await run();
+const { benchmarks } = await run();
+// Same-run ratios of the wrapper over the raw engine, by the minimum and the median (p50) per iteration.
+const stat = (prefix: string) => benchmarks.find((b) => b.alias.startsWith(prefix))?.runs[0]?.stats;
+const ratio = (ours: string, raw: string) => {
+  const [o, r] = [stat(ours), stat(raw)];
+  return o && r ? `${(o.min / r.min).toFixed(2)}× by min, ${(o.p50 / r.p50).toFixed(2)}× by median` : 'n/a';
+};
+console.log(`compile ratio: ${ratio('@orchard/cel compile', 'baseline: raw cel-js parse')}`);
+console.log(`evaluate ratio: ${ratio('@orchard/cel evaluate', 'baseline: raw cel-js evaluate')}`);

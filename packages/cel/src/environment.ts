@@ -27,7 +27,6 @@ import {
   preprocess,
   registerCheckProbe,
   registerProbe,
-  walkAst,
 } from './patches/index.js';
 import { type CelType, celTypeOf, registerSchemaTypes } from './types.js';
 
@@ -299,7 +298,14 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
     const t = paramsAsDyn(internals.checker, rootType).name;
     outputType = t === 'list<dyn>' ? 'list' : t === 'map<dyn, dyn>' ? 'map' : t;
   }
-  patchAst(root, expr, { unchecked });
+  const references = new Set<string>();
+  const variables = env.variables;
+  patchAst(root, expr, {
+    unchecked,
+    visit: (n) => {
+      if (n.op === 'id' && variables.has(n.args as string)) references.add(n.args as string);
+    },
+  });
   let estimate: CostEstimate;
   try {
     estimate = estimateCost(root, env.variables);
@@ -328,10 +334,6 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
       { expression: expr, detail: String(estimate.max) },
     );
   }
-  const references = new Set<string>();
-  walkAst(root, (n) => {
-    if (n.op === 'id' && env.variables.has(n.args as string)) references.add(n.args as string);
-  });
   return new CompiledProgram(
     expr,
     outputType,

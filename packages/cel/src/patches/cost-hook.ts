@@ -54,26 +54,24 @@ function installCostHook(ev: Evaluator): void {
     const c = this[costSymbol];
     if (c === undefined) return ast.evaluate(this, ast, ctx);
     const op = ast.op;
-    if (op !== 'value') {
-      c.used += op === 'list' ? ListCreateBaseCost : op === 'map' ? MapCreateBaseCost : 1;
-      if (c.used > c.limit) {
-        c.halted = true;
-        throw budgetExceeded(c.limit);
-      }
-    }
+    if (op === 'value') return ast.evaluate(this, ast, ctx);
+    c.used += op === 'list' ? ListCreateBaseCost : op === 'map' ? MapCreateBaseCost : 1;
+    if (c.used > c.limit) halt(c);
+    // only calls and `+` can produce a sized value worth charging for
+    if (op !== 'call' && op !== 'rcall' && op !== '+') return ast.evaluate(this, ast, ctx);
     const r = ast.evaluate(this, ast, ctx);
-    if (op === 'call' || op === 'rcall' || op === '+') {
-      const extra = sizeCost(r);
-      if (extra > 0) {
-        c.used += extra;
-        if (c.used > c.limit) {
-          c.halted = true;
-          throw budgetExceeded(c.limit);
-        }
-      }
+    const extra = sizeCost(r);
+    if (extra > 0) {
+      c.used += extra;
+      if (c.used > c.limit) halt(c);
     }
     return r;
   };
+}
+
+function halt(c: CallCost): never {
+  c.halted = true;
+  throw budgetExceeded(c.limit);
 }
 
 export const evaluatorProbeKey = '__orchard_probe';

@@ -52,25 +52,27 @@ export function callName(node: EngineNode): string {
 
 /** Visits every node of an engine AST, including macro expansions and rewritten alternates. */
 export function walkAst(root: EngineNode, visit: (n: EngineNode) => void): void {
-  const seen = new Set<unknown>();
-  const go = (v: unknown): void => {
-    if (typeof v !== 'object' || v === null || seen.has(v)) return;
-    seen.add(v);
-    if (Array.isArray(v)) {
-      for (const x of v) go(x);
-      return;
-    }
-    const n = v as Partial<EngineNode>;
-    if (typeof n.op === 'string' && typeof n.evaluate === 'function') {
-      visit(n as EngineNode);
-      go(n.args);
-      const meta = n.meta;
-      if (meta?.alternate) go(meta.alternate);
-      if (meta?.macro) for (const k of Object.keys(meta.macro)) go(meta.macro[k]);
-      return;
-    }
-    if (Object.getPrototypeOf(v) === Object.prototype)
-      for (const k of Object.keys(v)) go((v as Record<string, unknown>)[k]);
-  };
-  go(root);
+  walkValue(root, visit, new Set<unknown>());
+}
+
+// A top-level recursion (no closure per walk): compile walks every AST several times.
+function walkValue(v: unknown, visit: (n: EngineNode) => void, seen: Set<unknown>): void {
+  if (typeof v !== 'object' || v === null || seen.has(v)) return;
+  seen.add(v);
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) walkValue(v[i], visit, seen);
+    return;
+  }
+  const n = v as Partial<EngineNode>;
+  if (typeof n.op === 'string' && typeof n.evaluate === 'function') {
+    visit(n as EngineNode);
+    walkValue(n.args, visit, seen);
+    const meta = n.meta;
+    if (meta?.alternate) walkValue(meta.alternate, visit, seen);
+    const macro = meta?.macro;
+    if (macro) for (const k of Object.keys(macro)) walkValue(macro[k], visit, seen);
+    return;
+  }
+  if (Object.getPrototypeOf(v) === Object.prototype)
+    for (const k of Object.keys(v)) walkValue((v as Record<string, unknown>)[k], visit, seen);
 }

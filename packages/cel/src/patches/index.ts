@@ -45,10 +45,19 @@ export const checkedAstPatches: readonly AstPatch[] = Object.freeze([
   optionalSelectPatch,
 ]);
 
-/** Applies every patch to a checked AST (before the first evaluation). */
-export function patchAst(root: EngineNode, source: string, options: { unchecked?: boolean } = {}): void {
+/**
+ * Applies every patch to a checked AST (before the first evaluation); `visit`, when given, also sees
+ * every node in the same walk (compile collects the referenced variables there).
+ */
+export function patchAst(
+  root: EngineNode,
+  source: string,
+  options: { unchecked?: boolean; visit?: (n: EngineNode) => void } = {},
+): void {
   const context = { source, unchecked: options.unchecked === true };
+  const visit = options.visit;
   walkAst(root, (n) => {
-    for (const patch of checkedAstPatches) patch.apply(n, context);
+    for (let i = 0; i < checkedAstPatches.length; i++) (checkedAstPatches[i] as AstPatch).apply(n, context);
+    if (visit !== undefined) visit(n);
   });
 }
