@@ -47,8 +47,27 @@ describe('regex library (RE2)', () => {
 });
 
 describe('testWithoutCaptures (re2js DFA route for a yes/no match)', () => {
-  const patterns = ['^[a-z0-9./-]+:[a-zA-Z0-9._-]+$', '^h.*o$', 'ell', '(a+)+$', '(?i)^abc$', '\\pL\\d', '^$', 'x*'];
-  const inputs = ['registry.example.com/app:1.2', 'hello', 'HELLO', 'abc', 'ABC', 'x1', '', 'aaaa!', 'ünï:cödé'];
+  const patterns = [
+    '^[a-z0-9./-]+:[a-zA-Z0-9._-]+$',
+    '^h.*o$',
+    'ell',
+    '(a+)+$',
+    '(?i)^abc$',
+    '\\pL\\d',
+    '^$',
+    'x*',
+  ];
+  const inputs = [
+    'registry.example.com/app:1.2',
+    'hello',
+    'HELLO',
+    'abc',
+    'ABC',
+    'x1',
+    '',
+    'aaaa!',
+    'ünï:cödé',
+  ];
 
   it('answers as re2js test() for every pattern and input, and leaves the program as it was', () => {
     for (const p of patterns) {
