@@ -6,6 +6,7 @@ import { defaultPressureThresholds, type PressureThresholds, parseThreshold } fr
 import { durationMs, loadNodeAgentConfig, type NodeAgentConfig, NodeAgentConfigError } from './config.js';
 import { acquireLock, defaultRootDir, ensureRootLayout, LockHeldError } from './layout.js';
 import { hostMachine } from './machine.js';
+import { startWatchdog, type Watchdog, WatchdogError } from './watchdog.js';
 
 const usage = `Usage: orchard-nodeagent --kubeconfig FILE [flags]
 
@@ -98,6 +99,7 @@ export async function main(argv: string[]): Promise<void> {
   let config: NodeAgentConfig;
   let release: (() => void) | undefined;
   let agent: NodeAgent;
+  let watchdog: Watchdog | undefined;
   try {
     flavor = flavorByName(str('flavor') ?? 'orch');
     const files = {
@@ -114,6 +116,9 @@ export async function main(argv: string[]): Promise<void> {
       ...resolveConnection(loadKubeconfig(kubeconfig)),
       userAgent: `orchard-nodeagent/${nodeName}`,
     });
+    watchdog = startWatchdog(process.env, {
+      onError: (e) => console.error(`orchard-nodeagent: watchdog keep-alive failed: ${(e as Error).message}`),
+    });
     const labels = { ...config.nodeLabels, ...parseNodeLabels(str('node-labels') ?? '') };
     agent = startNodeAgent({
       client,
@@ -123,6 +128,7 @@ export async function main(argv: string[]): Promise<void> {
       labels,
       ...agentSettingsFrom(config),
       onEvent: (e) => {
+        if (e.loop === 'lease') watchdog?.heartbeat(e);
         if (e.type === 'retry')
           console.error(
             `orchard-nodeagent: ${e.loop} heartbeat failed, retrying in ${e.delayMs} ms: ${e.error}`,
@@ -132,10 +138,12 @@ export async function main(argv: string[]): Promise<void> {
     agent.registered.then(() => console.log(`orchard-nodeagent: node ${nodeName} registered`));
   } catch (e) {
     release?.();
-    if (e instanceof NodeAgentConfigError || e instanceof LockHeldError) fail(e.message);
+    if (e instanceof NodeAgentConfigError || e instanceof LockHeldError || e instanceof WatchdogError)
+      fail(e.message);
     fail((e as Error).message);
   }
   const shutdown = async () => {
+    watchdog?.stop();
     await agent.stop();
     release?.();
     process.exit(0);

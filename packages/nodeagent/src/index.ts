@@ -59,3 +59,5 @@ export {
   seccompActions,
   validateSeccompProfile,
 } from './seccomp.js';
+export type { Watchdog, WatchdogOptions } from './watchdog.js';
+export { startWatchdog, systemdNotify, WatchdogError, watchdogIntervalMs } from './watchdog.js';
