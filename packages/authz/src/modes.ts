@@ -21,14 +21,7 @@ export const authorizationModes = Object.freeze([
 export type AuthorizationMode = (typeof authorizationModes)[number];
 
 /** The modes that can be configured here: all of them. */
-export const supportedAuthorizationModes: readonly AuthorizationMode[] = Object.freeze([
-  'AlwaysAllow',
-  'AlwaysDeny',
-  'ABAC',
-  'RBAC',
-  'Node',
-  'Webhook',
-]);
+export const supportedAuthorizationModes: readonly AuthorizationMode[] = authorizationModes;
 
 /**
  * Parses `--authorization-mode`; throws an Error naming the flag for an unknown, unsupported,

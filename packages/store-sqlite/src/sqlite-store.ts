@@ -1,5 +1,6 @@
 import {
   checkCompactRevision,
+  compactedError,
   currentForWrite,
   type DeleteOptions,
   type GetOptions,
@@ -157,14 +158,7 @@ class SqliteStore implements Store {
     return {
       [Symbol.asyncIterator]: () => {
         this.assertOpen();
-        if (options.fromRevision < this.compacted) {
-          throw new StoreError(
-            'Compacted',
-            `required revision ${options.fromRevision} has been compacted (compacted at ${this.compacted})`,
-            undefined,
-            this.compacted,
-          );
-        }
+        if (options.fromRevision < this.compacted) throw compactedError(options.fromRevision, this.compacted);
         // Replaying the log and registering happen in one synchronous step: no commit can fall between.
         const backlog: StoreEvent[] = [];
         this.sqlite(() => {

@@ -7,7 +7,7 @@ export type { StoreErrorCode } from './errors.js';
 export { isStoreError, StoreError } from './errors.js';
 export type { MemoryStoreOptions } from './memory-store.js';
 export { createMemoryStore, defaultMemoryStoreOptions } from './memory-store.js';
-export { checkCompactRevision, resolveReadRevision } from './read-revision.js';
+export { checkCompactRevision, compactedError, resolveReadRevision } from './read-revision.js';
 export type {
   DeleteOptions,
   GetOptions,

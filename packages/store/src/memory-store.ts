@@ -1,6 +1,6 @@
 import { StoreError } from './errors.js';
 import { OrderedKeys } from './ordered-keys.js';
-import { checkCompactRevision, resolveReadRevision } from './read-revision.js';
+import { checkCompactRevision, compactedError, resolveReadRevision } from './read-revision.js';
 import type {
   DeleteOptions,
   GetOptions,
@@ -125,14 +125,7 @@ class MemoryStore implements Store {
   watch(prefix: string, options: WatchOptions): AsyncIterable<StoreEvent> {
     return {
       [Symbol.asyncIterator]: () => {
-        if (options.fromRevision < this.compacted) {
-          throw new StoreError(
-            'Compacted',
-            `required revision ${options.fromRevision} has been compacted (compacted at ${this.compacted})`,
-            undefined,
-            this.compacted,
-          );
-        }
+        if (options.fromRevision < this.compacted) throw compactedError(options.fromRevision, this.compacted);
         const backlog = this.events.filter(
           (e) => e.revision > options.fromRevision && e.kv.key.startsWith(prefix),
         );

@@ -11,14 +11,7 @@ export function resolveReadRevision(
   compacted: number,
 ): number {
   if (atRevision === undefined || atRevision === 0) return current;
-  if (atRevision < compacted) {
-    throw new StoreError(
-      'Compacted',
-      `required revision ${atRevision} has been compacted (compacted at ${compacted})`,
-      undefined,
-      compacted,
-    );
-  }
+  if (atRevision < compacted) throw compactedError(atRevision, compacted);
   if (atRevision > current) {
     throw new StoreError(
       'FutureRevision',
@@ -43,4 +36,17 @@ export function checkCompactRevision(revision: number, current: number): void {
       current,
     );
   }
+}
+
+/**
+ * The `Compacted` error of a read or watch from `revision` below the compacted revision `compacted`
+ * (the server's 410 Expired), carrying the bound so clients can relist from it.
+ */
+export function compactedError(revision: number, compacted: number): StoreError {
+  return new StoreError(
+    'Compacted',
+    `required revision ${revision} has been compacted (compacted at ${compacted})`,
+    undefined,
+    compacted,
+  );
 }
