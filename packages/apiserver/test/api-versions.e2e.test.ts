@@ -320,6 +320,53 @@ describe.each(['orch', 'kubernetes'] as FlavorName[])('API versions under the %s
     });
   });
 
+  describe('managedFields compare at each manager’s version (emulatedRelease 1.24)', () => {
+    let api: TestServer;
+    beforeAll(async () => {
+      api = await startTestServer({
+        flavor: flavorName,
+        storage: 'memory',
+        server: { emulatedRelease: '1.24' },
+      });
+    });
+    afterAll(async () => {
+      await api.stop();
+    });
+
+    it('a v2 apply changing spec.behavior conflicts with the v2beta1 owner of the behavior annotation', async () => {
+      const annotation = `autoscaling.alpha.${flavorName === 'kubernetes' ? 'kubernetes.io' : 'orch.io'}/behavior`;
+      const beta1 = await api.request('PATCH', `${hpaPath('v2beta1', 'own')}?fieldManager=beta1-owner`, {
+        headers: apply,
+        body: JSON.stringify({
+          apiVersion: 'autoscaling/v2beta1',
+          kind: 'HorizontalPodAutoscaler',
+          metadata: {
+            name: 'own',
+            annotations: { [annotation]: '{"scaleDown":{"stabilizationWindowSeconds":60}}' },
+          },
+          spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 3 },
+        }),
+      });
+      expect(beta1.status, beta1.text).toBe(201);
+      const v2 = (await api.request('GET', hpaPath('v2', 'own'))).json as Obj;
+      expect(v2.spec.behavior).toEqual({ scaleDown: { stabilizationWindowSeconds: 60 } });
+      // At v2 the field is spec.behavior; only converting to v2beta1 shows it is the owner's annotation.
+      const conflict = await api.request('PATCH', `${hpaPath('v2', 'own')}?fieldManager=v2-writer`, {
+        headers: apply,
+        body: JSON.stringify({
+          apiVersion: 'autoscaling/v2',
+          kind: 'HorizontalPodAutoscaler',
+          metadata: { name: 'own' },
+          spec: { behavior: { scaleDown: { stabilizationWindowSeconds: 120 } } },
+        }),
+      });
+      expect(conflict.status, conflict.text).toBe(409);
+      const causes = (conflict.json as Obj).details.causes as Obj[];
+      expect(causes.map((c) => c.message)).toContain('conflict with "beta1-owner"');
+      expect(causes.some((c) => String(c.field).endsWith('/behavior'))).toBe(true);
+    });
+  });
+
   it('an unknown runtime-config key or release fails at start, naming it', () => {
     expect(() =>
       createApiServer({ flavor, runtimeConfig: parseRuntimeConfig('widgets.example/v1=true') }),
