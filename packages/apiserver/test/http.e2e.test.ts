@@ -24,8 +24,9 @@ describe('reference server over HTTPS (orch flavor)', () => {
     const legacy = await api.request('GET', '/apis');
     const names = (legacy.json as { groups: { name: string }[] }).groups.map((g) => g.name);
     expect(names.length).toBeGreaterThan(0);
-    // `apps` and `batch` are unqualified in every flavor, as upstream's legacy-named groups (spec §9.4 table).
-    for (const n of names) expect(n).toMatch(/\.orch\.io$|^apps$|^batch$/);
+    // `apps`, `autoscaling` and `batch` are unqualified in every flavor, as upstream's legacy-named
+    // groups (spec §9.4 table).
+    for (const n of names) expect(n).toMatch(/\.orch\.io$|^apps$|^autoscaling$|^batch$/);
     const agg = await api.request('GET', '/apis', {
       headers: {
         accept: 'application/json;g=apidiscovery.orch.io;v=v2;as=APIGroupDiscoveryList,application/json',
