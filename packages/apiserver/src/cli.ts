@@ -1,5 +1,6 @@
 import { printBanner } from './cli/banner.js';
 import { readCliOptions } from './cli/cli-options.js';
+import { resolveDeprecatedFlags } from './cli/deprecated-flags.js';
 import { type CliFlagValues, parseCliArgs } from './cli/flags.js';
 import { startFromCommandLine } from './cli/start-up.js';
 import { cliUsage } from './cli/usage.js';
@@ -28,6 +29,14 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     process.stderr.write(`orchard-apiserver: ${msg}\n`);
     process.exit(2);
   };
+  // Deprecated flags warn and are read as their replacements (spec doc 1 §9.3 rules 6, 7).
+  try {
+    const resolved = resolveDeprecatedFlags(values);
+    for (const w of resolved.warnings) process.stderr.write(`${w}\n`);
+    values = resolved.values;
+  } catch (e) {
+    return fail((e as Error).message);
+  }
   const cli = readCliOptions(values, fail);
   const started = await startFromCommandLine(values, cli, fail, startFailed);
   printBanner(cli, started);

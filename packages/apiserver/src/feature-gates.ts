@@ -152,3 +152,20 @@ export function featureGateWarnings(
 export function featureEnabled(overrides: FeatureGateOverrides | undefined, name: FeatureGateName): boolean {
   return overrides?.[name] ?? defaultFeatureGates[name];
 }
+
+/**
+ * The gates as `--help` lists them, one a line and sorted, in upstream's `KnownFeatures` form
+ * (`Name=true|false (BETA - default=true)`); GA and deprecated gates are listed too, so the help
+ * documents what warns (spec doc 1 §9.3 rule 10).
+ */
+export function featureGatesHelp(
+  table: Readonly<Record<string, FeatureGateSpec>> = knownFeatureGates,
+): string[] {
+  return Object.entries(table)
+    .map(([name, spec]) => {
+      const stage = spec.stage.toUpperCase();
+      const locked = spec.lockToDefault ? ', locked' : '';
+      return `${name}=true|false (${stage} - default=${String(spec.default)}${locked})`;
+    })
+    .sort();
+}

@@ -4,6 +4,7 @@ import { authorizationFlagOptions } from '../authorization/authorization-flags.j
 import { leaderElectionFlagOptions, normalizeLeaderElectFlag } from '../controllers/leader-election-flags.js';
 import { observabilityFlagOptions } from '../observability-flags.js';
 import { versionFlagOptions } from '../versions/version-flags.js';
+import { deprecatedFlagOptions } from './deprecated-flags.js';
 
 /** The parsed command line: each flag's value by its name without the dashes. */
 export type CliFlagValues = Record<string, string | boolean | string[] | undefined>;
@@ -57,6 +58,7 @@ export function parseCliArgs(argv: readonly string[]): CliFlagValues {
       ...observabilityFlagOptions,
       ...versionFlagOptions,
       ...authenticationFlagOptions,
+      ...deprecatedFlagOptions,
     },
     strict: true,
   });

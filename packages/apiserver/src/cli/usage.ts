@@ -1,7 +1,9 @@
 import { authenticationFlagsUsage } from '../authentication/authentication-flags.js';
 import { leaderElectionFlagsUsage } from '../controllers/leader-election-flags.js';
+import { featureGatesHelp } from '../feature-gates.js';
 import { observabilityFlagsUsage } from '../observability-flags.js';
 import { versionFlagsUsage } from '../versions/version-flags.js';
+import { deprecatedFlagsUsage } from './deprecated-flags.js';
 
 /** The text of `orchard-apiserver --help` (also printed after a flag the parser refuses). */
 export const cliUsage = `Usage: orchard-apiserver [options]
@@ -33,6 +35,9 @@ export const cliUsage = `Usage: orchard-apiserver [options]
   --compaction-interval D  compact the store every D to the revision of the previous tick, keeping
                          at least the watch window of history (default 5m; 0 disables)
   --feature-gates LIST   feature gates, e.g. AllowUnsafeMalformedObjectDeletion=true,Other=false
+${featureGatesHelp()
+  .map((g) => `                         ${g}`)
+  .join('\n')}
   --max-requests-inflight N           non-mutating requests served at once (default 400; 0 = no limit)
   --max-mutating-requests-inflight N  mutating requests served at once (default 200; 0 = no limit)
   --request-timeout D    answer 504 to a request still running after D (default 1m0s; watches exempt)
@@ -55,6 +60,7 @@ export const cliUsage = `Usage: orchard-apiserver [options]
   --authorization-config PATH  AuthorizationConfiguration (named authorizers, webhooks with match
                          conditions), reloaded on change and every 60s; excludes --authorization-mode
                          and --authorization-webhook-*
+${deprecatedFlagsUsage}
   -h, --help             this text
 
 ${leaderElectionFlagsUsage}
