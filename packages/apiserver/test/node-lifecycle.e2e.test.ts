@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * whose Lease is renewed stays Ready; one silent past `--node-monitor-grace-period` turns Ready,
  * MemoryPressure, DiskPressure and PIDPressure Unknown; a node that never posted status gets the
  * startup grace. Both flavors (the Lease group and node-lease namespace come from the flavor).
+ * The taints follow (`node.<domain>/unreachable` and `/not-ready`, NoSchedule and NoExecute, the
+ * cordon taint), and when no node is Ready at all the NoExecute taints go (master disruption mode).
  */
 type Obj = Record<string, any>;
 
@@ -31,6 +33,30 @@ describe.each(['orch', 'kubernetes'] as const)(
       (await api.request('GET', `/api/v1/nodes/${node}`)).json as Obj;
     const conditionOf = async (node: string, type: string): Promise<Obj | undefined> =>
       ((await readNode(node)).status?.conditions ?? []).find((c: Obj) => c.type === type);
+    const taintKey = (t: string) => `node.${name === 'kubernetes' ? 'kubernetes.io' : 'orch.io'}/${t}`;
+    /** The node's taints as sorted `key:effect` strings. */
+    const taintsOf = async (node: string): Promise<string[]> =>
+      ((await readNode(node)).spec?.taints ?? []).map((t: Obj) => `${t.key}:${t.effect}`).sort();
+    const taintsBecome = (node: string, want: string[]) =>
+      waitFor(`${node} taints ${want.join(',')}`, async () => {
+        const have = await taintsOf(node);
+        return JSON.stringify(have) === JSON.stringify([...want].sort()) ? have : undefined;
+      });
+    const postReady = async (node: string, status: string) => {
+      const t = new Date(clock).toISOString().replace('.000Z', 'Z');
+      const current = await readNode(node);
+      const conditions = current.status.conditions.map((c: Obj) =>
+        c.type === 'Ready'
+          ? { ...c, status, reason: 'Test', lastHeartbeatTime: t, lastTransitionTime: t }
+          : c.type === 'NetworkUnavailable'
+            ? c
+            : { ...c, status: 'False', reason: 'Test', lastHeartbeatTime: t, lastTransitionTime: t },
+      );
+      const r = await api.request('PUT', `/api/v1/nodes/${node}/status`, {
+        body: { ...current, status: { ...current.status, conditions } },
+      });
+      expect(r.status).toBe(200);
+    };
     const renew = async (node: string) => {
       const r = await api.request('PUT', `${leases}/${node}`, {
         body: {
@@ -123,6 +149,41 @@ describe.each(['orch', 'kubernetes'] as const)(
       expect(byType.PIDPressure.status).toBe('Unknown');
       expect(byType.NetworkUnavailable.status).toBe('False');
       expect((await conditionOf('alive', 'Ready'))?.status).toBe('True');
+      // One node of three down: a normal zone, so both taints (the first NoExecute needs no wait).
+      const tainted = await taintsBecome('silent', [
+        `${taintKey('unreachable')}:NoExecute`,
+        `${taintKey('unreachable')}:NoSchedule`,
+      ]);
+      expect(tainted).toHaveLength(2);
+      const raw = (await readNode('silent')).spec.taints as Obj[];
+      expect(raw.every((t) => t.timeAdded === '2026-01-01T00:01:00Z')).toBe(true);
+      expect(await taintsOf('alive')).toEqual([]);
+    });
+
+    it('swaps unreachable for not-ready when Ready turns False, and drops both when Ready returns', async () => {
+      await postReady('silent', 'False');
+      await monitorRuns();
+      await taintsBecome('silent', [
+        `${taintKey('not-ready')}:NoExecute`,
+        `${taintKey('not-ready')}:NoSchedule`,
+      ]);
+      await postReady('silent', 'True');
+      await monitorRuns();
+      await taintsBecome('silent', []);
+    });
+
+    it('taints a cordoned node unschedulable:NoSchedule and untaints it when uncordoned', async () => {
+      const patch = (unschedulable: boolean | null) =>
+        api.request('PATCH', '/api/v1/nodes/alive', {
+          body: JSON.stringify({ spec: { unschedulable } }),
+          headers: { 'Content-Type': 'application/merge-patch+json' },
+        });
+      expect((await patch(true)).status).toBe(200);
+      await monitorRuns();
+      await taintsBecome('alive', [`${taintKey('unschedulable')}:NoSchedule`]);
+      expect((await patch(null)).status).toBe(200);
+      await monitorRuns();
+      await taintsBecome('alive', []);
     });
 
     it('gives a node that never posted status the startup grace (60 s), then adds Unknown conditions', async () => {
@@ -142,6 +203,17 @@ describe.each(['orch', 'kubernetes'] as const)(
         return r?.status === 'Unknown' ? r : undefined;
       });
       expect(c.reason).toBe('NodeStatusUnknown');
+    });
+
+    it('keeps no NoExecute taint once no node is Ready anywhere (master disruption), only NoSchedule', async () => {
+      clock += 60_000; // silent's Ready heartbeat is now 80 s old too
+      await monitorRuns();
+      await waitFor('silent Ready=Unknown again', async () =>
+        (await conditionOf('silent', 'Ready'))?.status === 'Unknown' ? true : undefined,
+      );
+      await monitorRuns();
+      for (const node of ['alive', 'silent', 'never-posted'])
+        await taintsBecome(node, [`${taintKey('unreachable')}:NoSchedule`]);
     });
   },
 );

@@ -7,6 +7,16 @@ import {
   readyHeartbeat,
   unknownConditions,
 } from './node-health.js';
+import {
+  conditionStatus,
+  nodeTaintKeys,
+  noExecuteAction,
+  noScheduleTaints,
+  swapTaints,
+  TokenBucket,
+  zoneKey,
+  zoneState,
+} from './node-taints.js';
 import type { ObservingController } from './service-account-controller.js';
 
 /**
@@ -20,6 +30,14 @@ export interface NodeLifecycleSettings {
   readonly startupGracePeriodMs: number;
   /** `--node-monitor-period`: how often nodes are checked. Default 5 s. */
   readonly monitorPeriodMs: number;
+  /** `--node-eviction-rate`: NoExecute taints added per second in a healthy zone (burst 1). Default 0.1. */
+  readonly evictionRate: number;
+  /** `--secondary-node-eviction-rate`: the same in a partially disrupted large zone. Default 0.01. */
+  readonly secondaryEvictionRate: number;
+  /** `--unhealthy-zone-threshold`: the not-ready share (over 2 nodes) that makes a zone partially disrupted. Default 0.55. */
+  readonly unhealthyZoneThreshold: number;
+  /** `--large-cluster-size-threshold`: zones up to this size stop NoExecute tainting when partially disrupted. Default 50. */
+  readonly largeClusterSizeThreshold: number;
   /** The controller's clock (ms); tests inject a fake one. Default `Date.now`. */
   readonly now: () => number;
 }
@@ -29,6 +47,10 @@ export const defaultNodeLifecycleSettings: Readonly<NodeLifecycleSettings> = Obj
   gracePeriodMs: 50_000,
   startupGracePeriodMs: 60_000,
   monitorPeriodMs: 5_000,
+  evictionRate: 0.1,
+  secondaryEvictionRate: 0.01,
+  unhealthyZoneThreshold: 0.55,
+  largeClusterSizeThreshold: 50,
   now: () => Date.now(),
 });
 
@@ -41,7 +63,13 @@ interface Watched {
  * The node lifecycle controller's health monitor (upstream `monitorNodeHealth`): every node seen is
  * probed when its Ready heartbeat or its Lease in the node-lease namespace changes; a node silent for
  * longer than the grace period gets Ready, MemoryPressure, DiskPressure and PIDPressure set to
- * Unknown through its status. It neither taints nor evicts (not built).
+ * Unknown through its status. Then the taint passes (upstream `doNoScheduleTaintingPass` and
+ * `doNoExecuteTaintingPass`): the NoSchedule taints of the conditions and `spec.unschedulable`
+ * (`node.<domain>/not-ready`, `/unreachable`, the pressure taints, `/unschedulable`), and the
+ * NoExecute `not-ready` / `unreachable` taint of Ready False / Unknown, added through a per-zone rate
+ * limiter (`evictionRate`, none in a small partially disrupted zone) and dropped when Ready returns;
+ * when every zone is fully disrupted (no node Ready anywhere) no NoExecute taint is kept, as
+ * upstream's "master disruption mode". It does not evict Pods (the taint manager's part).
  */
 export function createNodeLifecycleController(
   state: ServerState,
@@ -60,17 +88,92 @@ export function createNodeLifecycleController(
     return typeof spec?.renewTime === 'string' ? spec.renewTime : undefined;
   };
 
-  async function markUnknown(name: string): Promise<void> {
-    const key = objects.key({ group: '', resource: 'nodes', namespace: '' }, name);
+  const nodeKey = (name: string) => objects.key({ group: '', resource: 'nodes', namespace: '' }, name);
+
+  async function markUnknown(name: string): Promise<Record<string, unknown> | undefined> {
     try {
-      await objects.update(key, (current) => {
+      return (await objects.update(nodeKey(name), (current) => {
         const conditions = unknownConditions(current, flavor, new Date(settings.now()));
         if (!conditions) return current;
         const status = (current.status ?? {}) as Record<string, unknown>;
         return { ...current, status: { ...status, conditions } };
-      });
+      })) as unknown as Record<string, unknown>;
     } catch (e) {
       if (!isStoreError(e, 'NotFound')) throw e;
+      return undefined;
+    }
+  }
+
+  const keys = nodeTaintKeys(flavor);
+  const limiters = new Map<string, TokenBucket>();
+
+  /** The rate of each zone's NoExecute limiter from the zones' states (upstream `handleDisruption`). */
+  function zoneRates(now: number): { allFullyDisrupted: boolean; zoneOf: Map<string, string> } {
+    const zones = new Map<string, (string | undefined)[]>();
+    const zoneOf = new Map<string, string>();
+    for (const [name, w] of nodes) {
+      const zone = zoneKey(w.node, flavor);
+      zoneOf.set(name, zone);
+      const list = zones.get(zone) ?? [];
+      list.push(conditionStatus(w.node, 'Ready'));
+      zones.set(zone, list);
+    }
+    const states = new Map([...zones].map(([z, l]) => [z, zoneState(l, settings.unhealthyZoneThreshold)]));
+    const allFullyDisrupted = states.size > 0 && [...states.values()].every((s) => s === 'FullDisruption');
+    for (const [zone, state] of states) {
+      const size = zones.get(zone)?.length ?? 0;
+      let rate = settings.evictionRate;
+      if (allFullyDisrupted) rate = 0;
+      else if (state === 'PartialDisruption')
+        rate = size > settings.largeClusterSizeThreshold ? settings.secondaryEvictionRate : 0;
+      const bucket = limiters.get(zone) ?? new TokenBucket(rate, now);
+      bucket.setRate(rate, now);
+      limiters.set(zone, bucket);
+    }
+    for (const zone of [...limiters.keys()]) if (!zones.has(zone)) limiters.delete(zone);
+    return { allFullyDisrupted, zoneOf };
+  }
+
+  /** Brings every node's controller taints in line with its conditions (one write per node that changes). */
+  async function taintPass(now: number): Promise<void> {
+    const at = new Date(now);
+    const { allFullyDisrupted, zoneOf } = zoneRates(now);
+    for (const [name, w] of [...nodes]) {
+      if (stopped) return;
+      const action = allFullyDisrupted ? ({ kind: 'clear' } as const) : noExecuteAction(w.node, keys);
+      let add: { key: string; effect: string }[] = [];
+      let remove: { key: string; effect: string }[] = [];
+      if (action.kind === 'clear')
+        remove = [keys.unreachable, keys.notReady].map((key) => ({ key, effect: 'NoExecute' }));
+      else if (
+        action.kind === 'swap' ||
+        (action.kind === 'queue' && limiters.get(zoneOf.get(name) ?? '')?.take(now))
+      ) {
+        add = [{ key: action.key, effect: 'NoExecute' }];
+        remove = [{ key: action.opposite, effect: 'NoExecute' }];
+      }
+      const plan = (node: Record<string, unknown>): Record<string, unknown> => {
+        let next = node;
+        const withTaints = (taints: unknown[]) => {
+          next = { ...next, spec: { ...(next.spec as Record<string, unknown> | undefined), taints } };
+        };
+        const noSchedule = noScheduleTaints(next, keys, at);
+        if (noSchedule) withTaints(noSchedule);
+        const noExecute = swapTaints(next, add, remove, at);
+        if (noExecute) withTaints(noExecute);
+        return next;
+      };
+      if (plan(w.node) === w.node) continue;
+      try {
+        const updated = await objects.update(
+          nodeKey(name),
+          (current) => plan(current as unknown as Record<string, unknown>) as unknown as typeof current,
+        );
+        w.node = updated as unknown as Record<string, unknown>;
+      } catch (e) {
+        if (!isStoreError(e, 'NotFound'))
+          state.log.error(`node lifecycle controller: tainting node ${name}`, e);
+      }
     }
   }
 
@@ -82,11 +185,13 @@ export function createNodeLifecycleController(
       if (now - w.health.probeAt <= grace) continue;
       if (unknownConditions(w.node, flavor, new Date(now)) === undefined) continue;
       try {
-        await markUnknown(name);
+        const updated = await markUnknown(name);
+        if (updated) w.node = updated;
       } catch (e) {
         state.log.error(`node lifecycle controller: node ${name}`, e);
       }
     }
+    await taintPass(now);
   }
 
   const monitor = (): Promise<void> => {
