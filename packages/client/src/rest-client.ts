@@ -46,6 +46,11 @@ export interface StreamResponse {
 export interface RestClientOptions extends Partial<Connection> {
   server: string;
   userAgent?: string;
+  /**
+   * Most sockets open to the server at once (the keep-alive agent's `maxSockets`); further requests
+   * queue. Default: no limit. Many callers sharing one client (fake nodes) bound their sockets so.
+   */
+  maxSockets?: number;
   /** How the `exec` credential plugin runs (terminal, timeout, stderr). */
   execOptions?: Omit<ExecCredentialProviderOptions, 'cluster'>;
 }
@@ -114,13 +119,19 @@ export function createRestClient(options: RestClientOptions): RestClient {
   const tlsAgent = (cert?: string, key?: string) =>
     new https.Agent({
       keepAlive: true,
+      ...(options.maxSockets ? { maxSockets: options.maxSockets } : {}),
       ...(options.ca ? { ca: options.ca } : {}),
       ...(cert ? { cert } : {}),
       ...(key ? { key } : {}),
       ...(options.tlsServerName ? { servername: options.tlsServerName } : {}),
       rejectUnauthorized: !options.insecureSkipTlsVerify,
     });
-  const agent = isHttps ? tlsAgent(options.cert, options.key) : new http.Agent({ keepAlive: true });
+  const agent = isHttps
+    ? tlsAgent(options.cert, options.key)
+    : new http.Agent({
+        keepAlive: true,
+        ...(options.maxSockets ? { maxSockets: options.maxSockets } : {}),
+      });
   const plugin: ExecCredentialProvider | undefined = options.exec
     ? createExecCredentialProvider(options.exec, {
         ...options.execOptions,

@@ -4,7 +4,9 @@ import { type Flavor, flavorByName } from '@orchard/meta';
 import { type NodeAgent, startNodeAgent } from './agent.js';
 import { defaultPressureThresholds, type PressureThresholds, parseThreshold } from './conditions.js';
 import { durationMs, loadNodeAgentConfig, type NodeAgentConfig, NodeAgentConfigError } from './config.js';
-import { acquireLock, defaultRootDir, ensureRootLayout, LockHeldError } from './layout.js';
+import { startFakeNodes } from './fake-nodes.js';
+import { acquireLock, defaultRootDir, ensureRootLayout, LockHeldError, type RootLayout } from './layout.js';
+import type { HeartbeatEvent } from './lease.js';
 import { hostMachine } from './machine.js';
 import { startWatchdog, type Watchdog, WatchdogError } from './watchdog.js';
 
@@ -18,6 +20,10 @@ const usage = `Usage: orchard-nodeagent --kubeconfig FILE [flags]
   --root-dir DIR             base directory (default ${defaultRootDir})
   --lock-file FILE           refuse to start while another agent holds this lock file
   --node-labels k=v,...      extra labels for the Node
+  --fake-nodes N             run N simulated nodes (<prefix>0 … <prefix>N-1) instead of this machine's,
+                             each acting as system:node:<name> through impersonation headers: the
+                             kubeconfig user needs the impersonate verb on users and groups
+  --fake-node-prefix P       names of the simulated nodes (default fake-node-)
   -h, --help                 this text`;
 
 /** Parses `k=v,k2=v2` (`--node-labels`). */
@@ -36,6 +42,16 @@ export function parseNodeLabels(text: string): Record<string, string> {
   }
   return out;
 }
+
+/** `--fake-nodes N`: a whole number from 1 to 100,000. */
+export function parseFakeNodeCount(text: string): number {
+  if (!/^[0-9]+$/.test(text) || Number(text) < 1 || Number(text) > maxFakeNodes)
+    throw new Error(`--fake-nodes: ${JSON.stringify(text)} is not a whole number from 1 to ${maxFakeNodes}`);
+  return Number(text);
+}
+
+/** The most simulated nodes one process runs. */
+export const maxFakeNodes = 100_000;
 
 /** The pressure thresholds of `evictionHard` over the defaults (validated when the file was read). */
 function thresholdsOf(config: NodeAgentConfig): PressureThresholds {
@@ -81,6 +97,8 @@ export async function main(argv: string[]): Promise<void> {
         'root-dir': { type: 'string', default: defaultRootDir },
         'lock-file': { type: 'string' },
         'node-labels': { type: 'string' },
+        'fake-nodes': { type: 'string' },
+        'fake-node-prefix': { type: 'string', default: 'fake-node-' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -95,6 +113,10 @@ export async function main(argv: string[]): Promise<void> {
   const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : undefined);
   const kubeconfig = str('kubeconfig');
   if (!kubeconfig) fail(`--kubeconfig is required\n\n${usage}`);
+  if (str('fake-nodes') !== undefined && str('hostname-override') !== undefined)
+    fail(
+      '--fake-nodes and --hostname-override exclude each other (fake nodes are named by --fake-node-prefix)',
+    );
   let flavor: Flavor;
   let config: NodeAgentConfig;
   let release: (() => void) | undefined;
@@ -107,35 +129,59 @@ export async function main(argv: string[]): Promise<void> {
       ...(str('config-dir') ? { configDir: str('config-dir') } : {}),
     };
     config = loadNodeAgentConfig(flavor, files);
-    const layout = ensureRootLayout(str('root-dir') ?? defaultRootDir);
     const lockFile = str('lock-file');
+    const fakeCount = str('fake-nodes');
+    // Simulated nodes read no machine, so they need no root directory.
+    const layout = fakeCount === undefined ? ensureRootLayout(str('root-dir') ?? defaultRootDir) : undefined;
     if (lockFile) release = acquireLock(lockFile);
-    const machine = hostMachine(layout.root);
-    const nodeName = (str('hostname-override') ?? machine.info().hostname).toLowerCase();
-    const client = createRestClient({
-      ...resolveConnection(loadKubeconfig(kubeconfig)),
-      userAgent: `orchard-nodeagent/${nodeName}`,
-    });
     watchdog = startWatchdog(process.env, {
       onError: (e) => console.error(`orchard-nodeagent: watchdog keep-alive failed: ${(e as Error).message}`),
     });
     const labels = { ...config.nodeLabels, ...parseNodeLabels(str('node-labels') ?? '') };
-    agent = startNodeAgent({
-      client,
-      flavor,
-      nodeName,
-      machine,
-      labels,
-      ...agentSettingsFrom(config),
-      onEvent: (e) => {
-        if (e.loop === 'lease') watchdog?.heartbeat(e);
-        if (e.type === 'retry')
-          console.error(
-            `orchard-nodeagent: ${e.loop} heartbeat failed, retrying in ${e.delayMs} ms: ${e.error}`,
-          );
-      },
-    });
-    agent.registered.then(() => console.log(`orchard-nodeagent: node ${nodeName} registered`));
+    const connection = resolveConnection(loadKubeconfig(kubeconfig));
+    const onEvent = (node: string, e: HeartbeatEvent) => {
+      if (e.loop === 'lease') watchdog?.heartbeat(e);
+      if (e.type === 'retry')
+        console.error(
+          `orchard-nodeagent: ${node}: ${e.loop} heartbeat failed, retrying in ${e.delayMs} ms: ${e.error}`,
+        );
+    };
+    if (fakeCount !== undefined) {
+      const count = parseFakeNodeCount(fakeCount);
+      const prefix = str('fake-node-prefix') ?? 'fake-node-';
+      const fake = startFakeNodes({
+        // One keep-alive agent for every node, at most 64 sockets.
+        client: createRestClient({
+          ...connection,
+          userAgent: 'orchard-nodeagent/fake-nodes',
+          maxSockets: 64,
+        }),
+        flavor,
+        count,
+        prefix,
+        labels,
+        ...agentSettingsFrom(config),
+        onEvent,
+      });
+      agent = { registered: fake.registered, checkStatus: () => {}, stop: () => fake.stop() };
+      fake.registered.then(() =>
+        console.log(`orchard-nodeagent: ${count} fake nodes ${prefix}0…${prefix}${count - 1} registered`),
+      );
+    } else {
+      const machine = hostMachine((layout as RootLayout).root);
+      const nodeName = (str('hostname-override') ?? machine.info().hostname).toLowerCase();
+      const client = createRestClient({ ...connection, userAgent: `orchard-nodeagent/${nodeName}` });
+      agent = startNodeAgent({
+        client,
+        flavor,
+        nodeName,
+        machine,
+        labels,
+        ...agentSettingsFrom(config),
+        onEvent: (e) => onEvent(nodeName, e),
+      });
+      agent.registered.then(() => console.log(`orchard-nodeagent: node ${nodeName} registered`));
+    }
   } catch (e) {
     release?.();
     if (e instanceof NodeAgentConfigError || e instanceof LockHeldError || e instanceof WatchdogError)

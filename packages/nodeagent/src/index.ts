@@ -34,6 +34,14 @@ export {
   NodeAgentConfigError,
   readConfigFile,
 } from './config.js';
+export type { FakeNodes, FakeNodesOptions } from './fake-nodes.js';
+export {
+  fakeNodeMachine,
+  impersonatingClient,
+  nodesGroup,
+  nodeUserName,
+  startFakeNodes,
+} from './fake-nodes.js';
 export type { RootLayout } from './layout.js';
 export { acquireLock, defaultLockFile, defaultRootDir, ensureRootLayout, LockHeldError } from './layout.js';
 export type { HeartbeatEvent, LeaseLoop, LeaseLoopOptions } from './lease.js';
