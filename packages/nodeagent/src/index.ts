@@ -12,6 +12,53 @@ export type { NodeAgent, NodeAgentOptions } from './agent.js';
 export { startNodeAgent } from './agent.js';
 export type { Backoff, BackoffSettings } from './backoff.js';
 export { defaultBackoff, exponentialBackoff } from './backoff.js';
+export type { AgentResponse, CheckpointHandlerOptions } from './checkpoint/checkpoint.js';
+export {
+  checkpointArchivePath,
+  handleCheckpoint,
+  parseTimeoutParameter,
+  podFullName,
+  runningContainerId,
+} from './checkpoint/checkpoint.js';
+export type {
+  CheckpointContainerRequest,
+  CriRuntimeClient,
+  CriRuntimeClientOptions,
+} from './checkpoint/cri.js';
+export {
+  CriError,
+  codeName,
+  connectCriRuntime,
+  criProtoPath,
+  criTarget,
+  defaultContainerRuntimeEndpoint,
+  defaultRuntimeRequestTimeoutMs,
+} from './checkpoint/cri.js';
+export type {
+  AgentRequestAttributes,
+  AuthorizationOutcome,
+  DelegatedAuthOptions,
+  RequestUser,
+} from './checkpoint/delegated-auth.js';
+export {
+  authenticateRequest,
+  authorizationMessage,
+  authorizeRequest,
+  requestAttributes,
+} from './checkpoint/delegated-auth.js';
+export type {
+  FakeCriRuntime,
+  FakeCriRuntimeOptions,
+  FakeRuntimeCall,
+  FakeRuntimeMode,
+} from './checkpoint/fake-runtime.js';
+export { startFakeCriRuntime } from './checkpoint/fake-runtime.js';
+export type { AgentServer, AgentServerOptions } from './checkpoint/server.js';
+export { containerCheckpointGate, defaultAgentPort, startAgentServer } from './checkpoint/server.js';
+export type { ServingCert, ServingCertOptions } from './checkpoint/serving-cert.js';
+export { loadOrCreateServingCert } from './checkpoint/serving-cert.js';
+export type { TarEntry } from './checkpoint/tar.js';
+export { tarArchive, tarEntries } from './checkpoint/tar.js';
 export type { NodeCondition, PressureThresholds, Threshold } from './conditions.js';
 export {
   belowThreshold,
