@@ -33,7 +33,7 @@ export function deprecationOf(
   const l = def.lifecycle?.[version];
   const deprecated = l?.deprecated === undefined ? undefined : parseRelease(l.deprecated);
   if (!l || !deprecated || compareReleases(release, deprecated) < 0) return undefined;
-  const removed = removedReleaseOf(l);
+  const removed = removedReleaseOf(l, version);
   let warning = `${formatApiVersion({ group: def.group, version })} ${def.kind} is deprecated in v${formatRelease(deprecated)}+`;
   if (removed) warning += `, unavailable in v${formatRelease(removed)}+`;
   if (l.replacement)

@@ -25,8 +25,13 @@ function releaseOf(text: string | undefined): Release | undefined {
   return text === undefined ? undefined : parseRelease(text);
 }
 
-/** The release that stops serving a version: `removed`, else upstream's deprecated + 3 minors. */
-export function removedReleaseOf(l: VersionLifecycle | undefined): Release | undefined {
+/**
+ * The release that stops serving a version: `removed`, else upstream's deprecated + 3 minors. A
+ * stable version is never removed within its major version, deprecated or not (spec doc 1 §9.3
+ * rule 4a), so it has none.
+ */
+export function removedReleaseOf(l: VersionLifecycle | undefined, version: string): Release | undefined {
+  if (stabilityOf(version) === 'stable') return undefined;
   const removed = releaseOf(l?.removed);
   if (removed) return removed;
   const dep = releaseOf(l?.deprecated);
@@ -44,7 +49,7 @@ function introducedBy(l: VersionLifecycle | undefined, release: Release): boolea
  * introduced before 1.22, alpha no; never once removed at `release`.
  */
 export function servedByDefault(version: string, l: VersionLifecycle | undefined, release: Release): boolean {
-  const removed = removedReleaseOf(l);
+  const removed = removedReleaseOf(l, version);
   if (removed && compareReleases(release, removed) >= 0) return false;
   const level = stabilityOf(version);
   if (level === 'stable') return true;
@@ -61,7 +66,7 @@ function isServed(
 ): boolean {
   const l = def.lifecycle?.[version];
   if (!introducedBy(l, opts.release)) return false;
-  const removed = removedReleaseOf(l);
+  const removed = removedReleaseOf(l, version);
   const isRemoved = removed !== undefined && compareReleases(opts.release, removed) >= 0;
   let on = builtin ? servedByDefault(version, l, opts.release) : true;
   // The level keys never bring back a removed version; only a key naming it does.
