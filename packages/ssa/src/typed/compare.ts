@@ -1,9 +1,8 @@
 import { jsonEqual } from '@orchard/meta/internal';
 import { FieldSet } from '../fieldpath/field-set.js';
-import type { PathElement } from '../fieldpath/path-element.js';
 import { isMap, type JsonMap } from '../fieldpath/value.js';
 import { type Atom, listSides, mapField, shapeFor } from './atom.js';
-import { LazyItem, listItemElement, materialize, type PathStep, sameListItem } from './path-steps.js';
+import { LazyItem, materialize, type PathStep, pairListItems, sameListItem } from './path-steps.js';
 
 /** What changed between two values of one type (upstream `typed.Comparison`). */
 export interface Comparison {
@@ -87,32 +86,11 @@ class CompareWalker {
         return false;
       }
     }
-    const rItems = new Map<string, unknown>();
-    const rOrder: PathElement[] = [];
-    if (ra !== undefined) {
-      for (let i = 0; i < ra.length; i++) {
-        const pe = listItemElement(lt, i, ra[i], this.path);
-        if (!rItems.has(pe.id)) rOrder.push(pe);
-        rItems.set(pe.id, ra[i]);
-      }
-    }
-    const seen = new Set<string>();
-    if (la !== undefined) {
-      for (let i = 0; i < la.length; i++) {
-        const pe = listItemElement(lt, i, la[i], this.path);
-        if (seen.has(pe.id)) continue;
-        seen.add(pe.id);
-        this.path.push(pe);
-        this.walk(la[i], rItems.get(pe.id), elem);
-        this.path.pop();
-      }
-    }
-    for (const pe of rOrder) {
-      if (seen.has(pe.id)) continue;
+    pairListItems(lt, la, ra, this.path, false, (pe, lv, rv) => {
       this.path.push(pe);
-      this.walk(undefined, rItems.get(pe.id), elem);
+      this.walk(lv, rv, elem);
       this.path.pop();
-    }
+    });
     return false;
   }
 

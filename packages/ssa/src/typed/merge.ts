@@ -1,8 +1,6 @@
-import type { PathElement } from '../fieldpath/path-element.js';
 import { isMap, type JsonMap, setKey } from '../fieldpath/value.js';
 import { type Atom, listSides, mapField, shapeFor } from './atom.js';
-import { formatSteps, listItemElement, type PathStep } from './path-steps.js';
-import { TypedValueError } from './typed-value-error.js';
+import { type PathStep, pairListItems } from './path-steps.js';
 
 /**
  * Merges `rhs` (an apply intent) into `lhs` (the live object), as upstream's `TypedValue.Merge`:
@@ -35,37 +33,13 @@ class MergeWalker {
       return r !== undefined ? r : l;
     }
     const elem = lt.elem();
-    const rItems = new Map<string, unknown>();
-    const rOrder: PathElement[] = [];
-    if (ra !== undefined) {
-      for (let i = 0; i < ra.length; i++) {
-        const pe = listItemElement(lt, i, ra[i], this.path);
-        if (rItems.has(pe.id))
-          throw new TypedValueError(formatSteps(this.path), `duplicate entries for key ${pe.toString()}`);
-        rItems.set(pe.id, ra[i]);
-        rOrder.push(pe);
-      }
-    }
     const out: unknown[] = [];
-    const seen = new Set<string>();
-    if (la !== undefined) {
-      for (let i = 0; i < la.length; i++) {
-        const pe = listItemElement(lt, i, la[i], this.path);
-        if (seen.has(pe.id)) continue;
-        seen.add(pe.id);
-        this.path.push(pe);
-        const v = this.walk(la[i], rItems.get(pe.id), elem);
-        this.path.pop();
-        if (v !== undefined) out.push(v);
-      }
-    }
-    for (const pe of rOrder) {
-      if (seen.has(pe.id)) continue;
+    pairListItems(lt, la, ra, this.path, true, (pe, lv, rv) => {
       this.path.push(pe);
-      const v = this.walk(undefined, rItems.get(pe.id), elem);
+      const v = this.walk(lv, rv, elem);
       this.path.pop();
       if (v !== undefined) out.push(v);
-    }
+    });
     return out.length > 0 ? out : undefined;
   }
 

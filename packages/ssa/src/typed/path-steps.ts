@@ -3,6 +3,43 @@ import { canonicalJson, isMap, type JsonMap } from '../fieldpath/value.js';
 import type { ListAtom } from './atom.js';
 import { TypedValueError } from './typed-value-error.js';
 
+/**
+ * Pairs the items of the two sides of a granular list by their path element, in upstream's order:
+ * the left side's items (a repeated one once), then those only on the right, in right order. A key
+ * repeated on the right throws when `strictRight` (merge); otherwise its last value wins (compare).
+ */
+export function pairListItems(
+  l: ListAtom,
+  left: readonly unknown[] | undefined,
+  right: readonly unknown[] | undefined,
+  at: readonly PathStep[],
+  strictRight: boolean,
+  visit: (pe: PathElement, lv: unknown, rv: unknown) => void,
+): void {
+  const rItems = new Map<string, unknown>();
+  const rOrder: PathElement[] = [];
+  if (right !== undefined) {
+    for (let i = 0; i < right.length; i++) {
+      const pe = listItemElement(l, i, right[i], at);
+      if (rItems.has(pe.id)) {
+        if (strictRight)
+          throw new TypedValueError(formatSteps(at), `duplicate entries for key ${pe.toString()}`);
+      } else rOrder.push(pe);
+      rItems.set(pe.id, right[i]);
+    }
+  }
+  const seen = new Set<string>();
+  if (left !== undefined) {
+    for (let i = 0; i < left.length; i++) {
+      const pe = listItemElement(l, i, left[i], at);
+      if (seen.has(pe.id)) continue;
+      seen.add(pe.id);
+      visit(pe, left[i], rItems.get(pe.id));
+    }
+  }
+  for (const pe of rOrder) if (!seen.has(pe.id)) visit(pe, undefined, rItems.get(pe.id));
+}
+
 /** The path element identifying a list item (upstream `listItemToPathElement`). */
 export function listItemElement(
   l: ListAtom,
