@@ -97,6 +97,10 @@ export function conditionVerdicts(
     Math.max(0, signals.pidMax - signals.pidsInUse),
     signals.pidMax,
   );
+  const pressure = (type: string, pressed: boolean, yes: [string, string], no: [string, string]): Verdict => {
+    const [reason, message] = pressed ? yes : no;
+    return { type, status: pressed ? 'True' : 'False', reason: `${r}${reason}`, message: `${t} ${message}` };
+  };
   const network = signals.networkReady;
   return [
     network
@@ -112,45 +116,24 @@ export function conditionVerdicts(
           reason: 'NoNetworkInterface',
           message: 'no network interface has an address',
         },
-    memory
-      ? {
-          type: 'MemoryPressure',
-          status: 'True',
-          reason: `${r}HasInsufficientMemory`,
-          message: `${t} has insufficient memory available`,
-        }
-      : {
-          type: 'MemoryPressure',
-          status: 'False',
-          reason: `${r}HasSufficientMemory`,
-          message: `${t} has sufficient memory available`,
-        },
-    disk
-      ? {
-          type: 'DiskPressure',
-          status: 'True',
-          reason: `${r}HasDiskPressure`,
-          message: `${t} has disk pressure`,
-        }
-      : {
-          type: 'DiskPressure',
-          status: 'False',
-          reason: `${r}HasNoDiskPressure`,
-          message: `${t} has no disk pressure`,
-        },
-    pid
-      ? {
-          type: 'PIDPressure',
-          status: 'True',
-          reason: `${r}HasInsufficientPID`,
-          message: `${t} has insufficient PID available`,
-        }
-      : {
-          type: 'PIDPressure',
-          status: 'False',
-          reason: `${r}HasSufficientPID`,
-          message: `${t} has sufficient PID available`,
-        },
+    pressure(
+      'MemoryPressure',
+      memory,
+      ['HasInsufficientMemory', 'has insufficient memory available'],
+      ['HasSufficientMemory', 'has sufficient memory available'],
+    ),
+    pressure(
+      'DiskPressure',
+      disk,
+      ['HasDiskPressure', 'has disk pressure'],
+      ['HasNoDiskPressure', 'has no disk pressure'],
+    ),
+    pressure(
+      'PIDPressure',
+      pid,
+      ['HasInsufficientPID', 'has insufficient PID available'],
+      ['HasSufficientPID', 'has sufficient PID available'],
+    ),
     network
       ? { type: 'Ready', status: 'True', reason: `${r}Ready`, message: `${t} is posting ready status` }
       : {
