@@ -1,5 +1,5 @@
-import { generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, request as httpsRequest, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,6 +10,13 @@ import { parseTokenFile } from '@orchard/authn';
 import { kubectl, kubectlAvailable } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthServer, sharedTls, startAuthServer } from './helpers/auth-server.js';
+import {
+  publicJwk as jwk,
+  signJwt as jwt,
+  type OidcIssuer,
+  startOidcIssuer,
+  writeKubeconfig,
+} from './helpers/oidc-issuer.js';
 
 /**
  * `kubectl auth whoami` (stock kubectl 1.32, `--flavor kubernetes`, which sends the review in
@@ -21,34 +28,9 @@ import { type AuthServer, sharedTls, startAuthServer } from './helpers/auth-serv
 const dir = mkdtempSync(join(tmpdir(), 'orchard-kubectl-auth-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const b64url = (v: string | Buffer) => Buffer.from(v).toString('base64url');
-function jwt(key: KeyObject, kid: string, claims: Record<string, unknown>): string {
-  const input = `${b64url(JSON.stringify({ alg: 'RS256', kid, typ: 'JWT' }))}.${b64url(JSON.stringify(claims))}`;
-  return `${input}.${b64url(sign('RSA-SHA256', Buffer.from(input), key))}`;
-}
-
 let n = 0;
-function kubeconfigWith(server: string, ca: string, user: Record<string, unknown>): string {
-  const path = join(dir, `kubeconfig-${++n}`);
-  writeFileSync(
-    path,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [
-        {
-          name: 'c',
-          cluster: { server, 'certificate-authority-data': Buffer.from(ca).toString('base64') },
-        },
-      ],
-      users: [{ name: 'u', user }],
-      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
-      'current-context': 'x',
-    }),
-    { mode: 0o600 },
-  );
-  return path;
-}
+const kubeconfigWith = (server: string, ca: string, user: Record<string, unknown>) =>
+  writeKubeconfig(join(dir, `kubeconfig-${++n}`), server, ca, user);
 
 interface Whoami {
   status: {
@@ -58,19 +40,13 @@ interface Whoami {
 
 describe.skipIf(!kubectlAvailable())('kubectl auth whoami for every method', () => {
   let api: AuthServer;
-  let issuerServer: Server;
+  let issuerServer: OidcIssuer;
   let proxyServer: Server;
   let issuer: string;
   let proxyUrl: string;
   let ca: string;
   const k1 = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const k2 = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwk = (k: typeof k1, kid: string) => ({
-    ...k.publicKey.export({ format: 'jwk' }),
-    kid,
-    alg: 'RS256',
-    use: 'sig',
-  });
   let published = [jwk(k1, 'k1')];
 
   const whoami = async (kubeconfig: string, ...extra: string[]) => {
@@ -78,23 +54,18 @@ describe.skipIf(!kubectlAvailable())('kubectl auth whoami for every method', () 
     return { ...r, json: r.code === 0 ? (JSON.parse(r.stdout) as Whoami) : undefined };
   };
   const tokenConfig = (token: string) => kubeconfigWith(api.url, ca, { token });
+  const adminConfig = () =>
+    kubeconfigWith(api.url, ca, {
+      'client-certificate-data': Buffer.from(api.tls.admin.cert).toString('base64'),
+      'client-key-data': Buffer.from(api.tls.admin.key).toString('base64'),
+    });
 
   beforeAll(async () => {
     const tls = await sharedTls();
     ca = tls.ca.cert;
     // The OIDC issuer: discovery and JWKS over HTTPS with a certificate of the shared CA.
-    issuerServer = createServer({ cert: tls.serving.cert, key: tls.serving.key }, (req, res) => {
-      res.setHeader('content-type', 'application/json');
-      if (req.url === '/.well-known/openid-configuration')
-        res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks` }));
-      else if (req.url === '/jwks') res.end(JSON.stringify({ keys: published }));
-      else {
-        res.statusCode = 404;
-        res.end('{}');
-      }
-    });
-    await new Promise<void>((r) => issuerServer.listen(0, '127.0.0.1', r));
-    issuer = `https://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
+    issuerServer = await startOidcIssuer(tls, () => published);
+    issuer = issuerServer.url;
 
     const proxyCa = await generateCa('front-proxy-ca');
     const proxyCert = await issueClientCert(proxyCa, 'front-proxy-client');
@@ -158,15 +129,12 @@ describe.skipIf(!kubectlAvailable())('kubectl auth whoami for every method', () 
   });
   afterAll(async () => {
     await api?.stop();
-    issuerServer?.close();
+    await issuerServer?.stop();
     proxyServer?.close();
   });
 
   it('the admin certificate', async () => {
-    const kc = kubeconfigWith(api.url, ca, {
-      'client-certificate-data': Buffer.from(api.tls.admin.cert).toString('base64'),
-      'client-key-data': Buffer.from(api.tls.admin.key).toString('base64'),
-    });
+    const kc = adminConfig();
     const table = await kubectl(['auth', 'whoami'], { kubeconfig: kc });
     expect(table.code, table.stderr).toBe(0);
     expect(table.stdout).toMatch(/Username\s+admin\n/);
@@ -213,10 +181,7 @@ describe.skipIf(!kubectlAvailable())('kubectl auth whoami for every method', () 
   });
 
   it('a token from kubectl create token (Protobuf TokenRequest)', async () => {
-    const admin = kubeconfigWith(api.url, ca, {
-      'client-certificate-data': Buffer.from(api.tls.admin.cert).toString('base64'),
-      'client-key-data': Buffer.from(api.tls.admin.key).toString('base64'),
-    });
+    const admin = adminConfig();
     let created = await kubectl(['create', 'token', 'default'], { kubeconfig: admin });
     // The default ServiceAccount is created by a controller right after start.
     for (let i = 0; i < 100 && created.code !== 0; i++) {
@@ -243,10 +208,7 @@ describe.skipIf(!kubectlAvailable())('kubectl auth whoami for every method', () 
   });
 
   it('kubectl create token --bound-object-kind Secret: the token dies with the Secret', async () => {
-    const admin = kubeconfigWith(api.url, ca, {
-      'client-certificate-data': Buffer.from(api.tls.admin.cert).toString('base64'),
-      'client-key-data': Buffer.from(api.tls.admin.key).toString('base64'),
-    });
+    const admin = adminConfig();
     expect((await kubectl(['create', 'secret', 'generic', 'bound-s1'], { kubeconfig: admin })).code).toBe(0);
     const created = await kubectl(
       ['create', 'token', 'default', '--bound-object-kind=Secret', '--bound-object-name=bound-s1'],
@@ -308,10 +270,7 @@ describe.skipIf(!kubectlAvailable())('kubectl auth whoami for every method', () 
   });
 
   it('--as and --as-group', async () => {
-    const admin = kubeconfigWith(api.url, ca, {
-      'client-certificate-data': Buffer.from(api.tls.admin.cert).toString('base64'),
-      'client-key-data': Buffer.from(api.tls.admin.key).toString('base64'),
-    });
+    const admin = adminConfig();
     const r = await whoami(admin, '--as=bob', '--as-group=team-a', '--as-group=team-b');
     expect(r.json?.status.userInfo).toEqual({
       username: 'bob',

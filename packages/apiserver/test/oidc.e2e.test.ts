@@ -1,6 +1,4 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { fetchWithCa } from '@orchard/apiserver';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,28 +9,22 @@ import {
   startAuthServer,
   unauthorizedStatus,
 } from './helpers/auth-server.js';
+import { publicJwk as jwk, type OidcIssuer, startOidcIssuer } from './helpers/oidc-issuer.js';
 
 /**
  * The OIDC flags (`--oidc-*`, doc 2 §5.2) against the real HTTPS server under both flavors: a local
  * HTTPS issuer serving discovery and JWKS, tokens signed with jose, a table of valid and broken
  * tokens (each 401 the same Status), a key rotation, and TokenReview of an OIDC token.
  */
-type Pair = ReturnType<typeof generateKeyPairSync>;
 const rsa = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
 const k1 = rsa();
 const k2 = rsa();
 const impostor = rsa(); // signs with kid k1 but is not k1
 const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
-const jwk = (k: Pair, kid: string) => ({
-  ...k.publicKey.export({ format: 'jwk' }),
-  kid,
-  alg: 'RS256',
-  use: 'sig',
-});
 
 describe.each(flavors)('OIDC flags authenticator through the real server ($name flavor)', (flavor) => {
   let api: AuthServer;
-  let issuerServer: Server;
+  let issuerServer: OidcIssuer;
   let issuer: string;
   let published = [jwk(k1, 'k1')];
   const authn = flavor.group('authentication');
@@ -60,18 +52,8 @@ describe.each(flavors)('OIDC flags authenticator through the real server ($name 
 
   beforeAll(async () => {
     const tls = await sharedTls();
-    issuerServer = createServer({ cert: tls.serving.cert, key: tls.serving.key }, (req, res) => {
-      res.setHeader('content-type', 'application/json');
-      if (req.url === '/.well-known/openid-configuration')
-        res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks` }));
-      else if (req.url === '/jwks') res.end(JSON.stringify({ keys: published }));
-      else {
-        res.statusCode = 404;
-        res.end('{}');
-      }
-    });
-    await new Promise<void>((r) => issuerServer.listen(0, '127.0.0.1', r));
-    issuer = `https://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
+    issuerServer = await startOidcIssuer(tls, () => published);
+    issuer = issuerServer.url;
     api = await startAuthServer({
       flavor,
       authentication: {
@@ -91,8 +73,7 @@ describe.each(flavors)('OIDC flags authenticator through the real server ($name 
   });
   afterAll(async () => {
     await api?.stop();
-    issuerServer?.closeAllConnections();
-    await new Promise((r) => issuerServer?.close(r));
+    await issuerServer?.stop();
   });
 
   it('a valid token is <issuer>#<sub> with the prefixed groups', async () => {

@@ -1,4 +1,4 @@
-import { createHmac, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +25,14 @@ import {
   unauthorizedStatus,
 } from './helpers/auth-server.js';
 import { runCli, spawnCli } from './helpers/cli-server.js';
+import {
+  b64url,
+  signJwt as jwt,
+  writeKubeconfig as kubeconfigWith,
+  type OidcIssuer,
+  publicJwk,
+  startOidcIssuer,
+} from './helpers/oidc-issuer.js';
 
 /**
  * Structured JWT authentication end to end (doc 2 §2.5): a local HTTPS issuer (discovery + JWKS), an
@@ -38,39 +46,6 @@ import { runCli, spawnCli } from './helpers/cli-server.js';
  */
 const dir = mkdtempSync(join(tmpdir(), 'orchard-structured-authn-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const b64url = (v: string | Buffer) => Buffer.from(v).toString('base64url');
-/** A compact RS256 JWT signed with node:crypto. */
-function jwt(key: KeyObject, kid: string, claims: Record<string, unknown>): string {
-  const input = `${b64url(JSON.stringify({ alg: 'RS256', kid, typ: 'JWT' }))}.${b64url(JSON.stringify(claims))}`;
-  return `${input}.${b64url(sign('RSA-SHA256', Buffer.from(input), key))}`;
-}
-
-function kubeconfigWith(
-  path: string,
-  server: string,
-  ca: string,
-  user: Record<string, unknown>,
-  cluster: Record<string, unknown> = {},
-): string {
-  writeFileSync(
-    path,
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Config',
-      clusters: [
-        {
-          name: 'c',
-          cluster: { server, 'certificate-authority-data': Buffer.from(ca).toString('base64'), ...cluster },
-        },
-      ],
-      users: [{ name: 'u', user }],
-      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
-      'current-context': 'x',
-    }),
-  );
-  return path;
-}
 
 /** SelfSubjectReview through @orchard/client (the group of `flavor`). */
 function clientWhoami(client: ReturnType<typeof createRestClient>, flavor: Flavor) {
@@ -86,7 +61,7 @@ describe.each(flavors)('structured JWT authenticators through the real server ($
   const kubernetes = flavor.name === 'kubernetes';
   const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  let issuerServer: Server;
+  let issuerServer: OidcIssuer;
   let issuer: string;
   let api: AuthServer;
   let controller: AuthenticationConfigController;
@@ -139,19 +114,8 @@ ${ca
 
   beforeAll(async () => {
     const tls = await sharedTls();
-    const jwk = { ...keys.publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'RS256', use: 'sig' };
-    issuerServer = createServer({ cert: tls.serving.cert, key: tls.serving.key }, (req, res) => {
-      res.setHeader('content-type', 'application/json');
-      if (req.url === '/.well-known/openid-configuration')
-        res.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/keys` }));
-      else if (req.url === '/keys') res.end(JSON.stringify({ keys: [jwk] }));
-      else {
-        res.statusCode = 404;
-        res.end('{}');
-      }
-    });
-    await new Promise<void>((r) => issuerServer.listen(0, '127.0.0.1', r));
-    issuer = `https://127.0.0.1:${(issuerServer.address() as AddressInfo).port}`;
+    issuerServer = await startOidcIssuer(tls, () => [publicJwk(keys, 'k1')]);
+    issuer = issuerServer.url;
     writeFileSync(configPath, configFor('claims.given + "." + claims.family', tls.ca.cert));
     controller = createAuthenticationConfigController({
       path: configPath,
@@ -165,8 +129,7 @@ ${ca
   afterAll(async () => {
     controller?.stop();
     await api?.stop();
-    issuerServer?.closeAllConnections();
-    await new Promise((r) => issuerServer?.close(r));
+    await issuerServer?.stop();
   });
 
   it('the CEL mapping builds the username from two claims; groups and uid by claim', async () => {
