@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { flavorByName } from '@orchard/meta';
 import { createMemoryStore } from '@orchard/store';
-import { createAndAuthorize, startTestServer, type TestUser } from '@orchard/testing';
+import { createAndAuthorize, startTestServer } from '@orchard/testing';
 import { describe, expect, it } from 'vitest';
 import { createApiServer } from '../src/server.js';
 import { runCli } from './helpers/cli-server.js';
-import { rbacFixtures } from './helpers/rbac-fixtures.js';
+import { bob, carol, rbacFixtures } from './helpers/rbac-fixtures.js';
 
 /**
  * The authorization modes other than Node,RBAC (AlwaysAllow, AlwaysDeny, ABAC from
@@ -16,8 +16,6 @@ import { rbacFixtures } from './helpers/rbac-fixtures.js';
  * starts its own server.
  */
 type Obj = Record<string, any>;
-const bob: TestUser = { username: 'bob' };
-const carol: TestUser = { username: 'carol', groups: ['team-a'] };
 
 describe.each(['orch', 'kubernetes'] as const)('authorization modes (%s flavor)', (flavorName) => {
   const flavor = flavorByName(flavorName);

@@ -1,8 +1,8 @@
 import { decodeProtobuf, encodeProtobuf } from '@orchard/codecs/protobuf';
 import { flavorByName } from '@orchard/meta';
-import { createAndAuthorize, startTestServer, type TestServer, type TestUser } from '@orchard/testing';
+import { createAndAuthorize, type TestServer, type TestUser } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rbacFixtures } from './helpers/rbac-fixtures.js';
+import { bob, carol, rbacFixtures, startRbacTestServer } from './helpers/rbac-fixtures.js';
 
 /**
  * The review resources of `authorization.<domain>/v1` (issue 14 item 6) in JSON and Protobuf, the
@@ -11,8 +11,6 @@ import { rbacFixtures } from './helpers/rbac-fixtures.js';
  * authorization-modes.e2e.test.ts.
  */
 type Obj = Record<string, any>;
-const bob: TestUser = { username: 'bob' };
-const carol: TestUser = { username: 'carol', groups: ['team-a'] };
 
 describe.each(['orch', 'kubernetes'] as const)('authorization reviews (%s flavor)', (flavorName) => {
   const flavor = flavorByName(flavorName);
@@ -21,13 +19,7 @@ describe.each(['orch', 'kubernetes'] as const)('authorization reviews (%s flavor
   const adminCreate = (path: string, body: Obj): Promise<Obj> => createAndAuthorize(api, path, body);
 
   beforeAll(async () => {
-    api = await startTestServer({ flavor: flavorName });
-    for (const ns of ['team', 'other']) {
-      const r = await api.request('POST', '/api/v1/namespaces', {
-        body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
-      });
-      expect(r.status).toBe(201);
-    }
+    api = await startRbacTestServer(flavorName);
     await adminCreate(
       `${RBAC}/namespaces/team/roles`,
       role('cm-rw', [{ verbs: ['get', 'list', 'create'], apiGroups: [''], resources: ['configmaps'] }]),

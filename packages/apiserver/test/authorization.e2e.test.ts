@@ -1,7 +1,7 @@
 import { flavorByName } from '@orchard/meta';
-import { createAndAuthorize, startTestServer, type TestServer, type TestUser } from '@orchard/testing';
+import { createAndAuthorize, type TestServer, type TestUser } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rbacFixtures } from './helpers/rbac-fixtures.js';
+import { bob, carol, rbacFixtures, startRbacTestServer } from './helpers/rbac-fixtures.js';
 
 /**
  * Authorization served and enforced (issue 14) under both flavors: RBAC objects in
@@ -12,8 +12,6 @@ import { rbacFixtures } from './helpers/rbac-fixtures.js';
  * authorization-modes.e2e.test.ts.
  */
 type Obj = Record<string, any>;
-const bob: TestUser = { username: 'bob' };
-const carol: TestUser = { username: 'carol', groups: ['team-a'] };
 
 describe.each(['orch', 'kubernetes'] as const)('authorization (%s flavor)', (flavorName) => {
   const flavor = flavorByName(flavorName);
@@ -22,13 +20,7 @@ describe.each(['orch', 'kubernetes'] as const)('authorization (%s flavor)', (fla
   const adminCreate = (path: string, body: Obj): Promise<Obj> => createAndAuthorize(api, path, body);
 
   beforeAll(async () => {
-    api = await startTestServer({ flavor: flavorName });
-    for (const ns of ['team', 'other']) {
-      const r = await api.request('POST', '/api/v1/namespaces', {
-        body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
-      });
-      expect(r.status).toBe(201);
-    }
+    api = await startRbacTestServer(flavorName);
   });
   afterAll(async () => {
     await api.stop();

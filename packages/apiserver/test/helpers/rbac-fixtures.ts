@@ -1,4 +1,5 @@
 import type { Flavor } from '@orchard/meta';
+import { startTestServer, type TestServer, type TestUser } from '@orchard/testing';
 
 type Obj = Record<string, any>;
 
@@ -63,4 +64,21 @@ export function rbacFixtures(flavor: Flavor): RbacFixtures {
 export function stripServerMetadata(o: Obj): Obj {
   const { uid: _u, creationTimestamp: _c, resourceVersion: _r, managedFields: _m, ...metadata } = o.metadata;
   return { ...o, metadata };
+}
+
+/** The user without bindings of the authorization suites. */
+export const bob: TestUser = { username: 'bob' };
+/** The user of group `team-a` the authorization suites bind. */
+export const carol: TestUser = { username: 'carol', groups: ['team-a'] };
+
+/** A test server of `flavor` with the namespaces `team` and `other` the authorization suites use. */
+export async function startRbacTestServer(flavor: 'orch' | 'kubernetes'): Promise<TestServer> {
+  const api = await startTestServer({ flavor });
+  for (const ns of ['team', 'other']) {
+    const r = await api.request('POST', '/api/v1/namespaces', {
+      body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } },
+    });
+    if (r.status !== 201) throw new Error(`creating namespace ${ns}: ${r.status} ${r.text}`);
+  }
+  return api;
 }
