@@ -43,7 +43,16 @@ const strip = (o: Obj) => {
 
 describe.each(['orch', 'kubernetes'] as FlavorName[])('API versions under the %s flavor', (flavorName) => {
   const flavor = flavorByName(flavorName);
-  const apply = { 'content-type': 'application/apply-patch+yaml' };
+  /** A server-side apply of `body` to the HPA `name` at `version` by `manager`. */
+  const applyHpa = (api: TestServer, version: string, manager: string, body: Obj, force = false) =>
+    api.request(
+      'PATCH',
+      `${hpaPath(version, body.metadata.name)}?fieldManager=${manager}${force ? '&force=true' : ''}`,
+      {
+        headers: { 'content-type': 'application/apply-patch+yaml' },
+        body: JSON.stringify(body),
+      },
+    );
 
   describe('defaults at 1.32', () => {
     let api: TestServer;
@@ -218,34 +227,24 @@ describe.each(['orch', 'kubernetes'] as FlavorName[])('API versions under the %s
     });
 
     it('server-side apply through both versions keeps managedFields right', async () => {
-      const a = await api.request('PATCH', `${hpaPath('v2beta2', 'ssa')}?fieldManager=beta-owner`, {
-        headers: apply,
-        body: JSON.stringify({ ...hpaV2('ssa'), apiVersion: 'autoscaling/v2beta2' }),
+      const a = await applyHpa(api, 'v2beta2', 'beta-owner', {
+        ...hpaV2('ssa'),
+        apiVersion: 'autoscaling/v2beta2',
       });
       expect(a.status, a.text).toBe(201);
       // Another manager changing maxReplicas through v2 conflicts with the v2beta2 owner.
-      const conflict = await api.request('PATCH', `${hpaPath('v2', 'ssa')}?fieldManager=v2-owner`, {
-        headers: apply,
-        body: JSON.stringify({
-          apiVersion: 'autoscaling/v2',
-          kind: 'HorizontalPodAutoscaler',
-          metadata: { name: 'ssa' },
-          spec: { maxReplicas: 9 },
-        }),
-      });
+      const maxNine = {
+        apiVersion: 'autoscaling/v2',
+        kind: 'HorizontalPodAutoscaler',
+        metadata: { name: 'ssa' },
+        spec: { maxReplicas: 9 },
+      };
+      const conflict = await applyHpa(api, 'v2', 'v2-owner', maxNine);
       expect(conflict.status, conflict.text).toBe(409);
       expect((conflict.json as Obj).details.causes).toEqual([
         { reason: 'FieldManagerConflict', message: 'conflict with "beta-owner"', field: '.spec.maxReplicas' },
       ]);
-      const forced = await api.request('PATCH', `${hpaPath('v2', 'ssa')}?fieldManager=v2-owner&force=true`, {
-        headers: apply,
-        body: JSON.stringify({
-          apiVersion: 'autoscaling/v2',
-          kind: 'HorizontalPodAutoscaler',
-          metadata: { name: 'ssa' },
-          spec: { maxReplicas: 9 },
-        }),
-      });
+      const forced = await applyHpa(api, 'v2', 'v2-owner', maxNine, true);
       expect(forced.status, forced.text).toBe(200);
       const managed = (forced.json as Obj).metadata.managedFields as Obj[];
       expect(managed.map((m) => [m.manager, m.apiVersion])).toEqual([
@@ -318,26 +317,11 @@ describe.each(['orch', 'kubernetes'] as FlavorName[])('API versions under the %s
       expect(back.spec.maxReplicas).toBe(8);
       expect(back.metadata.annotations).toBeUndefined();
     });
-  });
 
-  describe('managedFields compare at each manager’s version (emulatedRelease 1.24)', () => {
-    let api: TestServer;
-    beforeAll(async () => {
-      api = await startTestServer({
-        flavor: flavorName,
-        storage: 'memory',
-        server: { emulatedRelease: '1.24' },
-      });
-    });
-    afterAll(async () => {
-      await api.stop();
-    });
-
-    it('a v2 apply changing spec.behavior conflicts with the v2beta1 owner of the behavior annotation', async () => {
-      const annotation = `autoscaling.alpha.${flavorName === 'kubernetes' ? 'kubernetes.io' : 'orch.io'}/behavior`;
-      const beta1 = await api.request('PATCH', `${hpaPath('v2beta1', 'own')}?fieldManager=beta1-owner`, {
-        headers: apply,
-        body: JSON.stringify({
+    describe('managedFields compare at each manager’s version', () => {
+      it('a v2 apply changing spec.behavior conflicts with the v2beta1 owner of the behavior annotation', async () => {
+        const annotation = `autoscaling.alpha.${flavorName === 'kubernetes' ? 'kubernetes.io' : 'orch.io'}/behavior`;
+        const beta1 = await applyHpa(api, 'v2beta1', 'beta1-owner', {
           apiVersion: 'autoscaling/v2beta1',
           kind: 'HorizontalPodAutoscaler',
           metadata: {
@@ -345,25 +329,22 @@ describe.each(['orch', 'kubernetes'] as FlavorName[])('API versions under the %s
             annotations: { [annotation]: '{"scaleDown":{"stabilizationWindowSeconds":60}}' },
           },
           spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 3 },
-        }),
-      });
-      expect(beta1.status, beta1.text).toBe(201);
-      const v2 = (await api.request('GET', hpaPath('v2', 'own'))).json as Obj;
-      expect(v2.spec.behavior).toEqual({ scaleDown: { stabilizationWindowSeconds: 60 } });
-      // At v2 the field is spec.behavior; only converting to v2beta1 shows it is the owner's annotation.
-      const conflict = await api.request('PATCH', `${hpaPath('v2', 'own')}?fieldManager=v2-writer`, {
-        headers: apply,
-        body: JSON.stringify({
+        });
+        expect(beta1.status, beta1.text).toBe(201);
+        const v2 = (await api.request('GET', hpaPath('v2', 'own'))).json as Obj;
+        expect(v2.spec.behavior).toEqual({ scaleDown: { stabilizationWindowSeconds: 60 } });
+        // At v2 the field is spec.behavior; only converting to v2beta1 shows it is the owner's annotation.
+        const conflict = await applyHpa(api, 'v2', 'v2-writer', {
           apiVersion: 'autoscaling/v2',
           kind: 'HorizontalPodAutoscaler',
           metadata: { name: 'own' },
           spec: { behavior: { scaleDown: { stabilizationWindowSeconds: 120 } } },
-        }),
+        });
+        expect(conflict.status, conflict.text).toBe(409);
+        const causes = (conflict.json as Obj).details.causes as Obj[];
+        expect(causes.map((c) => c.message)).toContain('conflict with "beta1-owner"');
+        expect(causes.some((c) => String(c.field).endsWith('/behavior'))).toBe(true);
       });
-      expect(conflict.status, conflict.text).toBe(409);
-      const causes = (conflict.json as Obj).details.causes as Obj[];
-      expect(causes.map((c) => c.message)).toContain('conflict with "beta1-owner"');
-      expect(causes.some((c) => String(c.field).endsWith('/behavior'))).toBe(true);
     });
   });
 
