@@ -1,3 +1,4 @@
+import { hasBrand } from '@orchard/meta/internal';
 /** Why authentication or an authenticator's configuration failed. */
 export type AuthnErrorCode =
   /** A credential was presented and rejected; the server answers 401 and says nothing more. */
@@ -23,7 +24,7 @@ export class AuthnError extends Error {
 
 /** Recognises an AuthnError from any copy of the package (no `instanceof`). */
 export function isAuthnError(e: unknown, ...codes: AuthnErrorCode[]): e is AuthnError {
-  if (typeof e !== 'object' || e === null || (e as Record<symbol, unknown>)[brand] !== true) return false;
+  if (!hasBrand(e, brand)) return false;
   return codes.length === 0 || codes.includes((e as AuthnError).code);
 }
 

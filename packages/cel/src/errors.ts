@@ -3,6 +3,8 @@
  * `instanceof`, so two copies of the package still agree).
  */
 
+import { hasBrand } from '@orchard/meta/internal';
+
 /** What went wrong. */
 export type CelErrorCode =
   /** The expression is not valid CEL syntax. */
@@ -70,7 +72,7 @@ export class CelError extends Error {
 
 /** True for a `CelError` from any copy of this package. */
 export function isCelError(e: unknown): e is CelError {
-  return typeof e === 'object' && e !== null && (e as Record<symbol, unknown>)[brand] === true;
+  return hasBrand(e, brand);
 }
 
 /** Line/column of an offset in `source`. */

@@ -1,4 +1,5 @@
 import type { Status } from '@orchard/meta';
+import { hasBrand } from '@orchard/meta/internal';
 
 /**
  * What the client rejects with.
@@ -45,12 +46,7 @@ export class ClientError extends Error {
 
 /** Whether `e` is a `ClientError` (of `code`, when given); works across copies of this package. */
 export function isClientError(e: unknown, code?: ClientErrorCode): e is ClientError {
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    (e as { orchardClientError?: unknown }).orchardClientError === true &&
-    (code === undefined || (e as ClientError).code === code)
-  );
+  return hasBrand(e, 'orchardClientError') && (code === undefined || (e as ClientError).code === code);
 }
 
 /** True for a 410 (Gone/Expired): the client must relist (spec doc 1 §4.6 item 3, §4.7). */

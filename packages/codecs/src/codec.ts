@@ -1,4 +1,5 @@
 import type { Flavor, GroupVersionKind } from '@orchard/meta';
+import { hasBrand } from '@orchard/meta/internal';
 
 /**
  * A wire encoding of API objects (JSON, YAML, Protobuf, CBOR …). The server keeps a list of codecs;
@@ -66,10 +67,5 @@ export class CodecError extends Error {
 
 /** Whether `e` is a `CodecError` (of `code`, when given); works across copies of this package. */
 export function isCodecError(e: unknown, code?: CodecErrorCode): e is CodecError {
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    (e as { orchardCodecError?: unknown }).orchardCodecError === true &&
-    (code === undefined || (e as CodecError).code === code)
-  );
+  return hasBrand(e, 'orchardCodecError') && (code === undefined || (e as CodecError).code === code);
 }

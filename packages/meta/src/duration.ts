@@ -1,3 +1,4 @@
+import { hasBrand } from './brand.js';
 import { goQuote } from './go-quote.js';
 
 /** A duration string Go's `time.ParseDuration` refuses; the message is Go's. */
@@ -11,11 +12,7 @@ export class DurationParseError extends Error {
 
 /** Recognises a DurationParseError without relying on `instanceof` across copies. */
 export function isDurationParseError(e: unknown): e is DurationParseError {
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    (e as { orchardDurationParseError?: unknown }).orchardDurationParseError === true
-  );
+  return hasBrand(e, 'orchardDurationParseError');
 }
 
 const units: Record<string, bigint> = {

@@ -5,6 +5,7 @@
  */
 
 export { fromBase64, fromBase64Url, toBase64, toBase64Url } from './base64.js';
+export { hasBrand } from './brand.js';
 export { configSchemaCauses, formatFieldPath } from './config-schema-causes.js';
 export { exceedsDepth, maxNestingDepth } from './depth.js';
 export { DurationParseError, formatGoDuration, isDurationParseError, parseGoDuration } from './duration.js';

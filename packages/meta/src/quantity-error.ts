@@ -1,5 +1,7 @@
 /** The errors of parsing and converting quantities, with upstream's messages. */
 
+import { hasBrand } from './brand.js';
+
 /** Why a quantity failed to parse or convert. */
 export type QuantityErrorCode = 'FormatWrong' | 'Numeric' | 'Suffix' | 'NotInteger';
 
@@ -26,9 +28,5 @@ export class QuantityError extends Error {
 
 /** Whether `e` is a `QuantityError`; works across copies of this package. */
 export function isQuantityError(e: unknown): e is QuantityError {
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    (e as { orchardQuantityError?: unknown }).orchardQuantityError === true
-  );
+  return hasBrand(e, 'orchardQuantityError');
 }

@@ -1,3 +1,4 @@
+import { hasBrand } from './brand.js';
 /**
  * `Quantity`: the fixed-point number of resource amounts (`500m`, `1.5Gi`, `1e3`), with upstream
  * `resource.Quantity`'s grammar, rounding, canonical form and integer semantics. No floats: a value is
@@ -267,7 +268,7 @@ export class Quantity {
 
 /** Whether `x` is a `Quantity`. */
 export function isQuantity(x: unknown): x is Quantity {
-  return typeof x === 'object' && x !== null && (x as { orchardQuantity?: unknown }).orchardQuantity === true;
+  return hasBrand(x, 'orchardQuantity');
 }
 
 /** Parses a quantity string. Throws `QuantityError` with upstream's messages. */

@@ -4,6 +4,7 @@
  */
 
 import { z } from 'zod';
+import { hasBrand } from './brand.js';
 
 /** The machine-readable reason of a Status (spec doc 1 §2.5). */
 export type StatusReason =
@@ -162,8 +163,7 @@ function withoutEmptyFields(details: StatusDetails): StatusDetails {
 
 /** Whether `e` is an `ApiError` (from any copy of this package), and when reasons are given, one with one of them. */
 export function isApiError(e: unknown, ...reasons: StatusReason[]): e is ApiError {
-  if (typeof e !== 'object' || e === null || (e as { orchardApiError?: unknown }).orchardApiError !== true)
-    return false;
+  if (!hasBrand(e, 'orchardApiError')) return false;
   return reasons.length === 0 || reasons.includes((e as ApiError).reason);
 }
 

@@ -7,6 +7,7 @@
  * the server's decoding checks and canonical forms all use these.
  */
 
+import { hasBrand } from './brand.js';
 import { goQuote } from './go-quote.js';
 
 /** Go's layout string, quoted in parse errors. */
@@ -84,11 +85,7 @@ export class TimeParseError extends Error {
 
 /** Recognises a TimeParseError without relying on `instanceof` across copies. */
 export function isTimeParseError(e: unknown): e is TimeParseError {
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    (e as { orchardTimeParseError?: unknown }).orchardTimeParseError === true
-  );
+  return hasBrand(e, 'orchardTimeParseError');
 }
 
 /** The parts of an RFC 3339 timestamp; `nanos` keeps the full fraction (up to 9 digits). */

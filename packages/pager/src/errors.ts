@@ -1,3 +1,4 @@
+import { hasBrand } from '@orchard/meta/internal';
 /**
  * What the pager rejects with. The server maps each code to a Status; the pager knows nothing of HTTP.
  *
@@ -33,12 +34,7 @@ export class PagerError extends Error {
 
 /** Recognises a PagerError (optionally of one code) without relying on `instanceof` across copies. */
 export function isPagerError(e: unknown, code?: PagerErrorCode): e is PagerError {
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    (e as { orchardPagerError?: unknown }).orchardPagerError === true &&
-    (code === undefined || (e as PagerError).code === code)
-  );
+  return hasBrand(e, 'orchardPagerError') && (code === undefined || (e as PagerError).code === code);
 }
 
 /** Upstream's message for an expired continue token when a fresh (inconsistent) token is offered. */

@@ -1,3 +1,4 @@
+import { hasBrand } from '@orchard/meta/internal';
 /**
  * The one error class of @orchard/patch. It knows no HTTP; the server maps each code:
  * `Malformed` → 400 (the patch document itself is unusable, as upstream's decode errors),
@@ -27,7 +28,5 @@ export class PatchError extends Error {
 
 /** Whether `e` is a `PatchError`; works across copies of this package. */
 export function isPatchError(e: unknown): e is PatchError {
-  return (
-    typeof e === 'object' && e !== null && (e as { orchardPatchError?: unknown }).orchardPatchError === true
-  );
+  return hasBrand(e, 'orchardPatchError');
 }

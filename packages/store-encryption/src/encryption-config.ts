@@ -1,5 +1,5 @@
 import { type FieldCause, type Flavor, fieldErrors, orchFlavor } from '@orchard/meta';
-import { aggregateMessage, configSchemaCauses, fromBase64 } from '@orchard/meta/internal';
+import { aggregateMessage, configSchemaCauses, fromBase64, hasBrand } from '@orchard/meta/internal';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
 import { type KeyedProvider, providerKeySizes } from './providers.js';
@@ -43,11 +43,7 @@ export class EncryptionConfigError extends Error {
 
 /** Whether `e` is an `EncryptionConfigError`; works across copies of this package. */
 export function isEncryptionConfigError(e: unknown): e is EncryptionConfigError {
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    (e as { orchardEncryptionConfigError?: unknown }).orchardEncryptionConfigError === true
-  );
+  return hasBrand(e, 'orchardEncryptionConfigError');
 }
 
 /** Options of `parseEncryptionConfiguration`. */

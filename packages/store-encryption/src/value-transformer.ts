@@ -1,3 +1,4 @@
+import { hasBrand } from '@orchard/meta/internal';
 /**
  * A value transformer turns the bytes a layer above the store writes into the bytes stored, and back
  * (upstream's `value.Transformer`). `key` is the store key: authenticated providers (aesgcm) bind
@@ -34,11 +35,7 @@ export class TransformError extends Error {
 
 /** Whether `e` is a `TransformError`; works across copies of this package. */
 export function isTransformError(e: unknown): e is TransformError {
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    (e as { orchardTransformError?: unknown }).orchardTransformError === true
-  );
+  return hasBrand(e, 'orchardTransformError');
 }
 
 /** A transformer and the prefix its output carries (upstream's `PrefixTransformer`). */

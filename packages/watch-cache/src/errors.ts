@@ -1,3 +1,4 @@
+import { hasBrand } from '@orchard/meta/internal';
 /**
  * What the watch cache rejects with (or closes a watcher with). The server maps each code to a
  * Status; the cache knows nothing of HTTP.
@@ -62,9 +63,6 @@ export class WatchCacheError extends Error {
 /** Recognises a WatchCacheError (optionally of one code) without relying on `instanceof` across copies. */
 export function isWatchCacheError(e: unknown, code?: WatchCacheErrorCode): e is WatchCacheError {
   return (
-    typeof e === 'object' &&
-    e !== null &&
-    (e as { orchardWatchCacheError?: unknown }).orchardWatchCacheError === true &&
-    (code === undefined || (e as WatchCacheError).code === code)
+    hasBrand(e, 'orchardWatchCacheError') && (code === undefined || (e as WatchCacheError).code === code)
   );
 }

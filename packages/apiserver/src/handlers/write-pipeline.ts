@@ -1,4 +1,5 @@
 import type { ApiObject, StatusCause, StoredObject } from '@orchard/meta';
+import { hasBrand } from '@orchard/meta/internal';
 import type { RequestContext } from '../context.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 
@@ -69,7 +70,7 @@ export class DeferredWriteWork extends Error {
 
 /** Whether `e` is a `DeferredWriteWork`. */
 export function isDeferredWriteWork(e: unknown): e is DeferredWriteWork {
-  return typeof e === 'object' && e !== null && (e as DeferredWriteWork).orchardDeferredWriteWork === true;
+  return hasBrand(e, 'orchardDeferredWriteWork');
 }
 
 /** Takes back the side effects a write's steps recorded in `undo` (each once; failures are logged by the caller). */

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { errors } from '@orchard/meta';
+import { hasBrand } from '@orchard/meta/internal';
 import { noteRequestBody } from '../audit/record.js';
 
 /** The client closed the connection before its request body arrived: nobody is left to answer. */
@@ -12,9 +13,7 @@ export class ClientGoneError extends Error {
 }
 
 export function isClientGone(e: unknown): e is ClientGoneError {
-  return (
-    typeof e === 'object' && e !== null && (e as { orchardClientGone?: unknown }).orchardClientGone === true
-  );
+  return hasBrand(e, 'orchardClientGone');
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type ApiObject, nowRfc3339, type StoredObject } from '@orchard/meta';
-import { fromBase64, toBase64 } from '@orchard/meta/internal';
+import { fromBase64, hasBrand, toBase64 } from '@orchard/meta/internal';
 import { isStoreError } from '@orchard/store';
 import type { ObjectStore } from '../storage/object-store.js';
 
@@ -21,10 +21,7 @@ export class AllocationError extends Error {
 /** Whether `e` is an `AllocationError` (of `code`, when given). */
 export function isAllocationError(e: unknown, code?: AllocationErrorCode): e is AllocationError {
   return (
-    typeof e === 'object' &&
-    e !== null &&
-    (e as { orchardAllocationError?: unknown }).orchardAllocationError === true &&
-    (code === undefined || (e as AllocationError).code === code)
+    hasBrand(e, 'orchardAllocationError') && (code === undefined || (e as AllocationError).code === code)
   );
 }
 

@@ -1,5 +1,5 @@
 import type { ApiObject, StoredObject } from '@orchard/meta';
-import { jsonEqual } from '@orchard/meta/internal';
+import { hasBrand, jsonEqual } from '@orchard/meta/internal';
 import type { KeyValue, Store, StoreEvent } from '@orchard/store';
 
 /**
@@ -44,11 +44,7 @@ export class UndecodableObjectError extends Error {
 
 /** Whether `e` is an `UndecodableObjectError` (a stored value that cannot be decoded). */
 export function isUndecodableObjectError(e: unknown): e is UndecodableObjectError {
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    (e as { orchardUndecodableObject?: unknown }).orchardUndecodableObject === true
-  );
+  return hasBrand(e, 'orchardUndecodableObject');
 }
 
 /** A store change decoded to API objects, with the previous object for selector transitions. */

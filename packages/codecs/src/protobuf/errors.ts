@@ -1,3 +1,4 @@
+import { hasBrand } from '@orchard/meta/internal';
 import { CodecError, isCodecError } from '../codec.js';
 
 /**
@@ -29,7 +30,7 @@ export class WireDecodeError extends CodecError {
 export function isWireDecodeError(e: unknown, reason?: WireDecodeReason): e is WireDecodeError {
   return (
     isCodecError(e) &&
-    (e as { orchardWireDecodeError?: unknown }).orchardWireDecodeError === true &&
+    hasBrand(e, 'orchardWireDecodeError') &&
     (reason === undefined || (e as WireDecodeError).reason === reason)
   );
 }

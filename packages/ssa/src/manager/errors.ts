@@ -1,3 +1,4 @@
+import { hasBrand } from '@orchard/meta/internal';
 import { formatPath } from '../fieldpath/path-element.js';
 import { type Conflict, formatConflicts } from '../merge/conflicts.js';
 import { printManager } from './managed-fields.js';
@@ -37,11 +38,7 @@ export class ApplyConflictError extends Error {
 
 /** Whether `e` is an `ApplyConflictError`; works across copies of this package. */
 export function isApplyConflict(e: unknown): e is ApplyConflictError {
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    (e as { orchardApplyConflict?: unknown }).orchardApplyConflict === true
-  );
+  return hasBrand(e, 'orchardApplyConflict');
 }
 
 /**
@@ -78,9 +75,5 @@ export class FieldManagerError extends Error {
 
 /** Whether `e` is a `FieldManagerError`; works across copies of this package. */
 export function isFieldManagerError(e: unknown): e is FieldManagerError {
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    (e as { orchardFieldManagerError?: unknown }).orchardFieldManagerError === true
-  );
+  return hasBrand(e, 'orchardFieldManagerError');
 }

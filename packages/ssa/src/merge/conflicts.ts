@@ -1,3 +1,4 @@
+import { hasBrand } from '@orchard/meta/internal';
 import { FieldSet } from '../fieldpath/field-set.js';
 import { formatPath, type Path } from '../fieldpath/path-element.js';
 
@@ -26,11 +27,7 @@ export class MergeConflicts extends Error {
 }
 
 export function isMergeConflicts(e: unknown): e is MergeConflicts {
-  return (
-    typeof e === 'object' &&
-    e !== null &&
-    (e as { orchardSsaMergeConflicts?: unknown }).orchardSsaMergeConflicts === true
-  );
+  return hasBrand(e, 'orchardSsaMergeConflicts');
 }
 
 /**
