@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   formatMicroTime,
   formatRfc3339,
@@ -26,6 +26,21 @@ describe('formatRfc3339', () => {
   it('nowRfc3339 has second precision and Z', () => {
     expect(nowRfc3339()).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     expect(nowRfc3339(new Date('2030-01-02T03:04:05.6Z'))).toBe('2030-01-02T03:04:05Z');
+  });
+  it('nowRfc3339 follows the clock across seconds, backwards too (its text is kept per second)', () => {
+    vi.useFakeTimers();
+    try {
+      vi.setSystemTime(new Date('2031-05-06T07:08:09.100Z'));
+      expect(nowRfc3339()).toBe('2031-05-06T07:08:09Z');
+      vi.setSystemTime(new Date('2031-05-06T07:08:09.900Z'));
+      expect(nowRfc3339()).toBe('2031-05-06T07:08:09Z');
+      vi.setSystemTime(new Date('2031-05-06T07:08:10.000Z'));
+      expect(nowRfc3339()).toBe('2031-05-06T07:08:10Z');
+      vi.setSystemTime(new Date('2029-01-01T00:00:00.500Z'));
+      expect(nowRfc3339()).toBe('2029-01-01T00:00:00Z');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -48,9 +48,22 @@ export function formatRfc3339Parts(
   return formatMicroTime(d, Math.floor(nanos / 1000) % 1000);
 }
 
-/** The current time as `metav1.Time`. */
-export function nowRfc3339(now: Date = new Date()): string {
-  return formatRfc3339(now);
+let lastSecond = Number.NaN;
+let lastSecondText = '';
+
+/**
+ * The current time as `metav1.Time` (or `now` formatted). Without an argument the text is kept for
+ * the current second (every create stamps it, often several times a request).
+ */
+export function nowRfc3339(now?: Date): string {
+  if (now !== undefined) return formatRfc3339(now);
+  const ms = Date.now();
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    lastSecondText = formatRfc3339(new Date(ms));
+    lastSecond = second;
+  }
+  return lastSecondText;
 }
 
 /**

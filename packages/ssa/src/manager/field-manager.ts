@@ -1,10 +1,12 @@
 import type { ApiObject, ManagedFieldsEntry } from '@orchard/meta';
 import type { StructuralSchema } from '@orchard/schema';
 import type { FieldSet } from '../fieldpath/field-set.js';
+import { toFieldsV1 } from '../fieldpath/fields-v1.js';
 import { isMap, type JsonMap } from '../fieldpath/value.js';
 import { type Conflict, isMergeConflicts } from '../merge/conflicts.js';
 import { applyFields, type ManagedSets, updateFields, type VersionConverter } from '../merge/updater.js';
-import { resourceAtomOf } from '../typed/atom.js';
+import { type Atom, resourceAtomOf } from '../typed/atom.js';
+import { compare } from '../typed/compare.js';
 import { dropNulls } from '../typed/drop-nulls.js';
 import { toFieldSet } from '../typed/to-field-set.js';
 import { TypedValueError } from '../typed/typed-value-error.js';
@@ -202,9 +204,11 @@ export function update(
   opts: FieldManagerWriteOptions,
 ): FieldManagerResult {
   const atom = resourceAtomOf(opts.schema);
-  const managed = decodeLiveOrNew(live, next, opts.subresource !== undefined && opts.subresource !== '');
-  const liveBody = withoutManagedFields(live) ?? {};
+  const sub = opts.subresource !== undefined && opts.subresource !== '';
+  const managed = decodeLiveOrNew(live, next, sub);
   const nextBody = withoutManagedFields(next) as ApiObject;
+  if (live === undefined && !sub && managed.fields.size === 0) return createdBy(nextBody, atom, opts);
+  const liveBody = withoutManagedFields(live) ?? {};
   const key = managerKey({
     manager: opts.manager,
     operation: 'Update',
@@ -222,6 +226,31 @@ export function update(
   capUpdateManagers(m, opts.maxUpdateManagers ?? defaultMaxUpdateManagers);
   for (const k of [...m.times.keys()]) if (!m.fields.has(k)) m.times.delete(k);
   const entries = encodeManagedFields(m);
+  return { object: withManagedFields(nextBody, entries), managedFields: entries, changed: true };
+}
+
+/**
+ * `update` for a create with no managedFields to keep (the usual create): the writer owns every
+ * field it sets. The same steps as the general path with no other manager: the comparison with
+ * an empty object (so the same errors for list items without keys), minus the ignored and the
+ * server-set fields, one entry stamped now.
+ */
+function createdBy(nextBody: ApiObject, atom: Atom, opts: FieldManagerWriteOptions): FieldManagerResult {
+  let set = guard(() => compare({}, nextBody, atom)).added as FieldSet;
+  if (opts.ignoredFields !== undefined) set = set.recursiveDifference(opts.ignoredFields);
+  set = set.difference(serverSetFields);
+  const entries: ManagedFieldsEntry[] = set.isEmpty()
+    ? []
+    : [
+        {
+          manager: opts.manager,
+          operation: 'Update',
+          apiVersion: opts.apiVersion,
+          time: formatTime(opts.now),
+          fieldsType: 'FieldsV1',
+          fieldsV1: toFieldsV1(set),
+        },
+      ];
   return { object: withManagedFields(nextBody, entries), managedFields: entries, changed: true };
 }
 

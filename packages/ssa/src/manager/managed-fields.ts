@@ -1,4 +1,4 @@
-import { formatRfc3339, type ManagedFieldsEntry } from '@orchard/meta';
+import { formatRfc3339, type ManagedFieldsEntry, nowRfc3339 } from '@orchard/meta';
 import { FieldSet } from '../fieldpath/field-set.js';
 import { fromFieldsV1, toFieldsV1 } from '../fieldpath/fields-v1.js';
 import { makePath } from '../fieldpath/path-element.js';
@@ -167,6 +167,6 @@ export function isResetManagedFields(entries: unknown): boolean {
 
 /** RFC 3339 with seconds, UTC, as managedFields times are written. */
 export function formatTime(now: Date | string | undefined): string {
-  const d = now === undefined ? new Date() : typeof now === 'string' ? new Date(now) : now;
-  return formatRfc3339(d);
+  if (now === undefined) return nowRfc3339();
+  return formatRfc3339(typeof now === 'string' ? new Date(now) : now);
 }
