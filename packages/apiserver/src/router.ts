@@ -15,8 +15,8 @@ import { handleWatch } from './handlers/watch.js';
 import { serveHealth } from './health/serve.js';
 import { serveMetrics } from './metrics/serve.js';
 import { serveOpenApi } from './openapi/openapi.js';
-import type { ResourceDefinition, Verb } from './registry/resource.js';
-import { parseRequestQuery } from './request/query.js';
+import type { ResourceDefinition, UserInfo, Verb } from './registry/resource.js';
+import { parseRequestQuery, type RequestQuery } from './request/query.js';
 import { writeJson } from './response/write.js';
 import { versionInfo } from './version.js';
 import { noteDeprecatedRequest } from './versions/deprecation.js';
@@ -38,25 +38,43 @@ async function serveResource(scope: FilterContext): Promise<void> {
   if (!def || (info.apiPrefix === 'api' && info.apiGroup !== '') || def.group !== group)
     throw errors.pathNotFound();
   scope.def = def;
-  const ctx: RequestContext = {
-    req: scope.req,
-    res: scope.res,
-    get url() {
-      return scope.url;
-    },
-    info,
-    query,
-    user: scope.user ?? server.options.insecureUser,
-    server,
-    def,
-    version: info.apiVersion,
-    warnings: [],
-    get signal() {
-      return scope.signal;
-    },
-  };
+  const ctx = new ResourceRequestContext(scope, query, scope.user ?? server.options.insecureUser, def);
   noteDeprecatedRequest(server, scope.req, scope.res, def, info.apiVersion, info.subresource, ctx.warnings);
   return dispatch(ctx, def);
+}
+
+/**
+ * The `RequestContext` of a resource request. A class, so that `url` and `signal` (the filter
+ * context's, both lazy) are prototype getters rather than two closures per request.
+ */
+class ResourceRequestContext implements RequestContext {
+  readonly req: FilterContext['req'];
+  readonly res: FilterContext['res'];
+  readonly info: FilterContext['info'];
+  readonly server: FilterContext['server'];
+  readonly version: string;
+  readonly warnings: string[] = [];
+
+  constructor(
+    private readonly scope: FilterContext,
+    readonly query: RequestQuery,
+    readonly user: UserInfo,
+    readonly def: ResourceDefinition,
+  ) {
+    this.req = scope.req;
+    this.res = scope.res;
+    this.info = scope.info;
+    this.server = scope.server;
+    this.version = scope.info.apiVersion;
+  }
+
+  get url(): URL {
+    return this.scope.url;
+  }
+
+  get signal(): AbortSignal {
+    return this.scope.signal;
+  }
 }
 
 const notAllowed = () =>

@@ -171,7 +171,12 @@ export async function handleTokenRequest(ctx: RequestContext, def: ResourceDefin
     });
     out.status = { token, expirationTimestamp: new Date(expiresAt).toISOString().replace(/\.\d+Z$/, 'Z') };
   }
-  await writeObject({ ...ctx, def: tokenRequestDefinition(apiVersion), version: 'v1' }, 201, out);
+  // The request's context (its getters included) as TokenRequest v1's.
+  const tokenCtx: RequestContext = Object.assign(Object.create(ctx) as RequestContext, {
+    def: tokenRequestDefinition(apiVersion),
+    version: 'v1',
+  });
+  await writeObject(tokenCtx, 201, out);
 }
 
 /** The kind the response is negotiated for (Protobuf knows TokenRequest, not ServiceAccount's shape). */

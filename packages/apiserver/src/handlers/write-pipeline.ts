@@ -144,7 +144,10 @@ export class WritePipeline {
 
   async run(w: WriteRequest): Promise<void> {
     for (const step of this.steps) {
-      if (step.operations.includes(w.operation)) await step.run(w);
+      if (!step.operations.includes(w.operation)) continue;
+      // Most steps are synchronous: only a returned promise costs a turn of the microtask queue.
+      const r = step.run(w);
+      if (r !== undefined) await r;
     }
   }
 }

@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { UserInfo } from '@orchard/meta';
 import { auditIdOf } from '../audit/record.js';
 import { toApiError } from '../errors.js';
 import { featureEnabled } from '../feature-gates.js';
 import { auditFailedAuthentication, type ServerAudit } from '../filters/audit.js';
 import type { FilterContext, FilterHandler } from '../filters/filter.js';
 import { recordRequest } from '../metrics/request-metrics.js';
+import type { ResourceDefinition } from '../registry/resource.js';
 import { writeError } from '../response/write.js';
 import type { ServerState } from '../state.js';
 import { untransformableWithoutGate } from '../storage/corrupt-objects.js';
@@ -78,38 +80,7 @@ export function createRequestHandler(
     info: FilterContext['info'],
     auditID: string,
   ): FilterContext {
-    // The request's abort signal is created on first use (only watches need it): an
-    // AbortController per request and its abort on every response close are measurable costs.
-    let abort: AbortController | undefined;
-    let url: URL | undefined;
-    return {
-      req,
-      res,
-      get url() {
-        url ??= new URL(req.url ?? '/', 'http://localhost');
-        return url;
-      },
-      searchParams,
-      info,
-      user: undefined,
-      auditID,
-      server: state,
-      ready,
-      get signal() {
-        if (abort) return abort.signal;
-        const controller = new AbortController();
-        abort = controller;
-        if (res.closed || state.closing.aborted) controller.abort();
-        // Registered in a set the shutdown walks, not as a listener on the shared closing signal:
-        // 10,000 watches would be 10,000 listeners on one emitter.
-        openRequests.add(controller);
-        res.once('close', () => {
-          openRequests.delete(controller);
-          controller.abort();
-        });
-        return controller.signal;
-      },
-    };
+    return new RequestFilterContext(req, res, searchParams, info, auditID, state, ready, openRequests);
   }
 
   return (req, res) => {
@@ -119,4 +90,52 @@ export function createRequestHandler(
       else res.destroy();
     });
   };
+}
+
+/**
+ * The filter context of one request. A class, so that its lazy `url` and `signal` live on the
+ * prototype: an object literal with accessors cost two closures and a slow object per request.
+ */
+class RequestFilterContext implements FilterContext {
+  user: UserInfo | undefined = undefined;
+  def?: ResourceDefinition;
+  private lazyUrl: URL | undefined = undefined;
+  private abort: AbortController | undefined = undefined;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly searchParams: URLSearchParams,
+    readonly info: FilterContext['info'],
+    readonly auditID: string,
+    readonly server: ServerState,
+    readonly ready: Promise<void>,
+    private readonly openRequests: Set<AbortController>,
+  ) {}
+
+  /** The request URL, parsed on first use (most requests only need `searchParams`). */
+  get url(): URL {
+    this.lazyUrl ??= new URL(this.req.url ?? '/', 'http://localhost');
+    return this.lazyUrl;
+  }
+
+  /**
+   * The request's abort signal, created on first use (only watches need it): an AbortController
+   * per request and its abort on every response close are measurable costs.
+   */
+  get signal(): AbortSignal {
+    if (this.abort) return this.abort.signal;
+    const controller = new AbortController();
+    this.abort = controller;
+    if (this.res.closed || this.server.closing.aborted) controller.abort();
+    // Registered in a set the shutdown walks, not as a listener on the shared closing signal:
+    // 10,000 watches would be 10,000 listeners on one emitter.
+    const open = this.openRequests;
+    open.add(controller);
+    this.res.once('close', () => {
+      open.delete(controller);
+      controller.abort();
+    });
+    return controller.signal;
+  }
 }
