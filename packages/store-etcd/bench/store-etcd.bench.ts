@@ -2,7 +2,9 @@
 // are ratios on this machine: creates/s of raw etcd puts (etcd3's KV client), the etcd Store's
 // creates (a transaction each), and ConfigMap creates through the full API path (the
 // orchard-apiserver CLI with --storage etcd, plain HTTP on loopback, keep-alive), all at the same
-// concurrency; then the latency of listing 1,000 objects, raw range vs a GET of the list through the API.
+// concurrency, in `BENCH_ROUNDS` (3) rounds that alternate the order of the phases, so each round's
+// ratio compares phases run moments apart (min / median / max of the rounds); then the latency of
+// listing 1,000 objects, raw range vs a GET of the list through the API.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -12,6 +14,7 @@ import { createEtcdStore } from '../src/index.js';
 import { startEtcdCluster } from '../src/testing/index.js';
 
 const n = 2000;
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const concurrency = 64;
 const listRuns = 20;
 const data = { a: 'x'.repeat(400) };
@@ -88,14 +91,13 @@ try {
   if ((await call('POST', '/api/v1/namespaces', ns)).status !== 201)
     throw new Error('namespace create failed');
 
-  // The API phase runs first: writes outside the server's prefix raise etcd's revision past anything
-  // its watch caches see, and consistent reads then wait for the cache before reading etcd (see README).
   const post = (ns: string, name: string, base = url) =>
     call('POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name }, data }, base).then((r) => {
       if (r.status !== 201) throw new Error(`create answered ${r.status}`);
     });
-  await inFlight(200, (i) => post('bench', `warm-${i}`));
-  const apiCreates = await inFlight(n, (i) => post('bench', `c-${i}`));
+  // The list phase runs first, before any raw write: writes outside the server's prefix raise
+  // etcd's revision past anything its watch caches see, and consistent reads then wait for the
+  // cache before reading etcd (see README).
   if ((await call('POST', '/api/v1/namespaces', { ...ns, metadata: { name: 'list1000' } })).status !== 201)
     throw new Error('namespace create failed');
   await inFlight(1000, (i) => post('list1000', `l-${String(i).padStart(4, '0')}`));
@@ -107,18 +109,25 @@ try {
     if (api.status !== 200) throw new Error(`list answered ${api.status}`);
   }
 
-  // The same API path on the memory store: the ceiling the API path itself sets on this machine.
-  const memUrl = await startServer(['--storage', 'memory']);
-  await call('POST', '/api/v1/namespaces', ns, memUrl);
-  await inFlight(200, (i) => post('bench', `warm-${i}`, memUrl));
-  const memCreates = await inFlight(n, (i) => post('bench', `c-${i}`, memUrl));
-  children.pop()?.kill('SIGKILL');
-
   const raw = createEtcdStore({ endpoints: cluster.endpoints, prefix: '/raw' });
   const kv = raw.client.kv;
+  await inFlight(200, (i) => post('bench', `warm-${i}`));
   await inFlight(200, (i) => kv.put({ key: Buffer.from(`/warm/raw/${i}`), value }));
-  const rawPuts = await inFlight(n, (i) => kv.put({ key: Buffer.from(`/raw/cm/bench/${i}`), value }));
-  const storeCreates = await inFlight(n, (i) => raw.create(`/store/cm/bench/${i}`, value));
+  const apiCreates: number[] = [];
+  const rawPuts: number[] = [];
+  const storeCreates: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const phases = [
+      async () => apiCreates.push(await inFlight(n, (i) => post('bench', `c-${round}-${i}`))),
+      async () =>
+        rawPuts.push(await inFlight(n, (i) => kv.put({ key: Buffer.from(`/raw/cm/bench/${round}/${i}`), value }))),
+      async () =>
+        storeCreates.push(await inFlight(n, (i) => raw.create(`/store/cm/bench/${round}/${i}`, value))),
+    ];
+    if (round % 2 === 1) phases.reverse();
+    for (const phase of phases) await phase();
+  }
+
   await inFlight(1000, (i) => kv.put({ key: Buffer.from(`/list1000/${String(i).padStart(4, '0')}`), value }));
   const rawList: number[] = [];
   for (let r = 0; r < listRuns; r++) {
@@ -128,19 +137,34 @@ try {
     if (res.kvs.length !== 1000) throw new Error(`raw list returned ${res.kvs.length}`);
   }
   await raw.close();
+
+  // The same API path on the memory store: the ceiling the API path itself sets on this machine.
+  const memUrl = await startServer(['--storage', 'memory']);
+  await call('POST', '/api/v1/namespaces', ns, memUrl);
+  await inFlight(200, (i) => post('bench', `warm-${i}`, memUrl));
+  const memCreates = await inFlight(n, (i) => post('bench', `c-${i}`, memUrl));
+  children.pop()?.kill('SIGKILL');
   agent.destroy();
 
   const fmt = (x: number) => `${Math.round(x)}/s`;
-  console.log(`one etcd 3.4 member on tmpfs; ${n} creates of ${value.length} B, ${concurrency} in flight`);
-  console.log(`raw etcd puts (etcd3 KV client):         ${fmt(rawPuts)}`);
+  const spread = (xs: number[]) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return `${s[0]!.toFixed(2)} / ${median(s).toFixed(2)} / ${s[s.length - 1]!.toFixed(2)}×`;
+  };
+  const perRound = (xs: number[]) => xs.map(fmt).join(', ');
+  const ratios = (xs: number[]) => xs.map((x, i) => x / rawPuts[i]!);
   console.log(
-    `etcd Store creates (txn each):           ${fmt(storeCreates)}  (${(storeCreates / rawPuts).toFixed(2)}× raw puts)`,
+    `one etcd 3.4 member on tmpfs; ${n} creates of ${value.length} B, ${concurrency} in flight, ${rounds} rounds (phase order alternating)`,
+  );
+  console.log(`raw etcd puts (etcd3 KV client):     ${perRound(rawPuts)}`);
+  console.log(
+    `etcd Store creates (txn each):       ${perRound(storeCreates)}; vs raw puts of the round min / median / max ${spread(ratios(storeCreates))}`,
   );
   console.log(
-    `API creates (POST configmaps, HTTP):     ${fmt(apiCreates)}  (${(apiCreates / rawPuts).toFixed(2)}× raw puts; target ≥ 0.7×)`,
+    `API creates (POST configmaps, HTTP): ${perRound(apiCreates)}; vs raw puts of the round min / median / max ${spread(ratios(apiCreates))} (target ≥ 0.7×)`,
   );
   console.log(
-    `API creates on the memory store:         ${fmt(memCreates)}  (etcd API = ${(apiCreates / memCreates).toFixed(2)}× memory API)`,
+    `API creates on the memory store:     ${fmt(memCreates)} (etcd API median = ${(median(apiCreates) / memCreates).toFixed(2)}× memory API)`,
   );
   console.log(
     `list of 1,000, median of ${listRuns}: raw range ${median(rawList).toFixed(1)} ms, API GET ${median(apiList).toFixed(1)} ms (${(median(apiList) / median(rawList)).toFixed(1)}× raw)`,
