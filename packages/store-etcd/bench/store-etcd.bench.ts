@@ -120,7 +120,9 @@ try {
     const phases = [
       async () => apiCreates.push(await inFlight(n, (i) => post('bench', `c-${round}-${i}`))),
       async () =>
-        rawPuts.push(await inFlight(n, (i) => kv.put({ key: Buffer.from(`/raw/cm/bench/${round}/${i}`), value }))),
+        rawPuts.push(
+          await inFlight(n, (i) => kv.put({ key: Buffer.from(`/raw/cm/bench/${round}/${i}`), value })),
+        ),
       async () =>
         storeCreates.push(await inFlight(n, (i) => raw.create(`/store/cm/bench/${round}/${i}`, value))),
     ];

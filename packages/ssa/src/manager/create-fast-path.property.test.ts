@@ -20,13 +20,19 @@ const spec = fc.record(
     replicas: fc.integer({ min: 0, max: 3 }),
     args: fc.array(word, { maxLength: 3 }),
     tags: fc.array(word, { maxLength: 3 }),
-    ports: fc.array(fc.record({ containerPort: fc.constantFrom(80, 443), name: word }, { requiredKeys: [] }), {
-      maxLength: 3,
-    }),
+    ports: fc.array(
+      fc.record({ containerPort: fc.constantFrom(80, 443), name: word }, { requiredKeys: [] }),
+      {
+        maxLength: 3,
+      },
+    ),
     containers: fc.array(
-      fc.record({ name: word, image: word, env: fc.array(fc.record({ name: word, value: word }), { maxLength: 2 }) }, {
-        requiredKeys: [],
-      }),
+      fc.record(
+        { name: word, image: word, env: fc.array(fc.record({ name: word, value: word }), { maxLength: 2 }) },
+        {
+          requiredKeys: [],
+        },
+      ),
       { maxLength: 3 },
     ),
     settings: maybe(fc.dictionary(word, word, { maxKeys: 2 })),
@@ -101,7 +107,12 @@ describe('the create fast path of update', () => {
       metadata: { name: 'w' },
       spec: { color: 'a', containers: [{ name: 'a' }, { name: 'a', image: 'x' }], ports: [{ name: 'p' }] },
     } as ApiObject;
-    const opts = { manager: 'm', apiVersion: 'example.com/v1', schema: widgetSchema, now: '2026-01-02T03:04:05Z' };
+    const opts = {
+      manager: 'm',
+      apiVersion: 'example.com/v1',
+      schema: widgetSchema,
+      now: '2026-01-02T03:04:05Z',
+    };
     const fast = outcome(undefined, next, opts);
     expect(fast).toEqual(outcome({} as ApiObject, next, opts));
     expect(fast.error).toMatch(/FieldManagerError/);
