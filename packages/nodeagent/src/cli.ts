@@ -2,6 +2,8 @@ import { parseArgs } from 'node:util';
 import { createRestClient, loadKubeconfig, resolveConnection } from '@orchard/client';
 import { type Flavor, flavorByName } from '@orchard/meta';
 import { type NodeAgent, startNodeAgent } from './agent.js';
+import { serverFlagOptions, serverFlagUsage, startAgentServerFromConfig } from './checkpoint/cli-server.js';
+import type { AgentServer } from './checkpoint/server.js';
 import { defaultPressureThresholds, type PressureThresholds, parseThreshold } from './conditions.js';
 import { durationMs, loadNodeAgentConfig, type NodeAgentConfig, NodeAgentConfigError } from './config.js';
 import { startFakeNodes } from './fake-nodes.js';
@@ -24,6 +26,7 @@ const usage = `Usage: orchard-nodeagent --kubeconfig FILE [flags]
                              each acting as system:node:<name> through impersonation headers: the
                              kubeconfig user needs the impersonate verb on users and groups
   --fake-node-prefix P       names of the simulated nodes (default fake-node-)
+${serverFlagUsage}
   -h, --help                 this text`;
 
 /** Parses `k=v,k2=v2` (`--node-labels`). */
@@ -99,6 +102,7 @@ export async function main(argv: string[]): Promise<void> {
         'node-labels': { type: 'string' },
         'fake-nodes': { type: 'string' },
         'fake-node-prefix': { type: 'string', default: 'fake-node-' },
+        ...serverFlagOptions,
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -121,6 +125,7 @@ export async function main(argv: string[]): Promise<void> {
   let config: NodeAgentConfig;
   let release: (() => void) | undefined;
   let agent: NodeAgent;
+  let server: AgentServer | undefined;
   let watchdog: Watchdog | undefined;
   try {
     flavor = flavorByName(str('flavor') ?? 'orch');
@@ -171,7 +176,16 @@ export async function main(argv: string[]): Promise<void> {
       const machine = hostMachine((layout as RootLayout).root);
       const nodeName = (str('hostname-override') ?? machine.info().hostname).toLowerCase();
       const client = createRestClient({ ...connection, userAgent: `orchard-nodeagent/${nodeName}` });
+      server = await startAgentServerFromConfig(config, values, {
+        client,
+        flavor,
+        nodeName,
+        layout: layout as RootLayout,
+        altNames: machine.info().addresses.map((a) => a.address),
+      });
+      console.log(`orchard-nodeagent: serving on ${server.url}`);
       agent = startNodeAgent({
+        port: server.port,
         client,
         flavor,
         nodeName,
@@ -183,6 +197,7 @@ export async function main(argv: string[]): Promise<void> {
       agent.registered.then(() => console.log(`orchard-nodeagent: node ${nodeName} registered`));
     }
   } catch (e) {
+    await server?.close();
     release?.();
     if (e instanceof NodeAgentConfigError || e instanceof LockHeldError || e instanceof WatchdogError)
       fail(e.message);
@@ -190,6 +205,7 @@ export async function main(argv: string[]): Promise<void> {
   }
   const shutdown = async () => {
     watchdog?.stop();
+    await server?.close();
     await agent.stop();
     release?.();
     process.exit(0);

@@ -94,6 +94,21 @@ function fileSchema(flavor: Flavor) {
       })
       .optional(),
     shutdownWatchdog: z.strictObject({ enabled: z.boolean().optional() }).optional(),
+    // The agent's HTTPS port (the checkpoint endpoint): serving pair, runtime deadline, authorization.
+    tlsCertFile: z.string().optional(),
+    tlsPrivateKeyFile: z.string().optional(),
+    runtimeRequestTimeout: duration.optional(),
+    authorization: z
+      .strictObject({
+        mode: z.enum(['AlwaysAllow', 'Webhook']).optional(),
+        webhook: z
+          .strictObject({
+            cacheAuthorizedTTL: duration.optional(),
+            cacheUnauthorizedTTL: duration.optional(),
+          })
+          .optional(),
+      })
+      .optional(),
   });
 }
 

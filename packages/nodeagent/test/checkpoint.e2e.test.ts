@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseServiceAccountSigningKey } from '@orchard/apiserver';
@@ -17,6 +16,7 @@ import {
   startFakeCriRuntime,
   tarEntries,
 } from '../src/index.js';
+import { agentCall, type CallOptions, checkpointPod, containerStatus } from './agent-port.js';
 import { nodeClient } from './helpers.js';
 
 /**
@@ -30,12 +30,6 @@ import { nodeClient } from './helpers.js';
  */
 type Obj = Record<string, any>;
 const core = '/api/v1/namespaces/default';
-
-interface Reply {
-  status: number;
-  text: string;
-  headers: Record<string, string | string[] | undefined>;
-}
 
 describe.each(['orch', 'kubernetes'] as const)('checkpoint endpoint (%s flavor)', (name: FlavorName) => {
   const flavor = flavorByName(name);
@@ -53,42 +47,8 @@ describe.each(['orch', 'kubernetes'] as const)('checkpoint endpoint (%s flavor)'
   let certOk: { cert: string; key: string };
   let certDenied: { cert: string; key: string };
 
-  /** One request to an agent port (the path is sent as written: no client-side normalization). */
-  function call(
-    server: AgentServer,
-    path: string,
-    o: { token?: string; method?: string; cert?: { cert: string; key: string } } = {},
-  ): Promise<Reply> {
-    return new Promise((resolve, reject) => {
-      const url = new URL(server.url);
-      const req = request(
-        {
-          host: url.hostname,
-          port: url.port,
-          path,
-          method: o.method ?? 'POST',
-          ca: servingCa,
-          servername: 'localhost',
-          ...(o.cert ? { cert: o.cert.cert, key: o.cert.key } : {}),
-          headers: o.token ? { Authorization: `Bearer ${o.token}` } : {},
-          agent: false,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () =>
-            resolve({
-              status: res.statusCode ?? 0,
-              text: Buffer.concat(chunks).toString('utf8'),
-              headers: res.headers,
-            }),
-          );
-        },
-      );
-      req.on('error', reject);
-      req.end();
-    });
-  }
+  const call = (server: AgentServer, path: string, o: CallOptions = {}) =>
+    agentCall(server.url, path, { ca: servingCa, ...o });
 
   const tokenFor = async (account: string): Promise<string> => {
     const r = await api.request('POST', `${core}/serviceaccounts/${account}/token`, {
@@ -102,22 +62,6 @@ describe.each(['orch', 'kubernetes'] as const)('checkpoint endpoint (%s flavor)'
     const c = resolveConnection(loadKubeconfig(await api.kubeconfigFor({ username, groups: ['ops'] })));
     return { cert: String(c.cert), key: String(c.key) };
   };
-
-  function pod(podName: string, nodeName: string): Obj {
-    return {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { name: podName },
-      spec: {
-        nodeName,
-        containers: [
-          { name: 'app', image: 'nginx:1' },
-          { name: 'sidecar', image: 'busybox:1' },
-        ],
-        initContainers: [{ name: 'setup', image: 'busybox:1' }],
-      },
-    };
-  }
 
   beforeAll(async () => {
     const signingPem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({
@@ -162,26 +106,18 @@ describe.each(['orch', 'kubernetes'] as const)('checkpoint endpoint (%s flavor)'
         { kind: 'User', apiGroup: flavor.group('rbac.authorization'), name: 'cert-user' },
       ],
     });
-    await createAndAuthorize(api, `${core}/pods`, pod('web', 'n1'));
-    await createAndAuthorize(api, `${core}/pods`, pod('elsewhere', 'n2'));
+    await createAndAuthorize(api, `${core}/pods`, checkpointPod('web', 'n1'));
+    await createAndAuthorize(api, `${core}/pods`, checkpointPod('elsewhere', 'n2'));
     const current = (await api.request('GET', `${core}/pods/web`)).json as Obj;
-    const st = (c: string, id: string, running: boolean) => ({
-      name: c,
-      image: 'nginx:1',
-      imageID: '',
-      ready: running,
-      restartCount: 0,
-      containerID: id,
-      state: running
-        ? { running: { startedAt: '2026-11-26T12:00:00Z' } }
-        : { waiting: { reason: 'ContainerCreating' } },
-    });
     const patched = await api.request('PUT', `${core}/pods/web/status`, {
       body: {
         ...current,
         status: {
           phase: 'Running',
-          containerStatuses: [st('app', 'containerd://abc123', true), st('sidecar', '', false)],
+          containerStatuses: [
+            containerStatus('app', 'containerd://abc123', true),
+            containerStatus('sidecar', '', false),
+          ],
         },
       },
     });

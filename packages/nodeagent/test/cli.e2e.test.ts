@@ -42,7 +42,11 @@ describe.each(['orch', 'kubernetes'] as const)('orchard-nodeagent CLI (%s flavor
   let dir: string;
   let nodeKubeconfig: string;
   let agent: Run | undefined;
-  const common = () => ['--kubeconfig', nodeKubeconfig, '--flavor', name, '--hostname-override', 'Worker-7'];
+  // The agent's HTTPS port on a free loopback port (never the shared 10250).
+  const common = () => [
+    ...['--kubeconfig', nodeKubeconfig, '--flavor', name, '--hostname-override', 'Worker-7'],
+    ...['--port', '0', '--address', '127.0.0.1'],
+  ];
 
   beforeAll(async () => {
     api = await startTestServer({ flavor: name });
