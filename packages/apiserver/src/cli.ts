@@ -2,6 +2,7 @@ import { printBanner } from './cli/banner.js';
 import { readCliOptions } from './cli/cli-options.js';
 import { resolveDeprecatedFlags } from './cli/deprecated-flags.js';
 import { type CliFlagValues, parseCliArgs } from './cli/flags.js';
+import { type CliLogger, createCliLogger, readLogSettings } from './cli/logging.js';
 import { startFromCommandLine } from './cli/start-up.js';
 import { cliUsage } from './cli/usage.js';
 
@@ -29,30 +30,43 @@ export async function main(argv: string[] = process.argv.slice(2)): Promise<void
     process.stderr.write(`orchard-apiserver: ${msg}\n`);
     process.exit(2);
   };
+  let log: CliLogger;
+  try {
+    log = createCliLogger(readLogSettings(values));
+  } catch (e) {
+    return fail((e as Error).message);
+  }
   // Deprecated flags warn and are read as their replacements (spec doc 1 §9.3 rules 6, 7).
   try {
     const resolved = resolveDeprecatedFlags(values);
-    for (const w of resolved.warnings) process.stderr.write(`${w}\n`);
+    for (const w of resolved.warnings) log.warn(w);
     values = resolved.values;
   } catch (e) {
     return fail((e as Error).message);
   }
-  const cli = readCliOptions(values, fail);
-  const started = await startFromCommandLine(values, cli, fail, startFailed);
-  printBanner(cli, started);
+  const cli = readCliOptions(values, fail, (m) => log.warn(m));
+  const started = await startFromCommandLine(values, cli, log, fail, startFailed);
+  printBanner(cli, started, log);
   const { launched, storage } = started;
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal does not wait for the drain.
+      log.warn(`received ${signal} again, exiting without waiting`);
+      process.exit(1);
+    }
     stopping = true;
-    process.stderr.write(`received ${signal}, shutting down\n`);
+    log.info(`received ${signal}, shutting down`);
     launched
       .stop()
       .then(() => storage.store.close())
       .then(
-        () => process.exit(0),
+        () => {
+          log.info('shutdown complete');
+          process.exit(0);
+        },
         (e) => {
-          process.stderr.write(`shutdown failed: ${String(e)}\n`);
+          log.error('shutdown failed', e);
           process.exit(1);
         },
       );

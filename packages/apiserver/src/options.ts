@@ -12,6 +12,7 @@ import type { LeaderElectionOptions } from './controllers/leader-election.js';
 import type { NodeLifecycleSettings } from './controllers/node-lifecycle.js';
 import type { FeatureGateOverrides } from './feature-gates.js';
 import type { ResourceDefinition, UserInfo } from './registry/resource.js';
+import type { RequestLog } from './request/request-log.js';
 import {
   partialObjectMetadataConversion,
   partialObjectMetadataListConversion,
@@ -273,6 +274,11 @@ export interface ApiServerOptions {
    */
   readonly nodeLifecycle?: Partial<NodeLifecycleSettings>;
   readonly logger: Logger;
+  /**
+   * One record per finished request (upstream's httplog, the CLI's `-v 2`). Default none: nothing is
+   * done per request.
+   */
+  readonly requestLog?: RequestLog;
 }
 
 const silentLogger: Logger = Object.freeze({

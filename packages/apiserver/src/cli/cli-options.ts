@@ -17,6 +17,7 @@ import {
 import { parseVersionFlags, type VersionFlags } from '../versions/version-flags.js';
 import type { CliFlagValues } from './flags.js';
 import { parseTlsSans } from './flags.js';
+import { type LogSettings, readLogSettings } from './logging.js';
 
 /** The command line, checked and typed: everything the start-up needs that no file or store holds. */
 export interface CliOptions {
@@ -55,13 +56,25 @@ export interface CliOptions {
   readonly simulateReplicaReadiness: boolean;
   /** `--node-monitor-grace-period`, ms (undefined: the controller's default, 50 s). */
   readonly nodeMonitorGracePeriodMs: number | undefined;
+  /** `--log-format` and `-v`. */
+  readonly log: LogSettings;
 }
 
 /**
  * Checks the parsed flags in the order a user reads them, calling `fail` (which does not return)
  * with one line naming the first bad flag. Reads no file and touches no directory.
  */
-export function readCliOptions(values: CliFlagValues, fail: (msg: string) => never): CliOptions {
+export function readCliOptions(
+  values: CliFlagValues,
+  fail: (msg: string) => never,
+  warn: (msg: string) => void = (m) => process.stderr.write(`warning: ${m}\n`),
+): CliOptions {
+  let log: LogSettings;
+  try {
+    log = readLogSettings(values);
+  } catch (e) {
+    return fail((e as Error).message);
+  }
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`invalid --port ${String(values.port)}`);
   let flavor: Flavor;
@@ -89,7 +102,7 @@ export function readCliOptions(values: CliFlagValues, fail: (msg: string) => nev
     if (typeof values['feature-gates'] === 'string')
       featureGates = parseFeatureGates(values['feature-gates']);
     // Deprecated and GA gates work but warn when set (spec doc 1 §9.3 rules 6, 10).
-    for (const w of featureGateWarnings(featureGates)) process.stderr.write(`warning: ${w}\n`);
+    for (const w of featureGateWarnings(featureGates)) warn(w);
   } catch (e) {
     return fail(`invalid argument for --feature-gates: ${(e as Error).message}`);
   }
@@ -192,6 +205,7 @@ export function readCliOptions(values: CliFlagValues, fail: (msg: string) => nev
     kubeconfigOut,
     simulateReplicaReadiness: values['simulate-replica-readiness'] === true,
     nodeMonitorGracePeriodMs,
+    log,
   };
 }
 

@@ -5,6 +5,7 @@ import { leaderElectionFlagOptions, normalizeLeaderElectFlag } from '../controll
 import { observabilityFlagOptions } from '../observability-flags.js';
 import { versionFlagOptions } from '../versions/version-flags.js';
 import { deprecatedFlagOptions } from './deprecated-flags.js';
+import { logFlagOptions } from './logging.js';
 
 /** The parsed command line: each flag's value by its name without the dashes. */
 export type CliFlagValues = Record<string, string | boolean | string[] | undefined>;
@@ -59,6 +60,7 @@ export function parseCliArgs(argv: readonly string[]): CliFlagValues {
       ...versionFlagOptions,
       ...authenticationFlagOptions,
       ...deprecatedFlagOptions,
+      ...logFlagOptions,
     },
     strict: true,
   });

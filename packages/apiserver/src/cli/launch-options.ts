@@ -4,6 +4,7 @@ import type { LoadedAuthentication } from '../authentication/authentication-flag
 import type { LaunchOptions } from '../launch.js';
 import type { OpenedStorage } from '../storage/open-storage.js';
 import type { CliOptions } from './cli-options.js';
+import type { CliLogger } from './logging.js';
 
 /** What the start-up loaded or opened before the server is built from the command line. */
 export interface CliStartUp {
@@ -15,11 +16,13 @@ export interface CliStartUp {
   readonly leaderIdentity: string | undefined;
   /** The key continue tokens are sealed with (durable storage only: tokens survive a restart). */
   readonly continueTokenKey: Uint8Array | undefined;
+  /** The CLI's logger: the server's log, and its request log at `-v 2`. */
+  readonly log: CliLogger;
 }
 
 /** The `launchApiServer` input for a checked command line and what the start-up loaded. */
 export function buildLaunchOptions(cli: CliOptions, loaded: CliStartUp): LaunchOptions {
-  const { storage, encryption, authn, leaderIdentity, continueTokenKey } = loaded;
+  const { storage, encryption, authn, leaderIdentity, continueTokenKey, log } = loaded;
   const { leaderElection, maxBody, watchWindowMs, continueTtlMs, compactionIntervalMs } = cli;
   return {
     port: cli.port,
@@ -64,13 +67,9 @@ export function buildLaunchOptions(cli: CliOptions, loaded: CliStartUp): LaunchO
         cli.nodeMonitorGracePeriodMs === undefined ? {} : { gracePeriodMs: cli.nodeMonitorGracePeriodMs },
       ...(authn ? { authentication: authn.authentication } : {}),
       ...cli.authz,
-      logger: {
-        info: (m) => process.stderr.write(`${m}\n`),
-        error: (m, e) =>
-          process.stderr.write(
-            `error: ${m}: ${e instanceof Error ? (e.stack ?? e.message) : String(e ?? '')}\n`,
-          ),
-      },
+      logger: log,
+      // Upstream's httplog: a line per request from -v 2; below, no per-request work at all.
+      ...(log.settings.verbosity >= 2 ? { requestLog: (entry) => log.v(2, 'HTTP', { ...entry }) } : {}),
     },
   };
 }

@@ -12,6 +12,7 @@ import { type OpenedStorage, openStorage } from '../storage/open-storage.js';
 import type { CliOptions } from './cli-options.js';
 import type { CliFlagValues } from './flags.js';
 import { buildLaunchOptions } from './launch-options.js';
+import type { CliLogger } from './logging.js';
 
 /** A server the command line started, with what `stop` and the banner need. */
 export interface CliServer {
@@ -28,11 +29,12 @@ export interface CliServer {
 export async function startFromCommandLine(
   values: CliFlagValues,
   cli: CliOptions,
+  log: CliLogger,
   fail: (msg: string) => never,
   startFailed: (e: unknown) => never,
 ): Promise<CliServer> {
   const { flavor, dataDir, backend, etcd } = cli;
-  const info = (m: string) => process.stderr.write(`${m}\n`);
+  const info = (m: string) => log.info(m);
   // Before anything touches the data directory: a bad file stops the start with nothing written.
   let encryption: ResourceTransformers | undefined;
   if (typeof values['encryption-provider-config'] === 'string') {
@@ -75,7 +77,7 @@ export async function startFromCommandLine(
     if (leaderIdentity) info(`leader election: this server is ${leaderIdentity}`);
     const continueTokenKey = storage.durable ? await loadOrCreateContinueTokenKey(dataDir) : undefined;
     const launched = await launchApiServer(
-      buildLaunchOptions(cli, { storage, encryption, authn, leaderIdentity, continueTokenKey }),
+      buildLaunchOptions(cli, { storage, encryption, authn, leaderIdentity, continueTokenKey, log }),
     );
     return { launched, storage, authn };
   } catch (e) {

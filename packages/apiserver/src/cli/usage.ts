@@ -60,6 +60,11 @@ ${featureGatesHelp()
   --authorization-config PATH  AuthorizationConfiguration (named authorizers, webhooks with match
                          conditions), reloaded on change and every 60s; excludes --authorization-mode
                          and --authorization-webhook-*
+  --log-format text|json  log records on standard error as compact text lines or pino JSON lines
+                         (default text; upstream's --logging-format is accepted too); with json the
+                         start banner on standard output is one JSON "ready" record
+  -v, --v N              log verbosity (default 0); 2 adds one line per request (verb, URI, status,
+                         latency, user agent), as upstream's httplog
 ${deprecatedFlagsUsage}
   -h, --help             this text
 

@@ -12,6 +12,7 @@ import type { ServerState } from '../state.js';
 import { untransformableWithoutGate } from '../storage/corrupt-objects.js';
 import { isClientGone } from './body.js';
 import { requestPath, resolveRequestInfo } from './request-info.js';
+import { logRequestOnClose } from './request-log.js';
 
 /** What the request handler of one server needs beside its state. */
 export interface RequestHandlerInput {
@@ -33,6 +34,7 @@ export function createRequestHandler(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const { state, chain, audit, ready } = input;
   const { flavor, log, metrics, options } = state;
+  const { requestLog } = options;
   /** The abort controllers of requests that asked for a signal (watches); aborted on close(). */
   const openRequests = new Set<AbortController>();
   state.closing.addEventListener('abort', () => {
@@ -49,6 +51,7 @@ export function createRequestHandler(
     const info = resolveRequestInfo(req.method ?? 'GET', requestPath(target), searchParams);
     const ctx = newFilterContext(req, res, searchParams, info, auditIdOf(req));
     res.setHeader('Audit-ID', ctx.auditID);
+    if (requestLog) logRequestOnClose(requestLog, ctx, res);
     const startedAt = metrics ? performance.now() : 0;
     try {
       await chain(ctx);

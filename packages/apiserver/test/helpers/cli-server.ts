@@ -16,6 +16,8 @@ export interface CliResponse {
 export interface CliServer {
   readonly url: string;
   readonly child: ChildProcessWithoutNullStreams;
+  /** Everything the server wrote to stdout so far (the start banner). */
+  stdout(): string;
   /** Everything the server wrote to stderr so far. */
   stderr(): string;
   /** One HTTPS request as the admin, with the CA and client certificate of the written kubeconfig. */
@@ -169,6 +171,7 @@ export async function startCliServer(args: readonly string[], kubeconfigPath: st
     url,
     child,
     exited,
+    stdout: p.stdout,
     stderr: p.stderr,
     request,
     watch,
