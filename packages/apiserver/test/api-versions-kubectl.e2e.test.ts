@@ -29,7 +29,7 @@ describe.skipIf(!kubectlAvailable())('kubectl and API versions (kubernetes flavo
     expect(versions.code, versions.stderr).toBe(0);
     const lines = versions.stdout.trim().split('\n');
     expect(lines).toEqual(
-      expect.arrayContaining(['autoscaling/v2', 'autoscaling/v2beta2', 'batch/v1', 'v1']),
+      expect.arrayContaining(['autoscaling/v1', 'autoscaling/v2', 'autoscaling/v2beta2', 'batch/v1', 'v1']),
     );
     expect(lines).not.toContain('autoscaling/v2beta1');
     expect(lines).not.toContain('batch/v1beta1');
@@ -117,6 +117,28 @@ describe.skipIf(!kubectlAvailable())('kubectl and API versions (kubernetes flavo
         ['beta-applier', 'autoscaling/v2beta2'],
       ]),
     );
+  });
+
+  it('kubectl get hpa prints upstream’s columns, and reads the HPA at autoscaling/v1', async () => {
+    const table = await k('get', 'hpa');
+    expect(table.code, table.stderr).toBe(0);
+    const [header, row] = table.stdout.trim().split('\n');
+    expect(header?.split(/\s+/)).toEqual([
+      'NAME',
+      'REFERENCE',
+      'TARGETS',
+      'MINPODS',
+      'MAXPODS',
+      'REPLICAS',
+      'AGE',
+    ]);
+    expect(row).toMatch(/^web\s+Deployment\/web\s+cpu: <unknown>\/80%\s+2\s+5\s+0\s+\S+$/);
+    const v1 = await k('get', 'horizontalpodautoscalers.v1.autoscaling', 'web', '-o', 'json');
+    expect(v1.code, v1.stderr).toBe(0);
+    expect(v1.stderr).toBe('');
+    const obj = JSON.parse(v1.stdout);
+    expect(obj.apiVersion).toBe('autoscaling/v1');
+    expect(obj.spec).toMatchObject({ minReplicas: 2, maxReplicas: 5, targetCPUUtilizationPercentage: 80 });
   });
 
   it('a removed version is not found (batch/v1beta1 CronJob at 1.32)', async () => {

@@ -138,7 +138,7 @@ describe.each(['orch', 'kubernetes'] as FlavorName[])(
       const batch = (await s.request('GET', '/apis/batch')).json as Obj;
       expect(batch.versions.map((v: Obj) => v.version)).toEqual(['v1']);
       const autoscaling = (await s.request('GET', '/apis/autoscaling')).json as Obj;
-      expect(autoscaling.versions.map((v: Obj) => v.version)).toEqual(['v2', 'v2beta2']);
+      expect(autoscaling.versions.map((v: Obj) => v.version)).toEqual(['v2', 'v1', 'v2beta2']);
       const gone = await s.request('GET', cronPath('v1beta1', 'nightly'));
       expect(gone.status).toBe(404);
       expect((await s.request('GET', hpaPath('v2beta1'))).status).toBe(404);

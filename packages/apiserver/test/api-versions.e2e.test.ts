@@ -63,9 +63,12 @@ describe.each(['orch', 'kubernetes'] as FlavorName[])('API versions under the %s
       await api.stop();
     });
 
-    it('serves HPA at autoscaling/v2 and CronJob at batch/v1 only; removed versions answer 404', async () => {
+    it('serves HPA at autoscaling/v2 and v1 and CronJob at batch/v1 only; removed versions answer 404', async () => {
       const group = (await api.request('GET', '/apis/autoscaling')).json as Obj;
-      expect(group.versions).toEqual([{ groupVersion: 'autoscaling/v2', version: 'v2' }]);
+      expect(group.versions).toEqual([
+        { groupVersion: 'autoscaling/v2', version: 'v2' },
+        { groupVersion: 'autoscaling/v1', version: 'v1' },
+      ]);
       expect(group.preferredVersion.version).toBe('v2');
       const batch = (await api.request('GET', '/apis/batch')).json as Obj;
       expect(batch.versions.map((v: Obj) => v.version)).toEqual(['v1']);
@@ -89,7 +92,7 @@ describe.each(['orch', 'kubernetes'] as FlavorName[])('API versions under the %s
         },
       });
       const autoscaling = (agg.json as Obj).items.find((g: Obj) => g.metadata.name === 'autoscaling');
-      expect(autoscaling.versions.map((v: Obj) => v.version)).toEqual(['v2']);
+      expect(autoscaling.versions.map((v: Obj) => v.version)).toEqual(['v2', 'v1']);
       const index = (await api.request('GET', '/openapi/v3')).json as Obj;
       expect(Object.keys(index.paths)).toContain('apis/autoscaling/v2');
       expect(Object.keys(index.paths)).not.toContain('apis/autoscaling/v2beta2');
@@ -122,7 +125,7 @@ describe.each(['orch', 'kubernetes'] as FlavorName[])('API versions under the %s
 
     it('a version switched on appears in discovery and OpenAPI; a resource switched off vanishes', async () => {
       const group = (await api.request('GET', '/apis/autoscaling')).json as Obj;
-      expect(group.versions.map((v: Obj) => v.version)).toEqual(['v2', 'v2beta2']);
+      expect(group.versions.map((v: Obj) => v.version)).toEqual(['v2', 'v1', 'v2beta2']);
       expect(group.preferredVersion.version).toBe('v2');
       const v1 = (await api.request('GET', '/apis/batch/v1')).json as Obj;
       expect(v1.resources.map((r: Obj) => r.name)).toEqual(['cronjobs', 'cronjobs/status']);
@@ -271,7 +274,7 @@ describe.each(['orch', 'kubernetes'] as FlavorName[])('API versions under the %s
 
     it('serves the betas introduced before 1.22 that 1.24 still had, with their warnings', async () => {
       const group = (await api.request('GET', '/apis/autoscaling')).json as Obj;
-      expect(group.versions.map((v: Obj) => v.version)).toEqual(['v2', 'v2beta2', 'v2beta1']);
+      expect(group.versions.map((v: Obj) => v.version)).toEqual(['v2', 'v1', 'v2beta2', 'v2beta1']);
       expect(
         ((await api.request('GET', '/apis/batch')).json as Obj).versions.map((v: Obj) => v.version),
       ).toEqual(['v1', 'v1beta1']);

@@ -15,7 +15,14 @@ import {
   toPartialObjectMetadataList,
   toTable,
 } from '@orchard/codecs/table';
-import { type ApiObject, errors, type Flavor, type ListMeta, parseApiVersion } from '@orchard/meta';
+import {
+  type ApiObject,
+  errors,
+  type Flavor,
+  formatApiVersion,
+  type ListMeta,
+  parseApiVersion,
+} from '@orchard/meta';
 import type { ResponseConversion } from '../codecs.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { customResourceInfo } from '../schema/schemas.js';
@@ -48,7 +55,42 @@ function convertorFor(
     }
     return conv;
   }
-  return builtinTableConvertor({ group: def.group, resource: def.resource }, flavor);
+  const conv = builtinTableConvertor({ group: def.group, resource: def.resource }, flavor);
+  return conv && def.convert ? atStorageVersion(def, conv) : conv;
+}
+
+/** Convertors of multi-version built-ins that print the storage version's shape (built once). */
+const storageShaped = new WeakMap<ResourceDefinition, TableConvertor>();
+
+/**
+ * `conv` reading each object at `def`'s storage version, as upstream prints the internal version:
+ * an HPA read at autoscaling/v1 shows the same TARGETS as at v2. The row's object is the one asked for.
+ */
+function atStorageVersion(def: ResourceDefinition, conv: TableConvertor): TableConvertor {
+  let out = storageShaped.get(def);
+  if (!out) {
+    const convert = def.convert as NonNullable<ResourceDefinition['convert']>;
+    const storage = def.storageVersion ?? def.versions[0] ?? '';
+    const storageApiVersion = formatApiVersion({ group: def.group, version: storage });
+    const toStorage = (o: Record<string, unknown>) => {
+      if (o.apiVersion === storageApiVersion) return o;
+      try {
+        return convert(structuredClone(o) as ApiObject, storage) as Record<string, unknown>;
+      } catch {
+        return o;
+      }
+    };
+    out = Object.freeze({
+      columns: conv.columns,
+      cells: (o: Record<string, unknown>, ctx: Parameters<TableConvertor['cells']>[1]) =>
+        conv.cells(toStorage(o), ctx),
+      ...(conv.conditions
+        ? { conditions: (o: Record<string, unknown>) => conv.conditions?.(toStorage(o)) }
+        : {}),
+    });
+    storageShaped.set(def, out);
+  }
+  return out;
 }
 
 function includeObjectOf(url: URL | undefined): IncludeObject {

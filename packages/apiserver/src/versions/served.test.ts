@@ -58,24 +58,24 @@ describe('stability levels (spec doc 1 §9.1)', () => {
 });
 
 describe('served versions at the emulated release (spec doc 1 §9.3–9.4)', () => {
-  it('1.32 serves HPA v2 and CronJob v1 only, and no alpha or late beta', () => {
+  it('1.32 serves HPA v2 and v1 and CronJob v1 only, and no alpha or late beta', () => {
     expect(served()).toEqual({
       'batch/jobs': 'v1',
       'batch/cronjobs': 'v1',
-      'autoscaling/horizontalpodautoscalers': 'v2',
+      'autoscaling/horizontalpodautoscalers': 'v2,v1',
       'example.dev/things': 'v1',
     });
   });
   it('1.24 serves CronJob v1beta1 and HPA v2beta2 beside the stable versions (v2beta1 removed in 1.25 still on)', () => {
     const s = served('', '1.24');
     expect(s['batch/cronjobs']).toBe('v1,v1beta1');
-    expect(s['autoscaling/horizontalpodautoscalers']).toBe('v2,v2beta2,v2beta1');
+    expect(s['autoscaling/horizontalpodautoscalers']).toBe('v2,v1,v2beta2,v2beta1');
     expect(s['example.dev/things']).toBe('v1');
   });
   it('1.20 does not serve what was introduced later (HPA v2, CronJob v1)', () => {
     const s = served('', '1.20');
     expect(s['batch/cronjobs']).toBe('v1beta1');
-    expect(s['autoscaling/horizontalpodautoscalers']).toBe('v2beta2,v2beta1');
+    expect(s['autoscaling/horizontalpodautoscalers']).toBe('v1,v2beta2,v2beta1');
   });
   it('the storage version is kept when it is not served', () => {
     const defs = servedResources(builtins, [], { runtimeConfig: [], release: r('1.20'), flavor: orchFlavor });
@@ -93,9 +93,9 @@ describe('served versions at the emulated release (spec doc 1 §9.3–9.4)', () 
 
 describe('--runtime-config (spec doc 1 §9.2)', () => {
   it('a missing value means true; a removed version comes back only when named', () => {
-    expect(served('autoscaling/v2beta2')['autoscaling/horizontalpodautoscalers']).toBe('v2,v2beta2');
-    expect(served('api/all=true')['autoscaling/horizontalpodautoscalers']).toBe('v2');
-    expect(served('api/beta')['autoscaling/horizontalpodautoscalers']).toBe('v2');
+    expect(served('autoscaling/v2beta2')['autoscaling/horizontalpodautoscalers']).toBe('v2,v1,v2beta2');
+    expect(served('api/all=true')['autoscaling/horizontalpodautoscalers']).toBe('v2,v1');
+    expect(served('api/beta')['autoscaling/horizontalpodautoscalers']).toBe('v2,v1');
   });
   it('api/alpha and api/beta switch levels; api/all everything; later keys win', () => {
     expect(served('api/alpha=true')['example.dev/things']).toBe('v1,v1alpha1');
@@ -113,7 +113,7 @@ describe('--runtime-config (spec doc 1 §9.2)', () => {
   });
   it('rehearses a removal: the stable version off leaves only the storage version record', () => {
     const defs = servedResources(builtins, [], {
-      runtimeConfig: parseRuntimeConfig('autoscaling/v2=false,autoscaling/v2beta2=true'),
+      runtimeConfig: parseRuntimeConfig('autoscaling/v2=false,autoscaling/v1=false,autoscaling/v2beta2=true'),
       release: r('1.32'),
       flavor: orchFlavor,
     });

@@ -4,6 +4,7 @@
  * wide ones included; `priority: 1` marks those kubectl shows only with `-o wide`.
  */
 import type { Flavor } from '@orchard/meta';
+import { horizontalPodAutoscalerTable } from './builtin-autoscaling.js';
 import {
   ageColumn,
   ageOf,
@@ -424,6 +425,7 @@ export const builtinTableConvertors: Readonly<Record<string, TableConvertor>> = 
   'apps/daemonsets': daemonSetTable,
   'batch/jobs': jobTable,
   'batch/cronjobs': cronJobTable,
+  'autoscaling/horizontalpodautoscalers': horizontalPodAutoscalerTable,
   '/replicationcontrollers': replicationControllerTable,
   '/endpoints': endpointsTable,
   'discovery.*/endpointslices': endpointSliceTable,

@@ -92,6 +92,6 @@ describe('HorizontalPodAutoscaler conversion (spec doc 1 §9.3 rule 2, §9.4)', 
     expect(behaviorAnnotation(orchFlavor)).toBe('autoscaling.alpha.orch.io/behavior');
   });
   it('rejects an unknown version', () => {
-    expect(() => convert(structuredClone(v2), 'v1')).toThrow('unknown HorizontalPodAutoscaler version v1');
+    expect(() => convert(structuredClone(v2), 'v3')).toThrow('unknown HorizontalPodAutoscaler version v3');
   });
 });
