@@ -188,7 +188,7 @@ describe.each(flavorNames)('@kubernetes/client-node 2.0.1 (%s flavor)', (flavor)
       metadata: { name: 'ssa', namespace: ns },
       data: { color: 'red', size: 'L' },
     };
-    const applied = await client.patch(
+    const applied = await client.patch<k8s.V1ConfigMap>(
       spec,
       undefined,
       undefined,
@@ -199,11 +199,8 @@ describe.each(flavorNames)('@kubernetes/client-node 2.0.1 (%s flavor)', (flavor)
     expect(applied.metadata?.managedFields).toEqual([
       expect.objectContaining({ manager: 'tool-a', operation: 'Apply', apiVersion: 'v1' }),
     ]);
-    const read = await client.read<k8s.V1ConfigMap>({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: 'ssa', namespace: ns },
-    });
+    const ssaHeader = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'ssa', namespace: ns } };
+    const read = await client.read<k8s.V1ConfigMap>(ssaHeader);
     expect(read.data).toEqual({ color: 'red', size: 'L' });
 
     // Another manager changing an owned field conflicts (409 with the field named)…
@@ -236,7 +233,7 @@ describe.each(flavorNames)('@kubernetes/client-node 2.0.1 (%s flavor)', (flavor)
       k8s.PatchStrategy.ServerSideApply,
     );
     expect(dry.data?.size).toBe('S');
-    expect((await client.read<k8s.V1ConfigMap>(read)).data?.size).toBe('L');
+    expect((await client.read<k8s.V1ConfigMap>(ssaHeader)).data?.size).toBe('L');
 
     const listed = await client.list('v1', 'ConfigMap', ns);
     expect(listed.items.map((i) => i.metadata?.name)).toContain('ssa');
