@@ -85,12 +85,18 @@ function decode(ctx: RequestContext, codec: Codec, bytes: Uint8Array): unknown {
 /**
  * Reports unknown fields (paths removed by pruning) and the request's duplicate fields:
  * Strict → 400 BadRequest listing all of them; Warn (default) → one `Warning` per field; Ignore → nothing.
+ * `strictError` builds the Strict error from its message (create and update wrap it as upstream's
+ * decoder failure; patch answers the bare message).
  */
-export function reportFieldProblems(ctx: RequestContext, unknownPaths: readonly string[]): void {
+export function reportFieldProblems(
+  ctx: RequestContext,
+  unknownPaths: readonly string[],
+  strictError: (message: string) => Error = errors.badRequest,
+): void {
   const level = ctx.query.fieldValidation ?? 'Warn';
   if (level === 'Ignore') return;
   const messages = [...unknownPaths.map(unknownFieldMessage), ...duplicateFieldsOf(ctx)];
   if (messages.length === 0) return;
-  if (level === 'Strict') throw errors.badRequest(`strict decoding error: ${messages.join(', ')}`);
+  if (level === 'Strict') throw strictError(`strict decoding error: ${messages.join(', ')}`);
   for (const m of messages) if (!ctx.warnings.includes(m)) ctx.warnings.push(m);
 }

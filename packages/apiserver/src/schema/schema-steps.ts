@@ -87,7 +87,13 @@ export const schemaStep: WriteStep = {
       canonicalizeGoValues(w.obj, schema, w.def.kind);
     }
     const unknown = prune(w.obj, schema, { isResourceRoot: true });
-    reportFieldProblems(w.ctx, unknown);
+    // Upstream's create and update handlers pass a strict decoding error through their decoder's
+    // "<Kind> in version … cannot be handled as a <Kind>: …"; patch answers it bare.
+    reportFieldProblems(
+      w.ctx,
+      unknown,
+      w.operation === 'patch' ? undefined : (message) => cannotBeHandled(w, message),
+    );
   },
 };
 
