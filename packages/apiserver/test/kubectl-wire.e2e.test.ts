@@ -186,7 +186,7 @@ describe.skipIf(!kubectlAvailable())('kubectl-wire.md commands (kubernetes flavo
   });
 
   describe('§4 create / delete / label / annotate / patch', () => {
-    it('create <generator> for configmap, namespace, serviceaccount, secret, deployment, job, role, service, ingress (Protobuf bodies)', async () => {
+    it('create <generator> for configmap, namespace, serviceaccount, secret, deployment, job, role, quota, service, ingress (Protobuf bodies)', async () => {
       const runs: [string[], string][] = [
         [['create', 'configmap', 'g1', '--from-literal=k=v'], 'configmap/g1 created'],
         [['create', 'namespace', 'gen-ns'], 'namespace/gen-ns created'],
@@ -198,6 +198,7 @@ describe.skipIf(!kubectlAvailable())('kubectl-wire.md commands (kubernetes flavo
           ['create', 'role', 'r1', '--verb=get', '--resource=configmaps'],
           'role.rbac.authorization.k8s.io/r1 created',
         ],
+        [['create', 'quota', 'q1', '--hard=pods=10,requests.cpu=500m'], 'resourcequota/q1 created'],
         [['create', 'service', 'nodeport', 'svc1', '--tcp=80:8080'], 'service/svc1 created'],
         [
           ['create', 'ingress', 'ing1', '--rule=example.com/=svc1:80'],
@@ -218,6 +219,9 @@ describe.skipIf(!kubectlAvailable())('kubectl-wire.md commands (kubernetes flavo
       expect(
         (await kn('get', 'svc', 'svc1', '-o', 'jsonpath={.spec.type} {.spec.ports[0].targetPort}')).stdout,
       ).toBe('NodePort 8080');
+      expect((await kn('get', 'quota', 'q1', '-o', 'jsonpath={.spec.hard}')).stdout).toBe(
+        '{"pods":"10","requests.cpu":"500m"}',
+      );
       expect(
         (await kn('get', 'job', 'j1', '-o', 'jsonpath={.spec.template.spec.restartPolicy}')).stdout,
       ).toBe('Never');

@@ -43,6 +43,7 @@ export const protobufKinds: readonly ProtobufKind[] = Object.freeze([
   { group: '', version: 'v1', kind: 'Service', message: `${corePackage}.Service`, list: true },
   { group: '', version: 'v1', kind: 'Event', message: `${corePackage}.Event`, list: true },
   { group: '', version: 'v1', kind: 'Node', message: `${corePackage}.Node`, list: true },
+  { group: '', version: 'v1', kind: 'ResourceQuota', message: `${corePackage}.ResourceQuota`, list: true },
   { group: 'apps', version: 'v1', kind: 'Deployment', message: `${appsPackage}.Deployment`, list: true },
   { group: 'apps', version: 'v1', kind: 'ReplicaSet', message: `${appsPackage}.ReplicaSet`, list: true },
   { group: 'batch', version: 'v1', kind: 'Job', message: `${batchPackage}.Job`, list: true },

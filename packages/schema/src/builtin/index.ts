@@ -27,7 +27,7 @@ import {
   serviceSchema,
 } from './core.js';
 import { clusterRoleBindingSchema, clusterRoleSchema, roleBindingSchema, roleSchema } from './rbac.js';
-import { persistentVolumeClaimSchema, persistentVolumeSchema } from './storage.js';
+import { persistentVolumeClaimSchema, persistentVolumeSchema, resourceQuotaSchema } from './storage.js';
 
 /** A built-in kind: group, version, kind, resource, scope and sub-resources. */
 export interface BuiltinType {
@@ -107,6 +107,7 @@ const table: BuiltinType[] = [
   row('discovery.*', 'EndpointSlice', 'endpointslices', 'Namespaced', false, endpointSliceSchema),
   row('', 'PersistentVolumeClaim', 'persistentvolumeclaims', 'Namespaced', true, persistentVolumeClaimSchema),
   row('', 'PersistentVolume', 'persistentvolumes', 'Cluster', true, persistentVolumeSchema),
+  row('', 'ResourceQuota', 'resourcequotas', 'Namespaced', true, resourceQuotaSchema),
   row('', 'Node', 'nodes', 'Cluster', true, nodeSchema),
   row('networking.*', 'Ingress', 'ingresses', 'Namespaced', true, ingressSchema),
   {

@@ -184,3 +184,40 @@ export const persistentVolumeSchema = kindSchema(
     }),
   },
 );
+
+/** core/v1 ResourceQuota: hard limits per namespace (stored; no quota admission acts on them). */
+export const resourceQuotaSchema = kindSchema(
+  'ResourceQuota sets aggregate quota restrictions enforced per namespace',
+  {
+    spec: obj('Spec defines the desired quota.', {
+      hard: resourceList('hard is the set of desired hard limits for each named resource.'),
+      scopes: atomicList(
+        'A collection of filters that must match each object tracked by a quota. If not specified, the quota matches all objects.',
+        { type: 'string' },
+      ),
+      scopeSelector: obj(
+        'scopeSelector is also a collection of filters like scopes that must match each object tracked by a quota but expressed using ScopeSelectorOperator in combination with possible values.',
+        {
+          matchExpressions: atomicList(
+            'A list of scope selector requirements by scope of the resources.',
+            obj(
+              'A scoped-resource selector requirement is a selector that contains values, a scope name, and an operator that relates the scope name and values.',
+              {
+                scopeName: str('The name of the scope that the selector applies to.'),
+                operator: str("Represents a scope's relationship to a set of values.", {
+                  enum: ['DoesNotExist', 'Exists', 'In', 'NotIn'],
+                }),
+                values: atomicList('An array of string values.', { type: 'string' }),
+              },
+              { required: ['scopeName', 'operator'] },
+            ),
+          ),
+        },
+      ),
+    }),
+    status: obj('Status defines the actual enforced quota and its current usage.', {
+      hard: resourceList('Hard is the set of enforced hard limits for each named resource.'),
+      used: resourceList('Used is the current observed total usage of the resource in the namespace.'),
+    }),
+  },
+);

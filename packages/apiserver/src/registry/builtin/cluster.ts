@@ -1,9 +1,9 @@
 /**
- * core/v1 ReplicationController, Endpoints, PersistentVolumeClaim, PersistentVolume and Node,
+ * core/v1 ReplicationController, Endpoints, PersistentVolumeClaim, PersistentVolume, ResourceQuota and Node,
  * discovery EndpointSlice and networking Ingress: stored, defaulted and validated as upstream
  * does; no controller acts on them (a node agent issue adds Node behaviour).
  */
-import type { ApiObject, Flavor } from '@orchard/meta';
+import { type ApiObject, type Flavor, fieldErrors, type StatusCause } from '@orchard/meta';
 import { defineResource, type ResourceDefinition, type ResourceStrategy } from '../resource.js';
 import { statusSubresourceStrategy } from '../status-strategy.js';
 import {
@@ -155,3 +155,40 @@ export function ingresses(flavor: Flavor): ResourceDefinition {
     strategy: statusSubresourceStrategy(withGeneration({})),
   });
 }
+
+const quotaScopes = [
+  'BestEffort',
+  'CrossNamespacePodAffinity',
+  'NotBestEffort',
+  'NotTerminating',
+  'PriorityClass',
+  'Terminating',
+];
+
+/** ValidateResourceQuotaSpec (the part a client meets): hard quantities not negative, known scopes. */
+function validateResourceQuota(obj: ApiObject): StatusCause[] {
+  const causes: StatusCause[] = [];
+  const spec = (obj.spec ?? {}) as { hard?: Record<string, unknown>; scopes?: unknown[] };
+  for (const [name, value] of Object.entries(spec.hard ?? {}))
+    if (typeof value === 'string' && value.startsWith('-'))
+      causes.push(fieldErrors.invalid(`spec.hard[${name}]`, value, 'must be greater than or equal to 0'));
+  for (const [i, scope] of (spec.scopes ?? []).entries())
+    if (typeof scope !== 'string' || !quotaScopes.includes(scope))
+      causes.push(fieldErrors.notSupported(`spec.scopes[${i}]`, scope, quotaScopes));
+  return causes;
+}
+
+/** `resourcequotas` (core v1, `quota`) with `/status`: stored and validated; no quota admission counts usage. */
+export const resourceQuotas: ResourceDefinition = defineResource({
+  group: '',
+  versions: ['v1'],
+  resource: 'resourcequotas',
+  kind: 'ResourceQuota',
+  namespaced: true,
+  shortNames: ['quota'],
+  subresources: [statusSub],
+  strategy: statusSubresourceStrategy({
+    validate: (obj) => validateResourceQuota(obj),
+    validateUpdate: (obj, _old, ctx) => (ctx.subresource === 'status' ? [] : validateResourceQuota(obj)),
+  }),
+});

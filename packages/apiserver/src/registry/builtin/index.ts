@@ -14,6 +14,7 @@ import {
   persistentVolumeClaims,
   persistentVolumes,
   replicationControllers,
+  resourceQuotas,
 } from './cluster.js';
 import { configmaps } from './configmaps.js';
 import { events } from './events.js';
@@ -55,6 +56,7 @@ export function builtinResources(
     endpointSlices(flavor),
     persistentVolumeClaims,
     persistentVolumes,
+    resourceQuotas,
     nodes,
     ingresses(flavor),
     jobs,

@@ -1,6 +1,6 @@
 /**
  * k8s.io/api/core/v1: the messages of the kinds Orchard serves (ConfigMap, Namespace, Secret,
- * ServiceAccount, Pod, Service, Event; Node from core-v1-node.ts) with the upstream field numbers. Volume sources of
+ * ServiceAccount, Pod, Service, Event, ResourceQuota; Node from core-v1-node.ts) with the upstream field numbers. Volume sources of
  * retired in-tree storage plugins are left out. See apimachinery.ts for why this is a TS string.
  */
 import { coreV1NodeMessages } from './core-v1-node.js';
@@ -639,6 +639,28 @@ message ResourceRequirements {
   repeated ResourceClaim claims = 3;
 }
 
+message ResourceQuota {
+  optional k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta metadata = 1;
+  optional ResourceQuotaSpec spec = 2;
+  optional ResourceQuotaStatus status = 3;
+}
+
+message ResourceQuotaList {
+  optional k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta metadata = 1;
+  repeated ResourceQuota items = 2;
+}
+
+message ResourceQuotaSpec {
+  map<string, k8s.io.apimachinery.pkg.api.resource.Quantity> hard = 1;
+  repeated string scopes = 2;
+  optional ScopeSelector scopeSelector = 3;
+}
+
+message ResourceQuotaStatus {
+  map<string, k8s.io.apimachinery.pkg.api.resource.Quantity> hard = 1;
+  map<string, k8s.io.apimachinery.pkg.api.resource.Quantity> used = 2;
+}
+
 message SELinuxOptions {
   optional string user = 1;
   optional string role = 2;
@@ -649,6 +671,16 @@ message SELinuxOptions {
 message SeccompProfile {
   optional string type = 1;
   optional string localhostProfile = 2;
+}
+
+message ScopeSelector {
+  repeated ScopedResourceSelectorRequirement matchExpressions = 1;
+}
+
+message ScopedResourceSelectorRequirement {
+  optional string scopeName = 1;
+  optional string operator = 2;
+  repeated string values = 3;
 }
 
 message Secret {
