@@ -2,10 +2,10 @@
  * The observability flags of `orchard-apiserver`: audit logging, metric stability and the livez
  * grace period, parsed into server options (a bad value is a message naming the flag).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Flavor } from '@orchard/meta';
-import { parseAuditPolicy } from './audit/policy.js';
+import { maxAuditPolicyBytes, parseAuditPolicy } from './audit/policy.js';
 import type { AuditOptions } from './audit/server-audit.js';
 import { parseDuration } from './duration.js';
 import { validateShowHiddenVersion } from './metrics/stability.js';
@@ -86,8 +86,13 @@ export function parseObservabilityFlags(values: Record<string, unknown>, flavor:
   if (policyFile !== undefined) {
     let text: string;
     try {
+      // A huge file is refused by its size, before it is read into memory.
+      const size = statSync(policyFile).size;
+      if (size > maxAuditPolicyBytes)
+        throw new Error(`${policyFile}: larger than ${maxAuditPolicyBytes} bytes (${size} bytes)`);
       text = readFileSync(policyFile, 'utf8');
     } catch (e) {
+      if ((e as Error).message.startsWith(`${policyFile}: larger than`)) throw e;
       throw new Error(`--audit-policy-file ${policyFile}: cannot read: ${(e as Error).message}`);
     }
     policy = parseAuditPolicy(text, policyFile, flavor);

@@ -54,6 +54,30 @@ describe('observability flags', () => {
   });
 
   it.each([
+    ['wrong types', 'rules: {level: Metadata}\n', 'rules: Invalid value'],
+    ['a wrongly typed level', 'rules:\n  - level: [Metadata]\n', 'rules[0].level'],
+    [
+      'a __proto__ key',
+      'rules:\n  - level: Metadata\n    __proto__: {users: [x]}\n',
+      'rules[0].__proto__: unknown field',
+    ],
+    ['a constructor key', 'constructor: {}\nrules: []\n', 'constructor: unknown field'],
+  ])('refuses an audit policy with %s, naming the file and field', async (_what, body, message) => {
+    const file = join(dir, 'bad-policy.yaml');
+    await writeFile(file, `apiVersion: audit.orch.io/v1\nkind: Policy\n${body}`);
+    const err = await startError(['--audit-policy-file', file, '--audit-log-path', '-']);
+    expect(err).toContain(`${file}: `);
+    expect(err).toContain(message);
+  });
+
+  it('refuses a huge audit policy by its size, before reading it', async () => {
+    const file = join(dir, 'huge-policy.yaml');
+    await writeFile(file, `apiVersion: audit.orch.io/v1\nkind: Policy\n#${'x'.repeat(2 << 20)}\n`);
+    const err = await startError(['--audit-policy-file', file, '--audit-log-path', '-']);
+    expect(err).toContain(`${file}: larger than 1048576 bytes`);
+  });
+
+  it.each([
     [['--audit-log-path', '-'], '--audit-log-path needs --audit-policy-file'],
     [
       ['--audit-policy-file', '/nonexistent/p.yaml', '--audit-log-path', '-'],

@@ -74,6 +74,7 @@ export function createWebhookConverter(
       errors.internal(`conversion webhook for ${gvkText(first)} failed: ${detail}`);
     const uid = randomUUID();
     let text: string;
+    const deadline = AbortSignal.timeout(timeoutMs);
     try {
       const res = await fetch(config.url, {
         method: 'POST',
@@ -83,13 +84,17 @@ export function createWebhookConverter(
           kind: 'ConversionReview',
           request: { uid, desiredAPIVersion: toApiVersion, objects },
         }),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: deadline,
       });
       text = await res.text();
       if (res.status < 200 || res.status > 299)
         throw new Error(`the server responded with status ${res.status}: ${text.slice(0, 200)}`);
     } catch (e) {
-      throw fail(`Post ${JSON.stringify(config.url)}: ${(e as Error).message}`);
+      // A webhook that does not answer in time: upstream's words, with the deadline.
+      const why = deadline.aborted
+        ? `context deadline exceeded (no answer within ${timeoutMs / 1000}s)`
+        : (e as Error).message;
+      throw fail(`Post ${JSON.stringify(config.url)}: ${why}`);
     }
     let review: unknown;
     try {
