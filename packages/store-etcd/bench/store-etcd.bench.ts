@@ -40,11 +40,28 @@ const cluster = await startEtcdCluster({ members: 1 });
 const dataDir = mkdtempSync(join(tmpdir(), 'orchard-etcd-bench-'));
 const cli = join(import.meta.dirname, '..', '..', 'apiserver', 'bin', 'orchard-apiserver.mjs');
 const children: ReturnType<typeof spawn>[] = [];
+/** Ends a server: at once, or (when profiling) with SIGTERM and a wait, so it writes its profile. */
+async function stop(child: ReturnType<typeof spawn> | undefined): Promise<void> {
+  if (!child || child.exitCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill(process.env.BENCH_CPU_PROF ? 'SIGTERM' : 'SIGKILL');
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+}
 /** Starts the CLI with `args` on a free port over plain HTTP; resolves with its URL. */
 async function startServer(args: string[]): Promise<string> {
   const child = spawn(
     process.execPath,
-    [cli, '--port', '0', '--insecure-http', '--max-mutating-requests-inflight', '0', ...args],
+    [
+      // BENCH_CPU_PROF=dir: a CPU profile of each server process (node --cpu-prof), for hot spots.
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      cli,
+      '--port',
+      '0',
+      '--insecure-http',
+      '--max-mutating-requests-inflight',
+      '0',
+      ...args,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   children.push(child);
@@ -145,7 +162,7 @@ try {
   await call('POST', '/api/v1/namespaces', ns, memUrl);
   await inFlight(200, (i) => post('bench', `warm-${i}`, memUrl));
   const memCreates = await inFlight(n, (i) => post('bench', `c-${i}`, memUrl));
-  children.pop()?.kill('SIGKILL');
+  await stop(children.pop());
   agent.destroy();
 
   const fmt = (x: number) => `${Math.round(x)}/s`;
@@ -172,7 +189,7 @@ try {
     `list of 1,000, median of ${listRuns}: raw range ${median(rawList).toFixed(1)} ms, API GET ${median(apiList).toFixed(1)} ms (${(median(apiList) / median(rawList)).toFixed(1)}× raw)`,
   );
 } finally {
-  for (const c of children) c.kill('SIGKILL');
+  await Promise.all(children.map(stop));
   await cluster.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
