@@ -14,8 +14,12 @@ import { writeError } from './response/write.js';
 /** The HTTP(S) server of an `ApiServer`: listens, tracks connections, closes them all. */
 export interface Listener {
   listen(port: number, host: string): Promise<{ url: string; port: number }>;
-  /** Stops listening and destroys open connections (watches included). */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, then lets the requests in flight finish and get their response
+   * (for at most `graceMs`; their connections close after it), closes idle connections with a clean
+   * end, and destroys what is left only after the grace period.
+   */
+  close(graceMs?: number): Promise<void>;
   readonly listening: boolean;
 }
 
@@ -47,6 +51,7 @@ export function createListener(
   const { tls } = options;
   let server: Server | undefined;
   const sockets = new Set<Socket>();
+  const drain = createDrain(handle);
   return {
     get listening() {
       return server !== undefined;
@@ -70,9 +75,9 @@ export function createListener(
                 ? { ca: clientCas, requestCert: true, rejectUnauthorized: false }
                 : {}),
             },
-            handle,
+            drain.handle,
           )
-        : createHttpServer({ connectionsCheckingInterval }, handle);
+        : createHttpServer({ connectionsCheckingInterval }, drain.handle);
       server = s;
       // Slow clients (slowloris): headers within requestHeaderTimeoutMs, else 408 (Node checks the
       // deadline every connectionsCheckingInterval); a stalled body is the timeout filter's 408.
@@ -97,13 +102,56 @@ export function createListener(
       const hostPart = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
       return { url: `${tls ? 'https' : 'http'}://${hostPart}:${addr.port}`, port: addr.port };
     },
-    async close() {
+    async close(graceMs = 0) {
       const s = server;
       if (!s) return;
+      // Stop accepting; idle keep-alive connections close now, busy ones after their response.
       const closed = new Promise<void>((resolve) => s.close(() => resolve()));
-      s.closeIdleConnections?.();
+      s.closeIdleConnections();
+      await drain.finish(graceMs);
+      // Every response is complete: end what is left (idle) cleanly, destroy only stragglers.
+      for (const c of sockets) c.end();
+      const timer = new Promise<void>((r) => setTimeout(r, Math.min(graceMs, 1000)).unref());
+      await Promise.race([closed, timer]);
       for (const c of sockets) c.destroy();
       await closed;
+    },
+  };
+}
+
+/**
+ * The requests in flight, for a graceful close: once `finish` starts, every response (those running
+ * and any that still arrive on an open connection) closes its connection after it is sent, and
+ * `finish` resolves when the last one is done, or after `graceMs`.
+ */
+function createDrain(handle: RequestListener): {
+  handle: RequestListener;
+  finish(graceMs: number): Promise<void>;
+} {
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  let drained: (() => void) | undefined;
+  const done = (res: ServerResponse) => {
+    inFlight.delete(res);
+    if (draining && inFlight.size === 0) drained?.();
+  };
+  return {
+    handle(req, res) {
+      inFlight.add(res);
+      res.once('close', () => done(res));
+      if (draining) res.shouldKeepAlive = false;
+      handle(req, res);
+    },
+    async finish(graceMs) {
+      draining = true;
+      for (const res of inFlight) if (!res.headersSent) res.shouldKeepAlive = false;
+      if (inFlight.size === 0 || graceMs <= 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        drained = resolve;
+        timer = setTimeout(resolve, graceMs);
+      });
+      clearTimeout(timer);
     },
   };
 }

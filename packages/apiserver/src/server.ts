@@ -187,8 +187,10 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
       drainingController.abort();
       if (options.shutdownDelaySeconds > 0 && listener.listening)
         await new Promise((r) => setTimeout(r, options.shutdownDelaySeconds * 1000));
+      // Watches end cleanly (closing aborts them); requests in flight finish and get their answer,
+      // for at most the request timeout, as upstream drains before its listener stops.
       closingController.abort();
-      await listener.close();
+      await listener.close(options.requestTimeoutMs);
       await compactor.stop();
       await watchCaches.stop();
       await lifecycle.stop();
