@@ -11,11 +11,11 @@ export {
   eventTable,
   leaseTable,
   namespaceTable,
-  podTable,
   secretTable,
   serviceAccountTable,
   serviceTable,
 } from './builtin.js';
+export { podTable } from './builtin-pods.js';
 export { humanDuration, translateTimestampSince } from './human-duration.js';
 export type { JsonPath } from './jsonpath.js';
 export { JsonPathError, parseJsonPath } from './jsonpath.js';

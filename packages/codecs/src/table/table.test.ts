@@ -8,11 +8,11 @@ import {
   eventTable,
   leaseTable,
   namespaceTable,
-  podTable,
   secretTable,
   serviceAccountTable,
   serviceTable,
 } from './builtin.js';
+import { podTable } from './builtin-pods.js';
 import { defaultCrdPrinterColumns, printerColumnConvertor, toTable } from './table.js';
 
 const now = Date.parse('2024-05-06T10:00:00Z');
