@@ -18,6 +18,7 @@ const sqliteSuites = [
   'watch.e2e',
   'watch-window.e2e',
   'patch', // JSON, merge and strategic merge patch
+  'kubectl-patch.e2e', // kubectl patch and client-side apply
   'server-side-apply',
   'lifecycle', // finalizers, deletion, namespace termination, garbage collection
   'lifecycle-namespace',

@@ -2,6 +2,7 @@ import { crdFixture, kubectl, kubectlAvailable, startTestServer, type TestServer
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { causesOf } from './helpers/causes.js';
 import { flavorNames } from './helpers/flavors.js';
+import { kubectlSuite } from './helpers/kubectl-suite.js';
 
 /**
  * What kubectl users see of defaulting and validation (empty maps, Deployment and Service defaults,
@@ -143,15 +144,8 @@ describe.each(flavorNames)('defaults and validation over HTTP (%s flavor)', (fla
 });
 
 describe.skipIf(!kubectlAvailable())('kubectl as a user (kubernetes flavor)', () => {
-  let api: TestServer;
-  const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
-
-  beforeAll(async () => {
-    api = await startTestServer({ flavor: 'kubernetes' });
-  });
-  afterAll(async () => {
-    await api.stop();
-  });
+  const suite = kubectlSuite();
+  const { k } = suite;
 
   it('removing the last label or annotation leaves no empty map behind (Go omitempty)', async () => {
     expect((await k('create', 'cm', 'meta', '--from-literal=a=b')).code).toBe(0);
@@ -208,7 +202,7 @@ describe.skipIf(!kubectlAvailable())('kubectl as a user (kubernetes flavor)', ()
       },
     };
     const rec = await kubectl(['create', '-f', '-', '-o', 'json'], {
-      kubeconfig: api.kubeconfigPath,
+      kubeconfig: suite.api.kubeconfigPath,
       input: JSON.stringify(manifest),
     });
     expect(rec.code).toBe(0);
@@ -228,7 +222,7 @@ describe.skipIf(!kubectlAvailable())('kubectl as a user (kubernetes flavor)', ()
     });
 
     const kin = (input: unknown, ...args: string[]) =>
-      kubectl(args, { kubeconfig: api.kubeconfigPath, input: JSON.stringify(input) });
+      kubectl(args, { kubeconfig: suite.api.kubeconfigPath, input: JSON.stringify(input) });
     expect((await kin(crd, 'create', '-f', '-')).code).toBe(0);
     const w = {
       apiVersion: 'qa.example.com/v1',
@@ -259,7 +253,7 @@ describe.skipIf(!kubectlAvailable())('kubectl as a user (kubernetes flavor)', ()
       'The ConfigMap "keys" is invalid: metadata.labels: Invalid value: "bad key": ',
     );
     const c = await kubectl(['create', '-f', '-'], {
-      kubeconfig: api.kubeconfigPath,
+      kubeconfig: suite.api.kubeconfigPath,
       input: JSON.stringify({
         apiVersion: 'v1',
         kind: 'ConfigMap',
@@ -276,7 +270,7 @@ describe.skipIf(!kubectlAvailable())('kubectl as a user (kubernetes flavor)', ()
     expect(r.stdout).toMatch(
       /namespaces\s+ns\s+v1\s+false\s+Namespace\s+create,delete,get,list,patch,update,watch\s*\n/,
     );
-    expect((await api.request('DELETE', '/api/v1/namespaces')).status).toBe(405);
+    expect((await suite.api.request('DELETE', '/api/v1/namespaces')).status).toBe(405);
   });
 
   it('a Service gets SetDefaults_Service: targetPort = port, internalTrafficPolicy Cluster', async () => {
@@ -287,7 +281,7 @@ describe.skipIf(!kubectlAvailable())('kubectl as a user (kubernetes flavor)', ()
       spec: { selector: { a: 'b' }, ports: [{ port: 80 }] },
     };
     const r = await kubectl(['create', '-f', '-', '-o', 'json'], {
-      kubeconfig: api.kubeconfigPath,
+      kubeconfig: suite.api.kubeconfigPath,
       input: JSON.stringify(svc),
     });
     expect(r.code).toBe(0);

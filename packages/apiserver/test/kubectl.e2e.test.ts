@@ -1,21 +1,15 @@
 import { spawn } from 'node:child_process';
-import { kubectl, kubectlAvailable, kubectlBinary, startTestServer, type TestServer } from '@orchard/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectlAvailable, kubectlBinary } from '@orchard/testing';
+import { describe, expect, it } from 'vitest';
+import { kubectlSuite } from './helpers/kubectl-suite.js';
 
 /**
  * Stock kubectl 1.32 against the reference server under the `kubernetes` flavor, using only the
  * kubeconfig the server wrote. Skipped (with this reason) on machines without /usr/bin/kubectl.
  */
 describe.skipIf(!kubectlAvailable())('kubectl against the reference server (kubernetes flavor)', () => {
-  let api: TestServer;
-  const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
-
-  beforeAll(async () => {
-    api = await startTestServer({ flavor: 'kubernetes' });
-  });
-  afterAll(async () => {
-    await api.stop();
-  });
+  const suite = kubectlSuite();
+  const { k } = suite;
 
   it('kubectl version', async () => {
     const r = await k('version');
@@ -60,8 +54,8 @@ describe.skipIf(!kubectlAvailable())('kubectl against the reference server (kube
     const child = spawn(
       kubectlBinary(),
       [
-        `--kubeconfig=${api.kubeconfigPath}`,
-        `--cache-dir=${api.kubeconfigPath}.cache`,
+        `--kubeconfig=${suite.api.kubeconfigPath}`,
+        `--cache-dir=${suite.api.kubeconfigPath}.cache`,
         '-n',
         'demo',
         'get',
@@ -69,7 +63,7 @@ describe.skipIf(!kubectlAvailable())('kubectl against the reference server (kube
         '-w',
       ],
       {
-        env: { PATH: process.env.PATH ?? '/usr/bin', HOME: `${api.kubeconfigPath}.home` },
+        env: { PATH: process.env.PATH ?? '/usr/bin', HOME: `${suite.api.kubeconfigPath}.home` },
       },
     );
     let out = '';
@@ -80,7 +74,7 @@ describe.skipIf(!kubectlAvailable())('kubectl against the reference server (kube
       for (let i = 0; i < 200 && !/^c\s+(\d+\s+)?\d+[smhd]\s*$/m.test(out); i++)
         await new Promise((r) => setTimeout(r, 50));
       expect(out).toMatch(/^c\s+(\d+\s+)?\d+[smhd]\s*$/m);
-      const created = await api.request('POST', '/api/v1/namespaces/demo/configmaps', {
+      const created = await suite.api.request('POST', '/api/v1/namespaces/demo/configmaps', {
         body: { metadata: { name: 'later' }, data: { x: 'y' } },
       });
       expect(created.status).toBe(201);

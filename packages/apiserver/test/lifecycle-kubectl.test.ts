@@ -1,5 +1,6 @@
-import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubectl, kubectlAvailable } from '@orchard/testing';
+import { describe, expect, it } from 'vitest';
+import { kubectlSuite } from './helpers/kubectl-suite.js';
 
 /**
  * Deletion with stock kubectl 1.32 under the `kubernetes` flavor: `delete ns` (with its
@@ -8,17 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  */
 // Needs stock kubectl at /usr/bin/kubectl (.ci/run installs Debian's kubernetes-client); skipped only where it is absent.
 describe.skipIf(!kubectlAvailable())('kubectl delete (kubernetes flavor)', () => {
-  let api: TestServer;
-  const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
+  const suite = kubectlSuite();
+  const { k } = suite;
   const apply = (yaml: string) =>
-    kubectl(['create', '-f', '-'], { kubeconfig: api.kubeconfigPath, input: yaml });
-
-  beforeAll(async () => {
-    api = await startTestServer({ flavor: 'kubernetes' });
-  });
-  afterAll(async () => {
-    await api.stop();
-  });
+    kubectl(['create', '-f', '-'], { kubeconfig: suite.api.kubeconfigPath, input: yaml });
 
   it('kubectl delete ns waits until the namespace and its content are gone', async () => {
     expect(await k('create', 'ns', 'quick')).toMatchObject({ code: 0 });

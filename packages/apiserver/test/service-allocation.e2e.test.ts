@@ -2,11 +2,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMemoryStore } from '@orchard/store';
-import { kubectl, kubectlAvailable, startTestServer, type TestServer, waitFor } from '@orchard/testing';
+import { kubectlAvailable, startTestServer, type TestServer, waitFor } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serviceIpsKey } from '../src/services/service-allocator.js';
 import { openStorage } from '../src/storage/open-storage.js';
 import { flavorNames } from './helpers/flavors.js';
+import { kubectlSuite } from './helpers/kubectl-suite.js';
 
 /**
  * Service cluster IP and node port allocation (issue 19 item 8): over HTTP under both flavors, stock
@@ -126,15 +127,8 @@ describe.each(flavorNames)('Service allocation over HTTP (%s flavor)', (flavorNa
 });
 
 describe.skipIf(!kubectlAvailable())('kubectl and Service allocation (kubernetes flavor)', () => {
-  let api: TestServer;
-  const k = (...args: string[]) => kubectl(args, { kubeconfig: api.kubeconfigPath });
-
-  beforeAll(async () => {
-    api = await startTestServer({ flavor: 'kubernetes' });
-  });
-  afterAll(async () => {
-    await api.stop();
-  });
+  const suite = kubectlSuite();
+  const { k } = suite;
 
   it('the kubernetes Service holds the first IP of upstream’s default range 10.0.0.0/24', async () => {
     const r = await k(
@@ -205,7 +199,7 @@ describe.skipIf(!kubectlAvailable())('kubectl and Service allocation (kubernetes
       await k('get', 'svc', 'web', '-o', 'jsonpath={.spec.clusterIP} {.spec.ports[0].nodePort}')
     ).stdout;
     expect(await k('label', 'svc', 'web', 'tier=front')).toMatchObject({ code: 0 });
-    const replaced = await api.request('PUT', svcPath('default', 'web'), {
+    const replaced = await suite.api.request('PUT', svcPath('default', 'web'), {
       body: {
         ...service('web', { type: 'NodePort', ports: [{ name: '80-8080', port: 80, targetPort: 8080 }] }),
       },
@@ -221,9 +215,9 @@ describe.skipIf(!kubectlAvailable())('kubectl and Service allocation (kubernetes
       await k('get', 'svc', 'web', '-o', 'jsonpath={.spec.clusterIP} {.spec.ports[0].nodePort}')
     ).stdout.split(' ');
     expect(await k('delete', 'svc', 'web')).toMatchObject({ code: 0 });
-    await api.server.lifecycle.idle();
+    await suite.api.server.lifecycle.idle();
     const reuse = await waitFor('released values reusable', async () => {
-      const r = await api.request('POST', svcPath('default'), {
+      const r = await suite.api.request('POST', svcPath('default'), {
         body: service('reuse', {
           type: 'NodePort',
           clusterIP: ip,
