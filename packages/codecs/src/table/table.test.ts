@@ -391,21 +391,3 @@ describe('CRD printer columns', () => {
     );
   });
 });
-
-describe('PartialObjectMetadata', () => {
-  it('reduces objects and lists to their metadata under meta.<domain>/v1', async () => {
-    const { toPartialObjectMetadata, toPartialObjectMetadataList } = await import('./partial.js');
-    expect(toPartialObjectMetadata(cm, k8s)).toEqual({
-      kind: 'PartialObjectMetadata',
-      apiVersion: 'meta.k8s.io/v1',
-      metadata: cm.metadata,
-    });
-    const list = toPartialObjectMetadataList([cm], { resourceVersion: '5' }, orchFlavor);
-    expect(list).toMatchObject({
-      kind: 'PartialObjectMetadataList',
-      apiVersion: 'meta.orch.io/v1',
-      metadata: { resourceVersion: '5' },
-    });
-    expect(list.items[0]).not.toHaveProperty('data');
-  });
-});
