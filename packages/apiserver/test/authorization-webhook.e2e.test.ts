@@ -6,8 +6,6 @@
  * `authorization.<domain>/<version>`; stock kubectl only under the kubernetes flavor.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueClientCert } from '@orchard/apiserver/tls';
@@ -16,6 +14,7 @@ import { kubectl, kubectlAvailable, waitFor } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthServer, sharedTls, startAuthServer } from './helpers/auth-server.js';
 import { runCli } from './helpers/cli-server.js';
+import { type HttpsStub, startJsonWebhook } from './helpers/https-stub.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'authz-webhook-e2e-'));
 const hookToken = 'webhook-secret';
@@ -33,47 +32,34 @@ const reviewsOf = (flavor: Flavor) =>
 const hanging = new Set<() => void>();
 
 /** The remote authorizer: decides by user name. */
-async function startWebhook(): Promise<{ server: Server; url: string }> {
+async function startWebhook(): Promise<HttpsStub> {
   const tls = await sharedTls();
-  const server = createServer(
-    {
-      cert: tls.serving.cert,
-      key: tls.serving.key,
-      ca: tls.ca.cert,
-      requestCert: true,
-      rejectUnauthorized: false,
-    },
-    (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const review = JSON.parse(Buffer.concat(chunks).toString());
-        const user: string = review.spec.user;
-        const cn = (req.socket as import('node:tls').TLSSocket).getPeerCertificate()?.subject?.CN;
-        const peer = cn === undefined ? undefined : String(cn);
-        reviews.push({
-          apiVersion: String(review.apiVersion),
-          user,
-          spec: review.spec,
-          token: req.headers.authorization,
-          peer,
-        });
-        const answer = (status: object) =>
-          res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'SubjectAccessReview', status }));
-        res.setHeader('content-type', 'application/json');
-        if (user === 'alice') answer({ allowed: true, reason: 'the hook likes alice' });
-        else if (user === 'mallory')
-          answer({ allowed: false, denied: true, reason: 'the hook refuses mallory' });
-        else if (user === 'slow') hanging.add(() => res.destroy());
-        else if (user === 'garbage') res.end('{"kind": "SubjectAccessReview", "status": ');
-        else if (user === 'huge')
-          res.end(JSON.stringify({ status: { allowed: true, reason: 'x'.repeat(2 << 20) } }));
-        else answer({ allowed: false });
+  return startJsonWebhook(
+    tls,
+    (review, res, req) => {
+      const user: string = review.spec.user;
+      const cn = (req.socket as import('node:tls').TLSSocket).getPeerCertificate()?.subject?.CN;
+      const peer = cn === undefined ? undefined : String(cn);
+      reviews.push({
+        apiVersion: String(review.apiVersion),
+        user,
+        spec: review.spec,
+        token: req.headers.authorization,
+        peer,
       });
+      const answer = (status: object) =>
+        res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'SubjectAccessReview', status }));
+      if (user === 'alice') answer({ allowed: true, reason: 'the hook likes alice' });
+      else if (user === 'mallory')
+        answer({ allowed: false, denied: true, reason: 'the hook refuses mallory' });
+      else if (user === 'slow') hanging.add(() => res.destroy());
+      else if (user === 'garbage') res.end('{"kind": "SubjectAccessReview", "status": ');
+      else if (user === 'huge')
+        res.end(JSON.stringify({ status: { allowed: true, reason: 'x'.repeat(2 << 20) } }));
+      else answer({ allowed: false });
     },
+    { ca: tls.ca.cert, requestCert: true, rejectUnauthorized: false },
   );
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, url: `https://127.0.0.1:${(server.address() as AddressInfo).port}/authorize` };
 }
 
 async function writeHookKubeconfig(url: string): Promise<string> {
@@ -133,16 +119,15 @@ authorizers:
 `;
 }
 
-let webhook: { server: Server; url: string };
+let webhook: HttpsStub;
 let hookKubeconfig: string;
 beforeAll(async () => {
   webhook = await startWebhook();
-  hookKubeconfig = await writeHookKubeconfig(webhook.url);
+  hookKubeconfig = await writeHookKubeconfig(`${webhook.url}/authorize`);
 });
 afterAll(async () => {
   for (const release of hanging) release();
-  webhook?.server.closeAllConnections();
-  await new Promise((r) => webhook?.server.close(r));
+  await webhook?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 

@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { type FlavorName, flavorByName } from '@orchard/meta';
 import {
   type CrdFixture,
@@ -11,6 +9,7 @@ import {
 } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedTls } from './helpers/auth-server.js';
+import { type HttpsStub, startJsonWebhook } from './helpers/https-stub.js';
 
 /**
  * Multi-version CRDs with a conversion webhook (issue 16 item 2; spec doc 1 §9.3 rule 2, §9.4):
@@ -38,7 +37,7 @@ function convert(o: Obj, to: string): Obj {
 describe.each(['orch', 'kubernetes'] as FlavorName[])('CRD conversion webhook (%s flavor)', (flavorName) => {
   const flavor = flavorByName(flavorName);
   let api: TestServer;
-  let webhook: Server;
+  let webhook: HttpsStub;
   let mode: Mode = 'ok';
   const reviews: Obj[] = [];
   const group = 'conv.example.com';
@@ -47,29 +46,21 @@ describe.each(['orch', 'kubernetes'] as FlavorName[])('CRD conversion webhook (%
 
   beforeAll(async () => {
     const tls = await sharedTls();
-    webhook = createServer({ cert: tls.serving.cert, key: tls.serving.key }, (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const review = JSON.parse(Buffer.concat(chunks).toString()) as Obj;
-        reviews.push(review);
-        if (mode === 'slow') return; // never answers; the server's deadline fails the call
-        res.setHeader('content-type', 'application/json');
-        if (mode === 'garbage') return res.end('<html>not a review</html>');
-        const { uid, desiredAPIVersion, objects } = review.request;
-        const response =
-          mode === 'fail'
-            ? { uid, result: { status: 'Failed', message: 'cannot convert this one' } }
-            : {
-                uid: mode === 'wrong-uid' ? 'someone-else' : uid,
-                result: { status: 'Success' },
-                convertedObjects: objects.map((o: Obj) => convert(o, desiredAPIVersion)),
-              };
-        res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'ConversionReview', response }));
-      });
+    webhook = await startJsonWebhook(tls, (review: Obj, res) => {
+      reviews.push(review);
+      if (mode === 'slow') return; // never answers; the server's deadline fails the call
+      if (mode === 'garbage') return res.end('<html>not a review</html>');
+      const { uid, desiredAPIVersion, objects } = review.request;
+      const response =
+        mode === 'fail'
+          ? { uid, result: { status: 'Failed', message: 'cannot convert this one' } }
+          : {
+              uid: mode === 'wrong-uid' ? 'someone-else' : uid,
+              result: { status: 'Success' },
+              convertedObjects: objects.map((o: Obj) => convert(o, desiredAPIVersion)),
+            };
+      res.end(JSON.stringify({ apiVersion: review.apiVersion, kind: 'ConversionReview', response }));
     });
-    await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
-    const port = (webhook.address() as AddressInfo).port;
     api = await startTestServer({
       flavor: flavorName,
       storage: 'memory',
@@ -102,15 +93,14 @@ describe.each(['orch', 'kubernetes'] as FlavorName[])('CRD conversion webhook (%
       strategy: 'Webhook',
       webhook: {
         conversionReviewVersions: ['v1'],
-        clientConfig: { url: `https://127.0.0.1:${port}/convert`, caBundle: btoa(tls.ca.cert) },
+        clientConfig: { url: `${webhook.url}/convert`, caBundle: btoa(tls.ca.cert) },
       },
     };
     await installCrd(api, crd as CrdFixture);
   });
   afterAll(async () => {
     await api?.stop();
-    webhook?.closeAllConnections();
-    await new Promise((r) => webhook?.close(r));
+    await webhook?.stop();
   });
 
   it('stores at the storage version and answers at the version asked for, through ConversionReview', async () => {

@@ -1,7 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, request as httpsRequest, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fetchWithCa, parseServiceAccountSigningKey } from '@orchard/apiserver';
@@ -10,13 +9,8 @@ import { parseTokenFile } from '@orchard/authn';
 import { kubectl, kubectlAvailable } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthServer, sharedTls, startAuthServer } from './helpers/auth-server.js';
-import {
-  publicJwk as jwk,
-  signJwt as jwt,
-  type OidcIssuer,
-  startOidcIssuer,
-  writeKubeconfig,
-} from './helpers/oidc-issuer.js';
+import { type HttpsStub, startHttpsStub } from './helpers/https-stub.js';
+import { publicJwk as jwk, signJwt as jwt, startOidcIssuer, writeKubeconfig } from './helpers/oidc-issuer.js';
 
 /**
  * `kubectl auth whoami` (stock kubectl 1.32, `--flavor kubernetes`, which sends the review in
@@ -40,8 +34,8 @@ interface Whoami {
 
 describe.skipIf(!kubectlAvailable())('kubectl auth whoami for every method', () => {
   let api: AuthServer;
-  let issuerServer: OidcIssuer;
-  let proxyServer: Server;
+  let issuerServer: HttpsStub;
+  let proxyServer: HttpsStub;
   let issuer: string;
   let proxyUrl: string;
   let ca: string;
@@ -99,7 +93,7 @@ describe.skipIf(!kubectlAvailable())('kubectl auth whoami for every method', () 
 
     // The authenticating proxy: TLS for kubectl (no client credential), then forwards with its own
     // client certificate and the identity it vouches for. It drops any Authorization header.
-    proxyServer = createServer({ cert: tls.serving.cert, key: tls.serving.key }, (req, res) => {
+    proxyServer = await startHttpsStub(tls, (req, res) => {
       const headers = { ...req.headers };
       delete headers.authorization;
       delete headers.host;
@@ -124,13 +118,12 @@ describe.skipIf(!kubectlAvailable())('kubectl auth whoami for every method', () 
       up.on('error', () => res.destroy());
       req.pipe(up);
     });
-    await new Promise<void>((r) => proxyServer.listen(0, '127.0.0.1', r));
-    proxyUrl = `https://127.0.0.1:${(proxyServer.address() as AddressInfo).port}`;
+    proxyUrl = proxyServer.url;
   });
   afterAll(async () => {
     await api?.stop();
     await issuerServer?.stop();
-    proxyServer?.close();
+    await proxyServer?.stop();
   });
 
   it('the admin certificate', async () => {

@@ -9,7 +9,8 @@ import {
   startAuthServer,
   unauthorizedStatus,
 } from './helpers/auth-server.js';
-import { publicJwk as jwk, type OidcIssuer, startOidcIssuer } from './helpers/oidc-issuer.js';
+import type { HttpsStub } from './helpers/https-stub.js';
+import { publicJwk as jwk, startOidcIssuer } from './helpers/oidc-issuer.js';
 
 /**
  * The OIDC flags (`--oidc-*`, doc 2 §5.2) against the real HTTPS server under both flavors: a local
@@ -24,7 +25,7 @@ const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
 
 describe.each(flavors)('OIDC flags authenticator through the real server ($name flavor)', (flavor) => {
   let api: AuthServer;
-  let issuerServer: OidcIssuer;
+  let issuerServer: HttpsStub;
   let issuer: string;
   let published = [jwk(k1, 'k1')];
   const authn = flavor.group('authentication');

@@ -1,7 +1,5 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { issueClientCert } from '@orchard/apiserver/tls';
@@ -25,11 +23,11 @@ import {
   unauthorizedStatus,
 } from './helpers/auth-server.js';
 import { runCli, spawnCli } from './helpers/cli-server.js';
+import { type HttpsStub, startJsonWebhook } from './helpers/https-stub.js';
 import {
   b64url,
   signJwt as jwt,
   writeKubeconfig as kubeconfigWith,
-  type OidcIssuer,
   publicJwk,
   startOidcIssuer,
 } from './helpers/oidc-issuer.js';
@@ -61,7 +59,7 @@ describe.each(flavors)('structured JWT authenticators through the real server ($
   const kubernetes = flavor.name === 'kubernetes';
   const keys = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  let issuerServer: OidcIssuer;
+  let issuerServer: HttpsStub;
   let issuer: string;
   let api: AuthServer;
   let controller: AuthenticationConfigController;
@@ -405,51 +403,44 @@ describe.each(flavors)(
     const authn = flavor.group('authentication');
     const kubectlToo = flavor.name === 'kubernetes'; // stock kubectl speaks the kubernetes flavor only
     let api: AuthServer;
-    let webhook: Server;
+    let webhook: HttpsStub;
     const reviews: unknown[] = [];
     beforeAll(async () => {
       const tls = await sharedTls();
       // The remote token service: "hook-jane" is jane, everything else unknown.
-      webhook = createServer({ cert: tls.serving.cert, key: tls.serving.key }, (req, res) => {
-        const chunks: Buffer[] = [];
-        req.on('data', (c: Buffer) => chunks.push(c));
-        req.on('end', () => {
-          const review = JSON.parse(Buffer.concat(chunks).toString()) as { spec: { token: string } };
-          reviews.push(review);
-          const ok = review.spec.token === 'hook-jane';
-          res.setHeader('content-type', 'application/json');
-          if (review.spec.token === 'hook-500') {
-            res.statusCode = 500;
-            res.end('{}');
-            return;
-          }
-          if (review.spec.token === 'hook-garbage') {
-            res.end('{"status": {"authenticated": true, "user": {"username": 42}}');
-            return;
-          }
-          res.end(
-            JSON.stringify({
-              apiVersion: `${authn}/v1`,
-              kind: 'TokenReview',
-              status: ok
-                ? {
-                    authenticated: true,
-                    user: {
-                      username: 'hook:jane',
-                      uid: 'h-1',
-                      groups: ['hookers'],
-                      extra: { 'example.com/team': ['a'] },
-                    },
-                  }
-                : { authenticated: false },
-            }),
-          );
-        });
+      webhook = await startJsonWebhook(tls, (review: { spec: { token: string } }, res) => {
+        reviews.push(review);
+        const ok = review.spec.token === 'hook-jane';
+        if (review.spec.token === 'hook-500') {
+          res.statusCode = 500;
+          res.end('{}');
+          return;
+        }
+        if (review.spec.token === 'hook-garbage') {
+          res.end('{"status": {"authenticated": true, "user": {"username": 42}}');
+          return;
+        }
+        res.end(
+          JSON.stringify({
+            apiVersion: `${authn}/v1`,
+            kind: 'TokenReview',
+            status: ok
+              ? {
+                  authenticated: true,
+                  user: {
+                    username: 'hook:jane',
+                    uid: 'h-1',
+                    groups: ['hookers'],
+                    extra: { 'example.com/team': ['a'] },
+                  },
+                }
+              : { authenticated: false },
+          }),
+        );
       });
-      await new Promise<void>((r) => webhook.listen(0, '127.0.0.1', r));
       const hookKubeconfig = kubeconfigWith(
         join(dir, `webhook-${flavor.name}.kubeconfig`),
-        `https://127.0.0.1:${(webhook.address() as AddressInfo).port}/authenticate`,
+        `${webhook.url}/authenticate`,
         tls.ca.cert,
         {},
       );
@@ -469,8 +460,7 @@ describe.each(flavors)(
     });
     afterAll(async () => {
       await api?.stop();
-      webhook?.closeAllConnections();
-      await new Promise((r) => webhook?.close(r));
+      await webhook?.stop();
     });
 
     it('a token the webhook accepts is its user (whoami, TokenReview, kubectl); others are 401', async () => {

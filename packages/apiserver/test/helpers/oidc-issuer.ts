@@ -1,31 +1,21 @@
 import { type generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import type { GeneratedTls } from '@orchard/apiserver/tls';
+import { type HttpsStub, startHttpsStub } from './https-stub.js';
 
 /**
  * What the authentication suites share to stand in for an identity provider: a local HTTPS OIDC
  * issuer, RS256 JWTs signed with node:crypto, and kubeconfig files naming a user.
  */
 
-/** A running local issuer: its URL (the `iss` of its tokens) and how to stop it. */
-export interface OidcIssuer {
-  readonly url: string;
-  stop(): Promise<void>;
-}
-
 /**
  * Starts an HTTPS OIDC issuer on 127.0.0.1 with the serving certificate of `tls`: discovery at
  * `/.well-known/openid-configuration`, the JWKS at `/jwks` (`keys()` read on every request, so a test
- * rotates keys by changing what it returns), 404 elsewhere.
+ * rotates keys by changing what it returns), 404 elsewhere. Its `url` is the `iss` of its tokens.
  */
-export async function startOidcIssuer(
-  tls: GeneratedTls,
-  keys: () => readonly unknown[],
-): Promise<OidcIssuer> {
+export async function startOidcIssuer(tls: GeneratedTls, keys: () => readonly unknown[]): Promise<HttpsStub> {
   let url = '';
-  const server = createServer({ cert: tls.serving.cert, key: tls.serving.key }, (req, res) => {
+  const stub = await startHttpsStub(tls, (req, res) => {
     res.setHeader('content-type', 'application/json');
     if (req.url === '/.well-known/openid-configuration')
       res.end(JSON.stringify({ issuer: url, jwks_uri: `${url}/jwks` }));
@@ -35,15 +25,8 @@ export async function startOidcIssuer(
       res.end('{}');
     }
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    stop: async () => {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    },
-  };
+  url = stub.url;
+  return stub;
 }
 
 /** The public half of an RSA key pair as a JWK an issuer publishes (RS256, `use: sig`). */
