@@ -29,6 +29,13 @@ describe.skipIf(!kubectlAvailable())('authorization with kubectl', () => {
     await api.stop();
   });
 
+  /** `kubectl -n dev create …` as the admin; it must succeed. */
+  const adminCreates = async (...args: string[]) => {
+    const r = await admin(['-n', 'dev', 'create', ...args]);
+    expect(r.code, r.stderr).toBe(0);
+  };
+  /** `kubectl -n dev create …` as erin, the user the escalation test grants step by step. */
+  const erinCreates = (...args: string[]) => asUser('erin', ['-n', 'dev', 'create', ...args]);
   // Waits until RBAC decisions reflect every write so far (the admin's last create).
   const sync = async () => {
     const r = await api.request('GET', '/api/v1/namespaces');
@@ -118,96 +125,34 @@ describe.skipIf(!kubectlAvailable())('authorization with kubectl', () => {
   });
 
   it('kubectl create role through a user with create roles: narrower works, broader is refused; escalate lifts it', async () => {
-    expect(
-      (
-        await admin([
-          '-n',
-          'dev',
-          'create',
-          'role',
-          'role-maker',
-          '--verb=create',
-          '--resource=roles.rbac.authorization.k8s.io,rolebindings.rbac.authorization.k8s.io',
-        ])
-      ).code,
-    ).toBe(0);
-    expect(
-      (await admin(['-n', 'dev', 'create', 'rolebinding', 'erin-maker', '--role=role-maker', '--user=erin']))
-        .code,
-    ).toBe(0);
-    expect(
-      (await admin(['-n', 'dev', 'create', 'rolebinding', 'erin-reads', '--role=pod-reader', '--user=erin']))
-        .code,
-    ).toBe(0);
+    await adminCreates(
+      'role',
+      'role-maker',
+      '--verb=create',
+      '--resource=roles.rbac.authorization.k8s.io,rolebindings.rbac.authorization.k8s.io',
+    );
+    await adminCreates('rolebinding', 'erin-maker', '--role=role-maker', '--user=erin');
+    await adminCreates('rolebinding', 'erin-reads', '--role=pod-reader', '--user=erin');
     await sync();
-    const narrow = await asUser('erin', [
-      '-n',
-      'dev',
-      'create',
-      'role',
-      'narrow',
-      '--verb=get',
-      '--resource=pods',
-    ]);
+    const narrow = await erinCreates('role', 'narrow', '--verb=get', '--resource=pods');
     expect(narrow.code, narrow.stderr).toBe(0);
-    const broad = await asUser('erin', [
-      '-n',
-      'dev',
-      'create',
-      'role',
-      'broad',
-      '--verb=delete',
-      '--resource=pods',
-    ]);
+    const broad = await erinCreates('role', 'broad', '--verb=delete', '--resource=pods');
     expect(broad.code).toBe(1);
     expect(broad.stderr).toContain('is attempting to grant RBAC permissions not currently held');
     expect(broad.stderr).toContain('{APIGroups:[""], Resources:["pods"], Verbs:["delete"]}');
-    const bindEdit = await asUser('erin', [
-      '-n',
-      'dev',
-      'create',
-      'rolebinding',
-      'e',
-      '--clusterrole=edit',
-      '--user=erin',
-    ]);
+    const bindEdit = await erinCreates('rolebinding', 'e', '--clusterrole=edit', '--user=erin');
     expect(bindEdit.code).toBe(1);
-    expect(
-      (
-        await admin([
-          '-n',
-          'dev',
-          'create',
-          'role',
-          'lift',
-          '--verb=escalate,bind',
-          '--resource=roles.rbac.authorization.k8s.io,clusterroles.rbac.authorization.k8s.io',
-        ])
-      ).code,
-    ).toBe(0);
-    expect(
-      (await admin(['-n', 'dev', 'create', 'rolebinding', 'erin-lift', '--role=lift', '--user=erin'])).code,
-    ).toBe(0);
-    await sync();
-    const again = await asUser('erin', [
-      '-n',
-      'dev',
-      'create',
+    await adminCreates(
       'role',
-      'broad',
-      '--verb=delete',
-      '--resource=pods',
-    ]);
+      'lift',
+      '--verb=escalate,bind',
+      '--resource=roles.rbac.authorization.k8s.io,clusterroles.rbac.authorization.k8s.io',
+    );
+    await adminCreates('rolebinding', 'erin-lift', '--role=lift', '--user=erin');
+    await sync();
+    const again = await erinCreates('role', 'broad', '--verb=delete', '--resource=pods');
     expect(again.code, again.stderr).toBe(0);
-    const bound = await asUser('erin', [
-      '-n',
-      'dev',
-      'create',
-      'rolebinding',
-      'e',
-      '--clusterrole=edit',
-      '--user=erin',
-    ]);
+    const bound = await erinCreates('rolebinding', 'e', '--clusterrole=edit', '--user=erin');
     expect(bound.code, bound.stderr).toBe(0);
   });
 });
