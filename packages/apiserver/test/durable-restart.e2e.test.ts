@@ -6,7 +6,7 @@ import { createSqliteStore } from '@orchard/store-sqlite';
 import { crdFixture, kubectl, kubectlAvailable } from '@orchard/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { startCliServer } from './helpers/cli-server.js';
+import { type CliServer, startCliServer } from './helpers/cli-server.js';
 
 /**
  * The CLI's durable default (issue 15 item 3): `orchard-apiserver --data-dir D` on SQLite, stopped and
@@ -22,6 +22,14 @@ const cms = '/api/v1/namespaces/demo/configmaps';
 const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
 const widgets = '/apis/example.com/v1/namespaces/demo/widgets';
 const applyHeaders = { 'content-type': 'application/apply-patch+yaml' };
+/** A server-side apply of the ConfigMap `b` with `data`; `query` is the field manager (and `&force=true`). */
+const applyB = (api: CliServer, query: string, data: Record<string, string>) =>
+  api.request(
+    'PATCH',
+    `${cms}/b?fieldManager=${query}`,
+    { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b' }, data },
+    applyHeaders,
+  );
 
 const widgetCrd = crdFixture({
   group: 'example.com',
@@ -78,17 +86,7 @@ describe('a restart on SQLite (--data-dir)', () => {
       const a = await api.request('POST', cms, { metadata: { name: 'a' }, data: { k: '1' } });
       expect(a.status).toBe(201);
       watchFrom = rvOf(a.json);
-      const b = await api.request(
-        'PATCH',
-        `${cms}/b?fieldManager=tester`,
-        {
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: { name: 'b' },
-          data: { owned: 'yes' },
-        },
-        applyHeaders,
-      );
+      const b = await applyB(api, 'tester', { owned: 'yes' });
       expect(b.status).toBe(201);
       cmWritesAfter.push(rvOf(b.json));
       const a2 = await api.request('PUT', `${cms}/a`, { ...(a.json as object), data: { k: '2' } });
@@ -122,17 +120,7 @@ describe('a restart on SQLite (--data-dir)', () => {
         applyHeaders,
       );
       expect(w2.status).toBe(201);
-      const b2 = await api.request(
-        'PATCH',
-        `${cms}/b?fieldManager=other&force=true`,
-        {
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: { name: 'b' },
-          data: { second: 'manager' },
-        },
-        applyHeaders,
-      );
+      const b2 = await applyB(api, 'other&force=true', { second: 'manager' });
       expect(b2.status).toBe(200);
       cmWritesAfter.push(rvOf(b2.json));
       const managed = (b2.json as { metadata: { managedFields: { manager: string }[] } }).metadata
@@ -194,17 +182,7 @@ describe('a restart on SQLite (--data-dir)', () => {
       expect(c.status).toBe(201);
       expect(rvOf(c.json)).toBeGreaterThan(lastRevision);
       // Server-side apply still knows who owns what: a conflicting apply by another manager is refused.
-      const conflict = await api.request(
-        'PATCH',
-        `${cms}/b?fieldManager=third`,
-        {
-          apiVersion: 'v1',
-          kind: 'ConfigMap',
-          metadata: { name: 'b' },
-          data: { owned: 'no' },
-        },
-        applyHeaders,
-      );
+      const conflict = await applyB(api, 'third', { owned: 'no' });
       expect(conflict.status).toBe(409);
     } finally {
       expect(await api.stop()).toBe(0);
