@@ -1,11 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { flavors } from './helpers/auth-server.js';
-import { spawnCli, waitForCliOutput } from './helpers/cli-server.js';
+import { postSelfSubjectReview, spawnCli, waitForCliOutput } from './helpers/cli-server.js';
 
 /** Runs the CLI until `until` shows in stdout (or it exits); returns its output and exit code. */
 async function run(args: string[], until?: string) {
@@ -76,26 +75,7 @@ describe('orchard-apiserver authentication flags', () => {
         const kc = parse(readFileSync(join(data, 'admin.kubeconfig'), 'utf8'));
         const ca = Buffer.from(kc.clusters[0].cluster['certificate-authority-data'], 'base64').toString();
         const whoami = (options: { headers?: Record<string, string>; cert?: string; key?: string }) =>
-          new Promise<string>((resolve, reject) => {
-            request(
-              `${url}/apis/${authn}/v1/selfsubjectreviews`,
-              {
-                method: 'POST',
-                ca,
-                ...options,
-                headers: { 'content-type': 'application/json', ...options.headers },
-              },
-              (res) => {
-                let b = '';
-                res.on('data', (d: Buffer) => {
-                  b += d.toString();
-                });
-                res.on('end', () => resolve(b));
-              },
-            )
-              .on('error', reject)
-              .end(JSON.stringify({ apiVersion: `${authn}/v1`, kind: 'SelfSubjectReview' }));
-          });
+          postSelfSubjectReview(url, authn, { ca, ...options });
         const body = await whoami({ headers: { authorization: 'Bearer cli-token' } });
         expect(JSON.parse(body).status.userInfo).toEqual({
           username: 'jane',

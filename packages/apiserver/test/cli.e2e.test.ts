@@ -1,10 +1,9 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { runCli, spawnCli, waitForCliOutput } from './helpers/cli-server.js';
+import { postSelfSubjectReview, runCli, spawnCli, waitForCliOutput } from './helpers/cli-server.js';
 
 interface Kubeconfig {
   clusters: { cluster: { server: string; 'certificate-authority-data'?: string } }[];
@@ -46,21 +45,7 @@ describe('orchard-apiserver CLI', () => {
       const cert = Buffer.from(kc.users[0]?.user['client-certificate-data'] ?? '', 'base64').toString();
       const key = Buffer.from(kc.users[0]?.user['client-key-data'] ?? '', 'base64').toString();
       expect(ca).toContain('BEGIN CERTIFICATE');
-      const body = await new Promise<string>((resolve, reject) => {
-        request(
-          `${url}/apis/authentication.k8s.io/v1/selfsubjectreviews`,
-          { method: 'POST', ca, cert, key, headers: { 'content-type': 'application/json' } },
-          (res) => {
-            let b = '';
-            res.on('data', (d: Buffer) => {
-              b += d.toString();
-            });
-            res.on('end', () => resolve(b));
-          },
-        )
-          .on('error', reject)
-          .end('{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}');
-      });
+      const body = await postSelfSubjectReview(url, 'authentication.k8s.io', { ca, cert, key });
       expect(JSON.parse(body)).toMatchObject({
         status: { userInfo: { username: 'admin', groups: ['system:masters', 'system:authenticated'] } },
       });

@@ -198,3 +198,29 @@ export async function runCli(
   clearTimeout(timer);
   return { code, stdout: p.stdout(), stderr: p.stderr() };
 }
+
+/**
+ * POSTs a SelfSubjectReview of `group` (`authentication.<domain>`) to the server at `url` over HTTPS
+ * trusting `ca`, with an optional client certificate and headers; resolves with the response body.
+ */
+export function postSelfSubjectReview(
+  url: string,
+  group: string,
+  options: { ca: string; cert?: string; key?: string; headers?: Record<string, string> },
+): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    httpsRequest(
+      `${url}/apis/${group}/v1/selfsubjectreviews`,
+      { method: 'POST', ...options, headers: { 'content-type': 'application/json', ...options.headers } },
+      (res) => {
+        let b = '';
+        res.on('data', (d: Buffer) => {
+          b += d.toString();
+        });
+        res.on('end', () => resolve(b));
+      },
+    )
+      .on('error', reject)
+      .end(JSON.stringify({ apiVersion: `${group}/v1`, kind: 'SelfSubjectReview' }));
+  });
+}
