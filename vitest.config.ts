@@ -20,10 +20,12 @@ const sqliteSuites = [
   'patch', // JSON, merge and strategic merge patch
   'kubectl-patch.e2e', // kubectl patch and client-side apply
   'server-side-apply',
+  'server-side-apply-kubectl.e2e', // server-side apply through stock kubectl
   'lifecycle', // finalizers, deletion, namespace termination, garbage collection
   'lifecycle-namespace',
   'lifecycle-gc',
   'crd',
+  'crd-kubectl.e2e', // CRDs through stock kubectl
 ].map((name) => `packages/apiserver/test/${name}.test.ts`);
 
 // resource-version.e2e is left out on etcd: its "list resourceVersion == the store's current revision"
