@@ -7,6 +7,7 @@ import {
   identityDomain,
 } from '@orchard/apiserver';
 import { type GeneratedTls, generateServerTls } from '@orchard/apiserver/tls';
+import type { createRestClient } from '@orchard/client';
 import { type Flavor, kubernetesFlavor, orchFlavor } from '@orchard/meta';
 
 /** The two flavors every HTTP-level authentication suite runs under (`describe.each(flavors)`). */
@@ -140,3 +141,13 @@ export const unauthorizedStatus = {
 
 /** The exact bytes of that 401 (the same under every flavor: a core `v1` Status). */
 export const unauthorizedBody = JSON.stringify(unauthorizedStatus);
+
+/** SelfSubjectReview through @orchard/client (the group of `flavor`). */
+export function clientWhoami(client: ReturnType<typeof createRestClient>, flavor: Flavor) {
+  const group = flavor.group('authentication');
+  return client.json<{ status: { userInfo: { username: string; groups: string[] } } }>({
+    method: 'POST',
+    path: `/apis/${group}/v1/selfsubjectreviews`,
+    body: { apiVersion: `${group}/v1`, kind: 'SelfSubjectReview' },
+  });
+}
