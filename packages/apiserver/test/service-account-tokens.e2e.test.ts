@@ -10,7 +10,8 @@ import { type AuthServer, flavors, startAuthServer, unauthorizedStatus } from '.
  * Service-account tokens end to end (doc 2 §5.2): the `default` ServiceAccount controller, the
  * TokenRequest sub-resource, `--service-account-lookup`, TokenReview with audiences, and a table of
  * forged and broken tokens against the real HTTPS server, under both flavors (group
- * `authentication.<domain>`, the private claim and extras in the identity domain).
+ * `authentication.<domain>`, the private claim and extras in the identity domain). Lookup off and a
+ * server without a signing key are in service-account-options.e2e.test.ts.
  */
 const issuer = 'https://issuer.test';
 const pem = (k: ReturnType<typeof generateKeyPairSync>['privateKey']) =>
@@ -388,44 +389,5 @@ describe.each(flavors)('service-account tokens ($name flavor)', (flavor) => {
     expect(group.json.resources.map((r: { name: string }) => r.name)).toEqual(
       expect.arrayContaining(['selfsubjectreviews', 'tokenreviews']),
     );
-  });
-});
-
-describe.each(flavors)('--service-account-lookup=false and no signing key ($name flavor)', (flavor) => {
-  it('without lookup a deleted account’s token keeps working until it expires', async () => {
-    const api = await startAuthServer({
-      flavor,
-      authentication: { serviceAccounts: { keys: [], signingKey, issuers: [issuer], lookup: false } },
-    });
-    try {
-      const admin = { cert: api.tls.admin };
-      await api.call('POST', '/api/v1/namespaces/default/serviceaccounts', {
-        ...admin,
-        body: { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'robot' } },
-      });
-      const r = await api.call('POST', '/api/v1/namespaces/default/serviceaccounts/robot/token', {
-        ...admin,
-        body: { spec: {} },
-      });
-      await api.call('DELETE', '/api/v1/namespaces/default/serviceaccounts/robot', admin);
-      expect((await api.whoami({ headers: { authorization: `Bearer ${r.json.status.token}` } })).status).toBe(
-        201,
-      );
-    } finally {
-      await api.stop();
-    }
-  });
-
-  it('without a signing key the token sub-resource is 404', async () => {
-    const api = await startAuthServer({ flavor });
-    try {
-      const r = await api.call('POST', '/api/v1/namespaces/default/serviceaccounts/default/token', {
-        cert: api.tls.admin,
-        body: { spec: {} },
-      });
-      expect(r.status).toBe(404);
-    } finally {
-      await api.stop();
-    }
   });
 });
