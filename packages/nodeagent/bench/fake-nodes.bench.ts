@@ -23,7 +23,13 @@
 import { fork } from 'node:child_process';
 import { setMaxListeners } from 'node:events';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createRestClient, loadKubeconfig, type RestClient, resolveConnection } from '@orchard/client';
+import {
+  createRestClient,
+  isClientError,
+  loadKubeconfig,
+  type RestClient,
+  resolveConnection,
+} from '@orchard/client';
 import { type Flavor, flavorByName, formatMicroTime } from '@orchard/meta';
 import { sleep } from '../src/backoff.js';
 import { startFakeNodes } from '../src/index.js';
@@ -44,15 +50,23 @@ const server = fork(new URL('./fake-nodes-server.ts', import.meta.url).pathname,
 const { kubeconfigPath } = await new Promise<{ url: string; kubeconfigPath: string }>((resolve) =>
   server.once('message', (m) => resolve(m as { url: string; kubeconfigPath: string })),
 );
+/** The server's answer to `cpu`. */
+interface ServerUsage {
+  cpuMicros: number;
+  rss: number;
+  connections: number;
+  loopP99Ms: number;
+  loopMaxMs: number;
+}
 let nextId = 0;
-const pending = new Map<number, (m: { cpuMicros: number; rss: number }) => void>();
-server.on('message', (m: { id?: number; cpuMicros: number; rss: number }) => {
+const pending = new Map<number, (m: ServerUsage) => void>();
+server.on('message', (m: ServerUsage & { id?: number }) => {
   if (m.id === undefined) return;
   pending.get(m.id)?.(m);
   pending.delete(m.id);
 });
-const ask = (op: 'cpu' | 'stop') =>
-  new Promise<{ cpuMicros: number; rss: number }>((resolve) => {
+const ask = (op: 'cpu' | 'loop' | 'stop') =>
+  new Promise<ServerUsage>((resolve) => {
     const id = ++nextId;
     pending.set(id, resolve);
     server.send({ id, op });
@@ -76,7 +90,14 @@ interface PhaseResult {
   nodesRenewing: number;
   serverCpuPct: number;
   serverRssMiB: number;
+  /** The server's event-loop delay over the window. */
+  serverLoopP99Ms: number;
+  serverLoopMaxMs: number;
+  /** TLS connections the server accepted during the window. */
+  connections: number;
   clientLoopDelayP99Ms: number;
+  /** This (client) process's CPU over the window, % of one core. */
+  clientCpuPct: number;
 }
 
 /** Collects Lease renewals of one phase: latencies, and per node the gap since its last renewal. */
@@ -126,7 +147,9 @@ function recorder() {
 async function window(rec: ReturnType<typeof recorder>): Promise<PhaseResult> {
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
+  await ask('loop');
   const before = await ask('cpu');
+  const clientBefore = process.cpuUsage();
   const t0 = performance.now();
   let rssMax = before.rss;
   rec.start();
@@ -137,13 +160,19 @@ async function window(rec: ReturnType<typeof recorder>): Promise<PhaseResult> {
   }
   rec.stop();
   const after = await ask('cpu');
+  const serverLoop = await ask('loop');
   const wallMs = performance.now() - t0;
+  const clientCpu = process.cpuUsage(clientBefore);
   loop.disable();
   return {
     ...rec.result(),
     serverCpuPct: ((after.cpuMicros - before.cpuMicros) / 1000 / wallMs) * 100,
     serverRssMiB: Math.max(rssMax, after.rss) / 2 ** 20,
+    connections: after.connections - before.connections,
+    serverLoopP99Ms: serverLoop.loopP99Ms,
+    serverLoopMaxMs: serverLoop.loopMaxMs,
     clientLoopDelayP99Ms: loop.percentile(99) / 1e6,
+    clientCpuPct: ((clientCpu.user + clientCpu.system) / 1000 / wallMs) * 100,
   };
 }
 
@@ -159,20 +188,30 @@ async function baseline(): Promise<PhaseResult> {
     leaseDurationSeconds: 40,
     renewTime: formatMicroTime(new Date()),
   });
+  /** The Lease, created when missing; transient errors are retried (bounded). */
   const ensure = async (name: string): Promise<Record<string, unknown>> => {
-    try {
-      return await client.json({ method: 'GET', path: `${base}/${name}` });
-    } catch {
-      return client.json({
-        method: 'POST',
-        path: base,
-        body: {
-          apiVersion: `${flavor.group('coordination')}/v1`,
-          kind: 'Lease',
-          metadata: { name },
-          spec: spec(name),
-        },
-      });
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await client.json({ method: 'GET', path: `${base}/${name}` });
+      } catch (e) {
+        if (isClientError(e, 'Status') && e.status === 404) {
+          try {
+            return await client.json({
+              method: 'POST',
+              path: base,
+              body: {
+                apiVersion: `${flavor.group('coordination')}/v1`,
+                kind: 'Lease',
+                metadata: { name },
+                spec: spec(name),
+              },
+            });
+          } catch (e2) {
+            if (attempt >= 20) throw e2;
+          }
+        } else if (attempt >= 20) throw e;
+      }
+      await sleep(200, new AbortController().signal);
     }
   };
   const loops = names.map(async (name) => {
@@ -229,7 +268,7 @@ async function fakeNodes(): Promise<PhaseResult> {
 const fmt = (r: PhaseResult) =>
   `updates ${r.updates}  p50 ${r.p50Ms.toFixed(1)} ms  p99 ${r.p99Ms.toFixed(1)} ms  max ${r.maxMs.toFixed(0)} ms  ` +
   `missed ${r.missed}  retries ${r.retries}  renewing ${r.nodesRenewing}/${nodes}  server CPU ${r.serverCpuPct.toFixed(1)}%  ` +
-  `server RSS ${r.serverRssMiB.toFixed(0)} MiB  client loop delay p99 ${r.clientLoopDelayP99Ms.toFixed(1)} ms`;
+  `server RSS ${r.serverRssMiB.toFixed(0)} MiB  new connections ${r.connections}  server loop delay p99 ${r.serverLoopP99Ms.toFixed(0)} ms max ${r.serverLoopMaxMs.toFixed(0)} ms  client CPU ${r.clientCpuPct.toFixed(1)}%  client loop delay p99 ${r.clientLoopDelayP99Ms.toFixed(1)} ms`;
 
 console.log(
   `fake nodes: ${nodes} nodes, ${seconds} s windows, ${rounds} round(s), flavor ${flavor.name}, Lease every ${intervalMs} ms, slack ${slackMs} ms`,
