@@ -26,6 +26,8 @@ const api = await startTestServer({
   server: { nodeLifecycle: { gracePeriodMs: 3_600_000 } },
 });
 process.send?.({ url: api.url, kubeconfigPath: api.kubeconfigPath });
+// The driver gone (crashed, killed): never outlive it.
+process.on('disconnect', () => process.exit(0));
 process.on('message', (m: { id: number; op: 'cpu' | 'loop' | 'stop' }) => {
   if (m.op === 'loop') {
     // The server's event-loop delay since the last 'loop' (ms): a stall here is the server's own.

@@ -47,6 +47,7 @@ const server = fork(new URL('./fake-nodes-server.ts', import.meta.url).pathname,
   execArgv: ['--import', 'tsx', ...(cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : [])],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
+process.on('exit', () => server.kill());
 const { kubeconfigPath } = await new Promise<{ url: string; kubeconfigPath: string }>((resolve) =>
   server.once('message', (m) => resolve(m as { url: string; kubeconfigPath: string })),
 );
@@ -214,8 +215,12 @@ async function baseline(): Promise<PhaseResult> {
       await sleep(200, new AbortController().signal);
     }
   };
-  const loops = names.map(async (name) => {
-    let lease = await ensure(name);
+  // Every Lease exists before any loop starts (setup is not measured).
+  const initial: Record<string, unknown>[] = [];
+  for (let i = 0; i < names.length; i += 100)
+    initial.push(...(await Promise.all(names.slice(i, i + 100).map(ensure))));
+  const loops = names.map(async (name, i) => {
+    let lease = initial[i] as Record<string, unknown>;
     await sleep(Math.random() * intervalMs, stop.signal);
     while (!stop.signal.aborted) {
       const started = performance.now();
