@@ -30,7 +30,8 @@ function runScript(name: string, kubeconfig: string, ns: string): Promise<Record
   return new Promise((resolve, reject) => {
     execFile(
       python as string,
-      [`${scripts}${name}`, kubeconfig, ns],
+      // -B: no __pycache__ in the checkout.
+      ['-B', `${scripts}${name}`, kubeconfig, ns],
       { cwd: scripts, timeout: 60_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scripts } },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`${name} failed (${error.message}):\n${stderr}\n${stdout}`));
