@@ -8,7 +8,7 @@ import { parseAllDocuments } from 'yaml';
 import { allBlocks, blockKind, type DocBlock, isNoRun, where } from './doc-blocks/blocks.js';
 import { docCli } from './doc-blocks/cli-bundle.js';
 import { openShSession } from './doc-blocks/sh-session.js';
-import { blockDir, type TsModule, tsModules, typecheck, writeModules } from './doc-blocks/ts-blocks.js';
+import { type TsModule, tsModules, typecheck, writeModules } from './doc-blocks/ts-blocks.js';
 import { runCollected } from './doc-blocks/vitest-shim.js';
 
 /**
@@ -112,7 +112,7 @@ describe('documentation code blocks', () => {
           rmSync(dir, { recursive: true, force: true });
         }
       }
-      rmSync(blockDir(root), { recursive: true, force: true });
+      for (const m of mods) rmSync(m.file, { force: true });
       if (process.env.ORCHARD_DOC_TIMES) console.log(times.join('\n'));
       expect(failures).toEqual([]);
     });

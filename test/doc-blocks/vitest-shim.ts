@@ -1,10 +1,10 @@
-import { expect } from 'vitest';
+import { expect, inject } from 'vitest';
 
 /**
  * What a documentation block imports as `vitest` when the doc test runs it: `describe`, `it`/`test`
  * (with `.skip`, `.skipIf`, `.runIf`, `.only`) and the hooks collect into the current run, and
  * `runCollected()` runs them in order, the way vitest would for one file (hooks around each test).
- * `expect` is vitest's own.
+ * `expect` (and `inject`, for types) are vitest's own.
  */
 type Fn = () => unknown;
 interface Suite {
@@ -80,7 +80,7 @@ export const afterAll = (fn: Fn) => void current.afterAll.push(fn);
 export const beforeEach = (fn: Fn) => void current.beforeEach.push(fn);
 /** `afterEach` hook. */
 export const afterEach = (fn: Fn) => void current.afterEach.push(fn);
-export { expect };
+export { expect, inject };
 
 async function runSuite(s: Suite, each: { before: Fn[]; after: Fn[] }, ran: string[], path: string) {
   const before = [...each.before, ...s.beforeEach];

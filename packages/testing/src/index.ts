@@ -9,8 +9,16 @@
 export { createAndAuthorize } from './authorization.js';
 export type { CrdFixture, CrdFixtureOptions } from './crd.js';
 export { crdCollectionPath, crdFixture, installCrd } from './crd.js';
+export type { FakeClock } from './fake-clock.js';
+export { createFakeClock, installFakeClock } from './fake-clock.js';
+export type { FixtureTarget, LoadFixturesOptions } from './fixtures.js';
+export { loadFixtures } from './fixtures.js';
+export type { ConnectedTestServer, ProvideContext, SharedTestServer } from './global-setup.js';
+export { connectTestServer, orchardGlobalSetup } from './global-setup.js';
 export type { KubectlOptions, KubectlResult } from './kubectl.js';
 export { kubectl, kubectlAvailable, kubectlBinary } from './kubectl.js';
+export { createTestNamespace } from './namespace.js';
+export { resetServer, snapshotServer } from './reset.js';
 export type {
   RawRequestOptions,
   RawResponse,

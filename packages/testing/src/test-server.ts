@@ -21,6 +21,10 @@ import {
 import type { AuthorizationMode } from '@orchard/authz';
 import { createRestClient, type RestClient } from '@orchard/client';
 import { type Flavor, type FlavorName, flavorByName } from '@orchard/meta';
+import { type FakeClock, installFakeClock } from './fake-clock.js';
+import { type LoadFixturesOptions, loadFixtures } from './fixtures.js';
+import { createTestNamespace } from './namespace.js';
+import { resetServer, snapshotServer } from './reset.js';
 
 /** Options of `startTestServer`: flavor, plain HTTP, server options and storage backend. */
 export interface TestServerOptions {
@@ -51,6 +55,12 @@ export interface TestServerOptions {
    * (`kube-root-ca.crt`), as a cluster (and the CLI) does. Default false: a bare API server.
    */
   readonly publishRootCa?: boolean;
+  /**
+   * A fake clock (`createFakeClock()`) the server reads the time from: installed as the process's
+   * `Date` from before the server starts until `stop()`, so creation and deletion timestamps,
+   * managedFields times, Lease times and token lifetimes follow it. Default: the real clock.
+   */
+  readonly clock?: FakeClock;
 }
 
 /** The backend `startTestServer` uses without `storage`: `ORCHARD_TEST_STORAGE`, else `memory`. */
@@ -148,6 +158,21 @@ export interface TestServer {
    * running kubectl as someone other than the admin.
    */
   kubeconfigFor(user: TestUser): Promise<string>;
+  /**
+   * Creates a namespace with a name no other test uses (`<prefix>-<n>-<random>`, default prefix
+   * `test`) and answers the name: per-test isolation on a shared server.
+   */
+  namespace(prefix?: string): Promise<string>;
+  /**
+   * Puts the server back to the state it had when it had just started: every object written since
+   * is deleted, changed ones get their old content, deleted ones come back (store writes, so
+   * watches and controllers follow; resourceVersions keep increasing). A few milliseconds in memory.
+   */
+  reset(): Promise<void>;
+  /** Applies the objects of YAML files (multi-document) with server-side apply; see `loadFixtures`. */
+  loadFixtures(files: string | readonly string[], options?: LoadFixturesOptions): Promise<unknown[]>;
+  /** The fake clock passed as `clock`, if any. */
+  readonly clock: FakeClock | undefined;
   /** Stops the server and removes its temp directory. */
   stop(): Promise<void>;
 }
@@ -168,6 +193,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const insecure = options.insecureHttp === true;
   const tls = insecure ? undefined : await sharedTls();
   const dir = await mkdtemp(join(tmpdir(), 'orchard-test-'));
+  // After the TLS material (its validity must follow the real clock), before anything is stamped.
+  const uninstallClock = options.clock ? installFakeClock(options.clock) : undefined;
   // A store the caller passes is theirs to close; a durable one opened here is closed by stop().
   // Memory is the server's own default store, as before.
   const backend = options.storage ?? testStorageBackend();
@@ -184,6 +211,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       : undefined;
   } catch (e) {
     await etcd?.stop();
+    uninstallClock?.();
     throw e;
   }
   let launched: Awaited<ReturnType<typeof launchApiServer>>;
@@ -211,8 +239,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     await opened?.store.close();
     await etcd?.stop();
     await rm(dir, { recursive: true, force: true });
+    uninstallClock?.();
     throw e;
   }
+  // The state reset() returns to: the bootstrap objects, once the start-up controllers are done.
+  await launched.server.lifecycle.idle();
+  const startState = await snapshotServer(launched.server);
   const kubeconfigPath = join(dir, 'kubeconfig');
   await writeFile(kubeconfigPath, launched.kubeconfig, { mode: 0o600 });
   const agent = tls
@@ -305,24 +337,29 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return { status, headers: h, text, bytes, json };
   };
 
-  return {
+  const client = createRestClient(
+    tls
+      ? {
+          server: launched.url,
+          ca: tls.ca.cert,
+          cert: tls.admin.cert,
+          key: tls.admin.key,
+          userAgent: 'orchard-testing',
+        }
+      : { server: launched.url, userAgent: 'orchard-testing' },
+  );
+  const self: TestServer = {
     url: launched.url,
     kubeconfigPath,
     kubeconfig: launched.kubeconfig,
     server: launched.server,
     storage: options.server?.store === undefined ? backend : 'custom',
     tls,
-    client: createRestClient(
-      tls
-        ? {
-            server: launched.url,
-            ca: tls.ca.cert,
-            cert: tls.admin.cert,
-            key: tls.admin.key,
-            userAgent: 'orchard-testing',
-          }
-        : { server: launched.url, userAgent: 'orchard-testing' },
-    ),
+    client,
+    clock: options.clock,
+    namespace: (prefix) => createTestNamespace(client, prefix ? { prefix } : {}),
+    reset: () => resetServer(launched.server, startState),
+    loadFixtures: (files, o) => loadFixtures(self, files, o),
     request,
     raw,
     async kubeconfigFor(user) {
@@ -345,6 +382,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await opened?.store.close();
       await etcd?.stop();
       await rm(dir, { recursive: true, force: true });
+      uninstallClock?.();
     },
   };
+  return self;
 }

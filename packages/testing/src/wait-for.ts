@@ -8,7 +8,7 @@ export async function waitFor<T>(
   check: () => Promise<T | undefined | false> | T | undefined | false,
   timeoutMs = 5_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = performance.now() + timeoutMs; // not Date: a fake clock may stand still
   let last: unknown;
   for (;;) {
     try {
@@ -17,7 +17,7 @@ export async function waitFor<T>(
     } catch (e) {
       last = e;
     }
-    if (Date.now() > deadline)
+    if (performance.now() > deadline)
       throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 10));
   }
