@@ -2,14 +2,21 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
+let built: Promise<string> | undefined;
+
 /**
  * The reference server's CLI bundled into one file for the doc test: the same source as the
  * `orchard-apiserver` bin, but one module to load instead of hundreds to transpile, so a start costs
  * a second rather than ten on a loaded machine. Native modules stay external and resolve from
  * `packages/store-sqlite/node_modules`, where the bundle is written (git-ignored). Answers the command
- * prefix to start it (`node <bundle>`). `ORCHARD_DOC_CLI=bin` runs the real bin instead.
+ * prefix to start it (`node <bundle>`), built once per process. `ORCHARD_DOC_CLI=bin` runs the real bin instead.
  */
-export async function docCli(root: string): Promise<string> {
+export function docCli(root: string): Promise<string> {
+  built ??= bundle(root);
+  return built;
+}
+
+async function bundle(root: string): Promise<string> {
   if (process.env.ORCHARD_DOC_CLI === 'bin') return join(root, 'node_modules', '.bin', 'orchard-apiserver');
   const dir = join(root, 'packages', 'store-sqlite', 'node_modules', '.cache', 'orchard-doc-blocks');
   mkdirSync(dir, { recursive: true });
