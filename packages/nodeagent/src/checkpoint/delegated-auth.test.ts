@@ -64,7 +64,10 @@ describe('delegated authentication and authorization (issue 17 item 5)', () => {
   });
 
   it('401 cases: a rejected token, a failed review, a malformed bearer header, no credential with anonymous off', async () => {
-    const o = (extra: Partial<DelegatedAuthOptions> = {}, answer = reviewed): DelegatedAuthOptions => ({
+    const o = (
+      extra: Partial<DelegatedAuthOptions> = {},
+      answer: (o: RequestOptions) => unknown = reviewed,
+    ): DelegatedAuthOptions => ({
       client: stubClient(answer),
       flavor: orchFlavor,
       nodeName: 'n1',
