@@ -1,22 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { main } from '../src/cli.js';
+import { describe, expect, it } from 'vitest';
+import { helpText } from './helpers/cli-in-process.js';
 
 /** Every flag of `orchard-apiserver --help` is documented wherever the docs list the flags. */
 const root = join(import.meta.dirname, '..', '..', '..');
 
 async function helpFlags(): Promise<string[]> {
-  let out = '';
-  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-    out += String(chunk);
-    return true;
-  });
-  try {
-    await main(['--help']);
-  } finally {
-    spy.mockRestore();
-  }
+  const out = await helpText();
   const flags = [...out.matchAll(/^\s+(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1] as string);
   return [...new Set(flags)];
 }

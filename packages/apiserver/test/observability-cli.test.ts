@@ -1,8 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../src/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startError as startErrorIn } from './helpers/cli-in-process.js';
 
 /**
  * The observability flags at start (issue 16 items 6–8): a bad value or a malformed audit policy
@@ -16,25 +16,8 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function startError(args: string[]): Promise<string> {
-  let err = '';
-  const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    err += String(chunk);
-    return true;
-  });
-  const exit = vi.spyOn(process, 'exit').mockImplementation((code) => {
-    throw new Error(`exit ${String(code)}`);
-  });
-  try {
-    await expect(main(['--storage', 'memory', '--data-dir', join(dir, 'data'), ...args])).rejects.toThrow(
-      'exit 2',
-    );
-  } finally {
-    write.mockRestore();
-    exit.mockRestore();
-  }
-  return err;
-}
+/** Runs the command line to its exit 2; returns what it wrote to stderr. */
+const startError = (args: string[]) => startErrorIn(join(dir, 'data'), args);
 
 describe('observability flags', () => {
   it('refuses a malformed audit policy, naming the file and the field', async () => {

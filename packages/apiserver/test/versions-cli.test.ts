@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main } from '../src/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { helpText, startError as startErrorIn } from './helpers/cli-in-process.js';
 
 /**
  * Versioning flags at start (issue 16; spec doc 1 §9.2, §9.3 rules 6, 9, 10): unknown and locked
@@ -18,25 +18,7 @@ afterAll(async () => {
 });
 
 /** Runs the command line to its exit 2; returns what it wrote to stderr. */
-async function startError(args: string[]): Promise<string> {
-  let err = '';
-  const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
-    err += String(chunk);
-    return true;
-  });
-  const exit = vi.spyOn(process, 'exit').mockImplementation((code) => {
-    throw new Error(`exit ${String(code)}`);
-  });
-  try {
-    await expect(main(['--storage', 'memory', '--data-dir', join(dir, 'data'), ...args])).rejects.toThrow(
-      'exit 2',
-    );
-  } finally {
-    write.mockRestore();
-    exit.mockRestore();
-  }
-  return err;
-}
+const startError = (args: string[]) => startErrorIn(join(dir, 'data'), args);
 
 /** A flag that fails after the flags before it were read: lets a test see their warnings. */
 const failLater = ['--runtime-config', 'nosuch/v1'];
@@ -90,16 +72,7 @@ describe('versioning flags at start', () => {
   });
 
   it('documents every gate with its stage and default in --help (rule 10)', async () => {
-    let out = '';
-    const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
-      out += String(chunk);
-      return true;
-    });
-    try {
-      await main(['--help']);
-    } finally {
-      spy.mockRestore();
-    }
+    const out = await helpText();
     expect(out).toContain('APISelfSubjectReview=true|false (GA - default=true, locked)');
     expect(out).toContain('CBORServingAndStorage=true|false (ALPHA - default=false)');
     expect(out).toContain('WatchList=true|false (BETA - default=true)');
