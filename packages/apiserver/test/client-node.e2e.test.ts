@@ -1,7 +1,8 @@
 import * as k8s from '@kubernetes/client-node';
-import { crdFixture, installCrd, startTestServer, type TestServer, waitFor } from '@orchard/testing';
+import { installCrd, startTestServer, type TestServer, waitFor } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flavorNames } from './helpers/flavors.js';
+import { gadgetCrd } from './helpers/widget-crd.js';
 
 /**
  * @kubernetes/client-node 2.0.1 (undici pinned to 7.16.0 on Node 20) against the reference server,
@@ -245,26 +246,7 @@ describe.each(flavorNames)('@kubernetes/client-node 2.0.1 (%s flavor)', (flavor)
   });
 
   it('CustomObjectsApi on a CRD: create, get, list, merge patch, status, server-side apply, delete', async () => {
-    await installCrd(
-      api,
-      crdFixture({
-        flavor,
-        group: 'example.com',
-        plural: 'gadgets',
-        kind: 'Gadget',
-        versionFields: { subresources: { status: {} } },
-        schema: {
-          type: 'object',
-          properties: {
-            spec: {
-              type: 'object',
-              properties: { size: { type: 'integer', default: 1 }, color: { type: 'string' } },
-            },
-            status: { type: 'object', properties: { ready: { type: 'boolean' } } },
-          },
-        },
-      }),
-    );
+    await installCrd(api, gadgetCrd(flavor));
     const custom = kc.makeApiClient(k8s.CustomObjectsApi);
     const where = { group: 'example.com', version: 'v1', namespace: ns, plural: 'gadgets' };
     const created = (await custom.createNamespacedCustomObject({

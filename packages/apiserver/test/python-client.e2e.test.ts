@@ -1,8 +1,9 @@
 import { execFile, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { crdFixture, installCrd, startTestServer, type TestServer } from '@orchard/testing';
+import { installCrd, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flavorNames } from './helpers/flavors.js';
+import { gadgetCrd } from './helpers/widget-crd.js';
 
 /**
  * The Python client from Debian (`python3-kubernetes`, 22.6) against the reference server, using only
@@ -99,26 +100,7 @@ describe.skipIf(python === undefined)(
       });
 
       it('the DynamicClient on a CRD, server-side apply with conflicts and force', async () => {
-        await installCrd(
-          api,
-          crdFixture({
-            flavor,
-            group: 'example.com',
-            plural: 'gadgets',
-            kind: 'Gadget',
-            versionFields: { subresources: { status: {} } },
-            schema: {
-              type: 'object',
-              properties: {
-                spec: {
-                  type: 'object',
-                  properties: { size: { type: 'integer', default: 1 }, color: { type: 'string' } },
-                },
-                status: { type: 'object', properties: { ready: { type: 'boolean' } } },
-              },
-            },
-          }),
-        );
+        await installCrd(api, gadgetCrd(flavor));
         const out = await runScript('dynamic.py', api.kubeconfigPath, ns);
         expect(out.resource).toEqual({ name: 'gadgets', namespaced: true, kind: 'Gadget' });
         expect(out.created).toEqual({ color: 'red', size: 1 });

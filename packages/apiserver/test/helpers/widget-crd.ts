@@ -1,3 +1,4 @@
+import type { Flavor, FlavorName } from '@orchard/meta';
 import { crdFixture } from '@orchard/testing';
 
 /**
@@ -36,5 +37,26 @@ export function widgetCrd(ext: string, apiGroup: string, versions: string[] = ['
       additionalPrinterColumns: [{ name: 'Color', type: 'string', jsonPath: '.spec.color' }],
     },
     schema,
+  });
+}
+
+/** The Gadget CRD of the real-client suites (`example.com/gadgets`): a defaulted size, a color, status. */
+export function gadgetCrd(flavor: FlavorName | Flavor) {
+  return crdFixture({
+    flavor,
+    group: 'example.com',
+    plural: 'gadgets',
+    kind: 'Gadget',
+    versionFields: { subresources: { status: {} } },
+    schema: {
+      type: 'object',
+      properties: {
+        spec: {
+          type: 'object',
+          properties: { size: { type: 'integer', default: 1 }, color: { type: 'string' } },
+        },
+        status: { type: 'object', properties: { ready: { type: 'boolean' } } },
+      },
+    },
   });
 }
