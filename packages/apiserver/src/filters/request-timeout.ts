@@ -19,20 +19,25 @@ export function requestTimeoutMs(queryTimeout: string | null, maxMs: number): nu
   }
 }
 
-/** Runs `work`; rejects with the 504 when it has not settled within `ms`. `work`'s own later failure is ignored. */
-export async function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+/**
+ * Runs `work`; rejects with the 504 when it has not settled within `ms`. `work`'s own later failure
+ * is ignored (the response went out already). One promise and one timer a request.
+ */
+export function withTimeout(work: Promise<void>, ms: number): Promise<void> {
   if (!(ms > 0)) return work;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(requestTimedOut()), ms);
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(requestTimedOut()), ms);
+    work.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
   });
-  // The work may still reject after the 504 went out (writing to a finished response): not an unhandled rejection.
-  work.catch(() => {});
-  try {
-    await Promise.race([work, timedOut]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export function requestTimedOut(): ApiError {
