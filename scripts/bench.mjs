@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm bench [package…]`: runs every packages/*/bench/*.bench.ts (or only those of the named
+// `pnpm bench [package[/bench]…]`: runs every packages/*/bench/*.bench.ts (or only those of the named
 // packages) one after another with tsx, each in its own Node process, and stops at the first failure.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
@@ -7,7 +7,10 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const packagesDir = join(root, 'packages');
-const wanted = process.argv.slice(2).map((p) => p.replace(/^@orchard\//, ''));
+// `<package>/<bench>` (e.g. `apiserver/metrics-overhead`) runs one file of a package.
+const args = process.argv.slice(2).map((p) => p.replace(/^@orchard\//, ''));
+const only = new Map(args.filter((a) => a.includes('/')).map((a) => a.split('/', 2)));
+const wanted = args.map((a) => a.split('/')[0]);
 const unknown = wanted.filter((p) => !existsSync(join(packagesDir, p)));
 if (unknown.length > 0) {
   console.error(`bench: no such package: ${unknown.join(', ')}`);
@@ -18,7 +21,7 @@ const files = packages.flatMap((pkg) => {
   const dir = join(packagesDir, pkg, 'bench');
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
-    .filter((f) => f.endsWith('.bench.ts'))
+    .filter((f) => f.endsWith('.bench.ts') && (!only.has(pkg) || f === `${only.get(pkg)}.bench.ts`))
     .sort()
     .map((f) => join(dir, f));
 });

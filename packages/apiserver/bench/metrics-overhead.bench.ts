@@ -6,8 +6,8 @@
  * request (server and load generator together; the generator's share is the same for both), and
  * the differences (target: under 5%).
  *
- * Run: `node --import tsx packages/apiserver/bench/metrics-overhead.bench.ts` (BENCH_REQUESTS,
- * BENCH_ROUNDS to change the size).
+ * Run: `pnpm bench apiserver/metrics-overhead` (or `node --import tsx
+ * packages/apiserver/bench/metrics-overhead.bench.ts`; BENCH_REQUESTS, BENCH_ROUNDS to change the size).
  */
 import { performance } from 'node:perf_hooks';
 import { createMemoryStore } from '@orchard/store';
@@ -120,9 +120,15 @@ console.log(
 // Each pair of rounds ran back to back under about the same machine load: the median of the
 // per-pair ratios is steadier than the ratio of the medians.
 const pairRatios = onRounds.map((r, i) => r.cpuUs / (offRounds[i] as Round).cpuUs);
+const rpsRatios = onRounds.map((r, i) => r.rps / (offRounds[i] as Round).rps);
+const pct = (x: number) => `${((x - 1) * 100).toFixed(1)}%`;
+const spread = (xs: number[]) =>
+  `min ${pct(Math.min(...xs))} / median ${pct(median(xs))} / max ${pct(Math.max(...xs))}`;
 console.log(
   `paired: CPU per request on/off, median over ${rounds} pairs: ${((median(pairRatios) - 1) * 100).toFixed(1)}% higher with metrics on`,
 );
+console.log(`paired CPU per request, on vs off: ${spread(pairRatios)}`);
+console.log(`paired throughput, on vs off: ${spread(rpsRatios)}`);
 
 // The added work itself, without HTTP: what recordRequest costs per request (CPU time of a tight loop).
 const m = createServerMetrics({ currentVersion: '1.32', warn: () => {} });
@@ -137,6 +143,7 @@ const ctx = {
   },
   req: { method: 'GET', headers: {} },
   url: new URL(`http://127.0.0.1${path}`),
+  searchParams: new URLSearchParams(),
   def: { group: '', resource: 'configmaps', subresources: [] },
 } as unknown as FilterContext;
 const calls = 500_000;
