@@ -21,17 +21,6 @@ export const observabilityFlagOptions = {
   'livez-grace-period': { type: 'string' },
 } as const;
 
-/** The `--help` lines of these flags. */
-export const observabilityFlagsUsage = `Observability:
-  --audit-policy-file PATH  audit policy (audit.<domain>/v1 Policy, YAML or JSON); needs --audit-log-path
-  --audit-log-path PATH     where audit events go, one JSON line each ('-' = standard output)
-  --audit-log-maxsize MB    rotate the audit log before it grows past MB megabytes (default 0: never)
-  --audit-log-maxbackup N   rotated audit logs kept (default 0: all)
-  --show-hidden-metrics-for-version V  show metrics hidden in this release (only the previous minor
-                         release, e.g. 1.31, is accepted)
-  --livez-grace-period D    for D after start, /livez takes unfinished post-start hooks as passing
-                         (default 0s)`;
-
 /** Server options from the flags (only those given). */
 export interface ObservabilityFlags {
   readonly audit?: AuditOptions;

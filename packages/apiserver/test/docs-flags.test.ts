@@ -8,7 +8,8 @@ const root = join(import.meta.dirname, '..', '..', '..');
 
 async function helpFlags(): Promise<string[]> {
   const out = await helpText();
-  const flags = [...out.matchAll(/^\s+(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1] as string);
+  // A flag line starts two spaces in; wrapped help lines are indented further.
+  const flags = [...out.matchAll(/^ {2}(?:-\w, )?(--[a-z-]+)/gm)].map((m) => m[1] as string);
   return [...new Set(flags)];
 }
 

@@ -28,7 +28,6 @@ import {
 
 export {
   authenticationFlagOptions,
-  authenticationFlagsUsage,
   normalizeBooleanFlags,
 } from './authentication-flag-definitions.js';
 

@@ -55,9 +55,6 @@ export const deprecatedFlagOptions = {
   'warn-deprecated-flags': { type: 'string', default: 'true' },
 } as const;
 
-/** `--help` lines of the switch (the deprecated flags themselves are not listed, as upstream). */
-export const deprecatedFlagsUsage = `  --warn-deprecated-flags=BOOL  print a warning at start for each deprecated flag given (default true)`;
-
 /**
  * Reads the deprecated flags of `values`: returns the warnings to print and the values with each
  * alias moved to its replacement. Throws naming the flag when a value is bad or when an alias and

@@ -44,6 +44,19 @@ const serverFlagOptions = {
   'authorization-policy-file': { type: 'string' },
 } as const;
 
+/** Every flag the parser accepts (`flag-table.ts` lists the same ones for `--help`). */
+export const cliFlagOptions = Object.freeze({
+  ...serverFlagOptions,
+  ...authorizationFlagOptions,
+  help: { type: 'boolean', short: 'h', default: false },
+  ...leaderElectionFlagOptions,
+  ...observabilityFlagOptions,
+  ...versionFlagOptions,
+  ...authenticationFlagOptions,
+  ...deprecatedFlagOptions,
+  ...logFlagOptions,
+} as const);
+
 /**
  * Parses `orchard-apiserver`'s arguments (strict: an unknown flag or a missing value throws, with
  * `node:util`'s message). `--flag=false` forms of the boolean flags are normalized first.
@@ -51,17 +64,7 @@ const serverFlagOptions = {
 export function parseCliArgs(argv: readonly string[]): CliFlagValues {
   const { values } = parseArgs({
     args: normalizeLeaderElectFlag(normalizeBooleanFlags(argv)),
-    options: {
-      ...serverFlagOptions,
-      ...authorizationFlagOptions,
-      help: { type: 'boolean', short: 'h', default: false },
-      ...leaderElectionFlagOptions,
-      ...observabilityFlagOptions,
-      ...versionFlagOptions,
-      ...authenticationFlagOptions,
-      ...deprecatedFlagOptions,
-      ...logFlagOptions,
-    },
+    options: cliFlagOptions,
     strict: true,
   });
   return values;

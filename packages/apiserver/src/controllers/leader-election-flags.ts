@@ -17,13 +17,6 @@ export const leaderElectionFlagOptions = Object.freeze({
   'leader-elect-retry-period': { type: 'string' },
 } as const);
 
-export const leaderElectionFlagsUsage = `Leader election (--storage etcd: the controllers run on one of the servers sharing it):
-  --leader-elect=BOOL    hold the controllers' Lease before running them (default true; SQLite and
-                         memory have one server, which always leads)
-  --leader-elect-lease-duration D  others take over after D without a renewal (default 15s)
-  --leader-elect-renew-deadline D  the leader stops after failing to renew for D (default 10s)
-  --leader-elect-retry-period D    between attempts to acquire or renew (default 2s)`;
-
 /** A bare `--leader-elect` means `=true`, as Go's flag package reads it. */
 export function normalizeLeaderElectFlag(argv: readonly string[]): string[] {
   return argv.map((a) => (a === '--leader-elect' ? '--leader-elect=true' : a));

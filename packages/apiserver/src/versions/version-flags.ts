@@ -15,14 +15,6 @@ export const versionFlagOptions = {
   'emulated-release': { type: 'string' },
 } as const;
 
-/** The `--help` lines of these flags. */
-export const versionFlagsUsage = `API versions:
-  --runtime-config LIST  switch group versions or resources on/off: api/all, api/ga, api/beta,
-                         api/alpha, <group>/<version>, <group>/<version>/<resource> (api/v1 = core),
-                         each [=true|false] (no value = true), e.g. autoscaling/v2beta2,batch/v1/jobs=false
-  --emulated-release V   the release whose served, deprecated and removed versions the server
-                         follows, 1.16 to 1.32 (default 1.32)`;
-
 /** Server options from the flags (only those given). */
 export interface VersionFlags {
   readonly runtimeConfig?: RuntimeConfig;
