@@ -39,11 +39,14 @@ export type {
   AuthorizationOutcome,
   DelegatedAuthOptions,
   RequestUser,
+  ReviewCaches,
+  ReviewCacheTtls,
 } from './checkpoint/delegated-auth.js';
 export {
   authenticateRequest,
   authorizationMessage,
   authorizeRequest,
+  createReviewCaches,
   requestAttributes,
 } from './checkpoint/delegated-auth.js';
 export type {

@@ -150,6 +150,8 @@ describe.each(['orch', 'kubernetes'] as const)('checkpoint endpoint (%s flavor)'
       port: 0,
       checkpointsDir: join(root, 'checkpoints'),
       runtimeRequestTimeoutMs: 1000,
+      // Denials are not cached: the 405 test grants `get` after the 403 test was refused it.
+      auth: { cacheTtls: { unauthorizedMs: 0 } },
     };
     agent = await startAgentServer({ ...common, containerRuntimeEndpoint: runtime.endpoint });
     gateOff = await startAgentServer({

@@ -56,6 +56,10 @@ export function parsePort(text: string): number {
   return Number(text);
 }
 
+/** A cache TTL of the configuration (a Go duration) as `{ [key]: ms }`, or nothing when unset. */
+const ttl = (key: string, value: string | undefined) =>
+  value === undefined ? {} : { [key]: durationMs(value) };
+
 /** What `startAgentServerFromConfig` needs besides the configuration and flags. */
 export interface AgentServerContext {
   readonly client: RestClient;
@@ -120,6 +124,11 @@ export async function startAgentServerFromConfig(
       anonymous: config.authentication?.anonymous?.enabled ?? false,
       webhookAuthentication: config.authentication?.webhook?.enabled ?? true,
       authorizationMode: config.authorization?.mode ?? 'Webhook',
+      cacheTtls: {
+        ...ttl('tokenMs', config.authentication?.webhook?.cacheTTL),
+        ...ttl('authorizedMs', config.authorization?.webhook?.cacheAuthorizedTTL),
+        ...ttl('unauthorizedMs', config.authorization?.webhook?.cacheUnauthorizedTTL),
+      },
     },
     onError: (e) => console.error(`orchard-nodeagent: request failed: ${(e as Error).message}`),
   });

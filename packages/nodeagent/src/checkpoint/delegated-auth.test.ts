@@ -6,6 +6,7 @@ import {
   authenticateRequest,
   authorizationMessage,
   authorizeRequest,
+  createReviewCaches,
   type DelegatedAuthOptions,
 } from './delegated-auth.js';
 
@@ -162,5 +163,48 @@ describe('delegated authentication and authorization (issue 17 item 5)', () => {
     expect(authorizationMessage('Forbidden', user, attrs)).toBe(
       'Forbidden (user=jane, verb=create, resource=nodes, subresource=checkpoint)',
     );
+  });
+
+  it('answers are cached for their TTLs (tokens accepted and rejected, decisions allowed and denied); 0 turns a cache off', async () => {
+    const client = stubClient((ro) => {
+      if (ro.path.endsWith('/tokenreviews')) return reviewed(ro);
+      return { status: { allowed: (ro.body as { spec: { user: string } }).spec.user === 'jane' } };
+    });
+    const o: DelegatedAuthOptions = {
+      client,
+      flavor: orchFlavor,
+      nodeName: 'n1',
+      cache: createReviewCaches(),
+    };
+    expect(o.cache?.ttls).toEqual({ tokenMs: 120_000, authorizedMs: 300_000, unauthorizedMs: 30_000 });
+    for (let i = 0; i < 3; i++) {
+      expect((await authenticateRequest(req('Bearer good'), o))?.username).toBe('jane');
+      expect(await authenticateRequest(req('Bearer bad'), o)).toBeUndefined();
+    }
+    expect(client.seen.length).toBe(2);
+    const attrs = { verb: 'create', resource: 'nodes', subresource: 'checkpoint', name: 'n1' } as const;
+    for (let i = 0; i < 3; i++) {
+      expect(await authorizeRequest({ username: 'jane', groups: ['b', 'a'] }, attrs, o)).toEqual({
+        allowed: true,
+      });
+      expect(await authorizeRequest({ username: 'jane', groups: ['a', 'b'] }, attrs, o)).toEqual({
+        allowed: true,
+      });
+      expect(await authorizeRequest({ username: 'bob', groups: [] }, attrs, o)).toEqual({ allowed: false });
+    }
+    expect(client.seen.length).toBe(4);
+    // Another subresource is another decision.
+    await authorizeRequest({ username: 'jane', groups: [] }, { ...attrs, subresource: 'proxy' }, o);
+    expect(client.seen.length).toBe(5);
+    const off = stubClient(reviewed);
+    const none: DelegatedAuthOptions = {
+      client: off,
+      flavor: orchFlavor,
+      nodeName: 'n1',
+      cache: createReviewCaches({ tokenMs: 0 }),
+    };
+    await authenticateRequest(req('Bearer good'), none);
+    await authenticateRequest(req('Bearer good'), none);
+    expect(off.seen.length).toBe(2);
   });
 });

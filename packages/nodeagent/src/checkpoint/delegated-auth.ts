@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { RestClient } from '@orchard/client';
@@ -34,6 +35,56 @@ export interface DelegatedAuthOptions {
   readonly authorizationMode?: 'Webhook' | 'AlwaysAllow';
   /** Per review request. Default 10 s. */
   readonly requestTimeoutMs?: number;
+  /** Caches of review answers (`createReviewCaches`); none: every request is reviewed. */
+  readonly cache?: ReviewCaches;
+}
+
+/** How long review answers are reused (upstream kubelet's defaults: tokens 2 min, allowed 5 min, denied 30 s; 0 = not cached). */
+export interface ReviewCacheTtls {
+  /** `authentication.webhook.cacheTTL`: TokenReview answers, accepted or rejected. */
+  readonly tokenMs?: number;
+  /** `authorization.webhook.cacheAuthorizedTTL`. */
+  readonly authorizedMs?: number;
+  /** `authorization.webhook.cacheUnauthorizedTTL`. */
+  readonly unauthorizedMs?: number;
+}
+
+/** The agent's caches of TokenReview and SubjectAccessReview answers. */
+export interface ReviewCaches {
+  readonly ttls: Required<ReviewCacheTtls>;
+  readonly tokens: Map<string, { readonly user: RequestUser | null; readonly expires: number }>;
+  readonly decisions: Map<string, { readonly allowed: boolean; readonly expires: number }>;
+}
+
+/** Most answers kept per cache; the oldest goes first. */
+const maxCached = 4096;
+
+/** Empty review caches with upstream's TTLs unless given. */
+export function createReviewCaches(ttls: ReviewCacheTtls = {}): ReviewCaches {
+  return {
+    ttls: {
+      tokenMs: ttls.tokenMs ?? 120_000,
+      authorizedMs: ttls.authorizedMs ?? 300_000,
+      unauthorizedMs: ttls.unauthorizedMs ?? 30_000,
+    },
+    tokens: new Map(),
+    decisions: new Map(),
+  };
+}
+
+function cached<V extends { expires: number }>(map: Map<string, V>, key: string): V | undefined {
+  const hit = map.get(key);
+  if (hit === undefined) return undefined;
+  if (hit.expires > Date.now()) return hit;
+  map.delete(key);
+  return undefined;
+}
+
+function remember<V extends { expires: number }>(map: Map<string, V>, key: string, value: V): void {
+  if (value.expires <= Date.now()) return;
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > maxCached) map.delete(map.keys().next().value as string);
 }
 
 /** `user.Info`'s group of every authenticated (non-anonymous) caller. */
@@ -144,9 +195,14 @@ export async function authenticateRequest(
   const token = (o.webhookAuthentication ?? true) ? bearerToken(req) : undefined;
   if (token !== undefined) {
     if (token === '') return undefined;
+    const key = createHash('sha256').update(token).digest('hex');
+    const hit = o.cache ? cached(o.cache.tokens, key) : undefined;
+    if (hit) return hit.user ?? undefined;
     try {
-      const user = await reviewToken(o, token);
-      return user ? withAuthenticatedGroup(user) : undefined;
+      const reviewed = await reviewToken(o, token);
+      const user = reviewed ? withAuthenticatedGroup(reviewed) : null;
+      if (o.cache) remember(o.cache.tokens, key, { user, expires: Date.now() + o.cache.ttls.tokenMs });
+      return user ?? undefined;
     } catch {
       return undefined;
     }
@@ -168,6 +224,15 @@ export async function authorizeRequest(
   o: DelegatedAuthOptions,
 ): Promise<AuthorizationOutcome> {
   if (o.authorizationMode === 'AlwaysAllow') return { allowed: true };
+  const key = JSON.stringify([
+    user.username,
+    user.uid ?? '',
+    [...user.groups].sort(),
+    user.extra ?? {},
+    attrs,
+  ]);
+  const hit = o.cache ? cached(o.cache.decisions, key) : undefined;
+  if (hit) return { allowed: hit.allowed };
   const apiVersion = `${o.flavor.group('authorization')}/v1`;
   try {
     const review = await o.client.json<Record<string, unknown>>({
@@ -195,7 +260,12 @@ export async function authorizeRequest(
       signal: AbortSignal.timeout(o.requestTimeoutMs ?? 10_000),
     });
     const status = isJsonObject(review.status) ? review.status : {};
-    return { allowed: status.allowed === true && status.denied !== true };
+    const allowed = status.allowed === true && status.denied !== true;
+    if (o.cache) {
+      const ttl = allowed ? o.cache.ttls.authorizedMs : o.cache.ttls.unauthorizedMs;
+      remember(o.cache.decisions, key, { allowed, expires: Date.now() + ttl });
+    }
+    return { allowed };
   } catch (e) {
     return { error: (e as Error).message };
   }

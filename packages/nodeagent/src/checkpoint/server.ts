@@ -10,7 +10,9 @@ import {
   authenticateRequest,
   authorizationMessage,
   authorizeRequest,
+  createReviewCaches,
   type DelegatedAuthOptions,
+  type ReviewCacheTtls,
   requestAttributes,
 } from './delegated-auth.js';
 
@@ -45,7 +47,10 @@ export interface AgentServerOptions {
   /** `runtimeRequestTimeout` in ms. Default 2 min. */
   readonly runtimeRequestTimeoutMs?: number;
   /** `authentication.anonymous.enabled` (default false), `authentication.webhook.enabled` (default true), `authorization.mode` (default Webhook). */
-  readonly auth?: Pick<DelegatedAuthOptions, 'anonymous' | 'webhookAuthentication' | 'authorizationMode'>;
+  readonly auth?: Pick<DelegatedAuthOptions, 'anonymous' | 'webhookAuthentication' | 'authorizationMode'> & {
+    /** Review caches' TTLs (default upstream's: tokens 2 min, allowed 5 min, denied 30 s; 0 turns one off). */
+    readonly cacheTtls?: ReviewCacheTtls;
+  };
   /** An unexpected error while answering (the request got a 500). */
   readonly onError?: (e: unknown) => void;
 }
@@ -83,7 +88,14 @@ export async function startAgentServer(o: AgentServerOptions): Promise<AgentServ
           : {}),
       });
   const runtime = (o.runtime ?? ownRuntime) as CriRuntimeClient;
-  const auth: DelegatedAuthOptions = { client: o.client, flavor: o.flavor, nodeName: o.nodeName, ...o.auth };
+  const { cacheTtls, ...authSettings } = o.auth ?? {};
+  const auth: DelegatedAuthOptions = {
+    client: o.client,
+    flavor: o.flavor,
+    nodeName: o.nodeName,
+    ...authSettings,
+    cache: createReviewCaches(cacheTtls),
+  };
 
   async function answer(req: IncomingMessage): Promise<AgentResponse> {
     const method = req.method ?? 'GET';
