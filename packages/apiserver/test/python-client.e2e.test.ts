@@ -9,7 +9,8 @@ import { gadgetCrd } from './helpers/widget-crd.js';
  * The Python client from Debian (`python3-kubernetes`, 22.6) against the reference server, using only
  * the kubeconfig the server wrote (HTTPS, admin client certificate). Each script under ./python/ does
  * its calls and prints one JSON document this suite asserts: load_kube_config and CoreV1Api CRUD with
- * ApiException codes (crud.py), `watch.Watch().stream` (watch_stream.py), and the DynamicClient on a
+ * ApiException codes (crud.py), `watch.Watch().stream` (watch_stream.py; a compacted
+ * resourceVersion → ApiException 410 in watch_expired.py), and the DynamicClient on a
  * CRD with server-side apply (dynamic.py).
  */
 
@@ -27,12 +28,17 @@ function findPython(): string | undefined {
 const python = findPython();
 
 /** Runs one script with the kubeconfig and namespace; resolves with its JSON output. */
-function runScript(name: string, kubeconfig: string, ns: string): Promise<Record<string, unknown>> {
+function runScript(
+  name: string,
+  kubeconfig: string,
+  ns: string,
+  ...extra: string[]
+): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     execFile(
       python as string,
       // -B: no __pycache__ in the checkout.
-      ['-B', `${scripts}${name}`, kubeconfig, ns],
+      ['-B', `${scripts}${name}`, kubeconfig, ns, ...extra],
       { cwd: scripts, timeout: 60_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: scripts } },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`${name} failed (${error.message}):\n${stderr}\n${stdout}`));
@@ -97,6 +103,26 @@ describe.skipIf(python === undefined)(
         ]);
         expect(out.resource_version).toMatch(/^\d+$/);
         expect(out.idle).toEqual([]);
+      });
+
+      it('watch.Watch().stream from a compacted resourceVersion raises ApiException 410', async () => {
+        const before = (await api.request('GET', `/api/v1/namespaces/${ns}/configmaps`)).json as {
+          metadata: { resourceVersion: string };
+        };
+        for (const name of ['x1', 'x2'])
+          await api.request('POST', `/api/v1/namespaces/${ns}/configmaps`, { body: { metadata: { name } } });
+        // Compact the store and restart the watch caches: the old version is gone, as after etcd compaction.
+        await api.server.storage.compact(await api.server.storage.currentRevision());
+        await api.server.watchCaches.restartAll();
+        const out = await runScript(
+          'watch_expired.py',
+          api.kubeconfigPath,
+          ns,
+          before.metadata.resourceVersion,
+        );
+        expect(out.events).toEqual([]);
+        expect(out.error).toMatchObject({ status: 410 });
+        expect((out.error as { text: string }).text).toMatch(/too old resource version/);
       });
 
       it('the DynamicClient on a CRD, server-side apply with conflicts and force', async () => {
