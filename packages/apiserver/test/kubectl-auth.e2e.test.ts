@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fetchWithCa, parseServiceAccountSigningKey } from '@orchard/apiserver';
+import { fetchWithCa } from '@orchard/apiserver';
 import { generateCa, issueClientCert } from '@orchard/apiserver/tls';
 import { parseTokenFile } from '@orchard/authn';
 import { kubectl, kubectlAvailable } from '@orchard/testing';
@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthServer, sharedTls, startAuthServer } from './helpers/auth-server.js';
 import { type HttpsStub, startHttpsStub } from './helpers/https-stub.js';
 import { publicJwk as jwk, signJwt as jwt, startOidcIssuer, writeKubeconfig } from './helpers/oidc-issuer.js';
+import { newServiceAccountSigningKey } from './helpers/signing-key.js';
 
 /**
  * `kubectl auth whoami` (stock kubectl 1.32, `--flavor kubernetes`, which sends the review in
@@ -63,13 +64,7 @@ describe.skipIf(!kubectlAvailable())('kubectl auth whoami for every method', () 
 
     const proxyCa = await generateCa('front-proxy-ca');
     const proxyCert = await issueClientCert(proxyCa, 'front-proxy-client');
-    const signingKey = parseServiceAccountSigningKey(
-      generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({
-        type: 'pkcs8',
-        format: 'pem',
-      }) as string,
-      'sa.key',
-    );
+    const signingKey = newServiceAccountSigningKey();
     api = await startAuthServer({
       requestHeaderClientCa: proxyCa.cert,
       authentication: {

@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kubectl, kubectlAvailable, kubectlBinary, startTestServer, type TestServer } from '@orchard/testing';
+import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type KubectlWatch, spawnKubectl } from './helpers/kubectl-watch.js';
 
 /**
  * The watch commands of ../shared/clients/kubectl-wire.md §3 with stock kubectl 1.32 under
@@ -13,14 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * kubectl-wire.e2e.test.ts (delete ns).
  */
 
-/** A running `kubectl … -w`: its output so far, a bounded wait for a pattern, and stop(). */
-interface Watching {
-  readonly out: () => string;
-  until(pattern: RegExp): Promise<void>;
-  exit(): Promise<{ code: number | null; stderr: string }>;
-  stop(): void;
-}
-
 describe.skipIf(!kubectlAvailable())('kubectl-wire.md §3 watch commands (kubernetes flavor)', () => {
   let api: TestServer;
   const cache = mkdtempSync(join(tmpdir(), 'orchard-kubectl-watch-'));
@@ -29,40 +22,10 @@ describe.skipIf(!kubectlAvailable())('kubectl-wire.md §3 watch commands (kubern
   const create = (ns: string, name: string, data: Record<string, string> = { v: '1' }) =>
     api.request('POST', cms(ns), { body: { metadata: { name }, data } });
 
-  function watch(...args: string[]): Watching {
-    const child = spawn(
-      kubectlBinary(),
-      [`--kubeconfig=${api.kubeconfigPath}`, `--cache-dir=${cache}`, ...args],
-      {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: cache },
-      },
-    );
-    children.push(child);
-    let out = '';
-    let err = '';
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    child.stderr?.on('data', (c: Buffer) => {
-      err += c.toString();
-    });
-    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    return {
-      out: () => out,
-      async until(pattern) {
-        for (let i = 0; i < 400 && !pattern.test(out); i++) await new Promise((r) => setTimeout(r, 50));
-        expect(out, err).toMatch(pattern);
-      },
-      async exit() {
-        const code = await Promise.race([
-          exited,
-          new Promise<'running'>((r) => setTimeout(() => r('running'), 20_000)),
-        ]);
-        if (code === 'running') throw new Error(`kubectl ${args.join(' ')} did not exit: ${out}${err}`);
-        return { code, stderr: err };
-      },
-      stop: () => child.kill(),
-    };
+  function watch(...args: string[]): KubectlWatch {
+    const w = spawnKubectl(args, api.kubeconfigPath, cache);
+    children.push(w.child);
+    return w;
   }
 
   beforeAll(async () => {

@@ -1,10 +1,9 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseServiceAccountSigningKey } from '@orchard/apiserver';
 import { type KubectlResult, kubectl, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll } from 'vitest';
+import { newServiceAccountSigningKey } from './signing-key.js';
 
 /** What the kubectl-wire suites share: the server, kubectl runners and manifest files. */
 export interface WireServer {
@@ -36,13 +35,7 @@ export function useWireServer(): WireServer {
   };
   let files = 0;
   beforeAll(async () => {
-    const signingKey = parseServiceAccountSigningKey(
-      generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({
-        type: 'pkcs8',
-        format: 'pem',
-      }) as string,
-      'sa.key',
-    );
+    const signingKey = newServiceAccountSigningKey();
     api = await startTestServer({
       flavor: 'kubernetes',
       server: {
