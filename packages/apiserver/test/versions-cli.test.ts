@@ -57,8 +57,9 @@ describe('versioning flags at start', () => {
       '2',
       ...failLater,
     ]);
-    expect(err).toContain(
-      'warning: Setting GA feature gate APISelfSubjectReview=true. It will be removed in a future release.',
+    // A warning log record (severity W in the text format).
+    expect(err).toMatch(
+      /^W\d{4} [\d:.]+ Setting GA feature gate APISelfSubjectReview=true\. It will be removed in a future release\.$/m,
     );
     expect(err).toContain(
       'Flag --apiserver-count has been deprecated, apiserver-count is deprecated and will be removed in a future version.',
