@@ -27,10 +27,28 @@ const guide = blocksOf('docs/getting-started.md');
 const guideShell = guide.find((b) => b.lang === 'sh' && b.text.includes('orchard-apiserver'))!;
 const guideClient = guide.find((b) => b.lang === 'ts' && b.text.includes('loadKubeconfig'))!;
 
+// $KUBECONFIG is the process's: one client step at a time (the flavors run one after the other:
+// run side by side under load, one of them lost its connection now and then).
+let envLock: Promise<unknown> = Promise.resolve();
+function withKubeconfig<T>(path: string, fn: () => Promise<T>): Promise<T> {
+  const run = envLock.then(async () => {
+    const env = process.env.KUBECONFIG;
+    process.env.KUBECONFIG = path;
+    try {
+      return await fn();
+    } finally {
+      if (env === undefined) delete process.env.KUBECONFIG;
+      else process.env.KUBECONFIG = env;
+    }
+  });
+  envLock = run.catch(() => undefined);
+  return run;
+}
+
 const step = (from: DocBlock, text: string): DocBlock => ({ ...from, text: `${text}\n` });
 const withFlavor = (line: string, flavor: string) => line.replace(/--flavor \S+/, `--flavor ${flavor}`);
 
-describe.concurrent.each(['kubernetes', 'orch'] as const)('the guide under --flavor %s', (flavor) => {
+describe.each(['kubernetes', 'orch'] as const)('the guide under --flavor %s', (flavor) => {
   let cli = '';
   beforeAll(async () => {
     cli = await docCli(root);
@@ -98,13 +116,9 @@ describe.concurrent.each(['kubernetes', 'orch'] as const)('the guide under --fla
       const file = join(blockDir(root), 'walk', `${flavor}-${process.pid}.ts`);
       mkdirSync(join(blockDir(root), 'walk'), { recursive: true });
       writeFileSync(file, mod!.text);
-      const env = process.env.KUBECONFIG;
-      process.env.KUBECONFIG = kubeconfig;
       try {
-        await import(pathToFileURL(file).href);
+        await withKubeconfig(kubeconfig, () => import(pathToFileURL(file).href));
       } finally {
-        if (env === undefined) delete process.env.KUBECONFIG;
-        else process.env.KUBECONFIG = env;
         rmSync(file, { force: true });
       }
       const made = await client.json<{ data: Record<string, string> }>({
