@@ -33,6 +33,18 @@ describe('KeyIndex', () => {
       expect(index.lowerBound(probe)).toBe(want === -1 ? sorted.length : want);
     }
     expect([...index.from(100)].slice(0, 3)).toEqual(sorted.slice(100, 103));
+    // walk: the same keys from every start (across chunk boundaries), and it stops when told.
+    for (const start of [0, 1, 511, 512, 1023, 1024, sorted.length - 1, sorted.length, sorted.length + 5]) {
+      const seen: string[] = [];
+      index.walk(start, (k) => {
+        seen.push(k);
+        return true;
+      });
+      expect(seen).toEqual(sorted.slice(start));
+    }
+    const firstThree: string[] = [];
+    index.walk(700, (k) => firstThree.push(k) < 3);
+    expect(firstThree).toEqual(sorted.slice(700, 703));
     expect(index.has(sorted[0] as string)).toBe(true);
     expect(index.has('/nope')).toBe(false);
   });

@@ -21,13 +21,14 @@ export function pageOfState<T extends ApiObject>(
   }
   const items: T[] = [];
   let last: string | undefined;
-  const it = keys.from(i);
-  for (; i < end && items.length < limit; i++) {
-    const k = it.next().value as string;
+  keys.walk(i, (k) => {
+    if (i >= end || items.length >= limit) return false;
     const object = (entries.get(k) as { object: T }).object;
     last = k;
     if (!p || p(object)) items.push(object);
-  }
+    i++;
+    return true;
+  });
   const remaining = Math.max(0, end - i);
   return {
     items,
