@@ -1,8 +1,7 @@
-import { generateKeyPairSync } from 'node:crypto';
-import { parseServiceAccountSigningKey } from '@orchard/apiserver';
 import { flavorByName } from '@orchard/meta';
 import { createAndAuthorize, startTestServer, type TestServer, type TestUser } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newServiceAccountSigningKey } from './helpers/signing-key.js';
 
 /**
  * The Node authorizer and NodeRestriction admission through the real server (issue 14 items 4 and
@@ -44,17 +43,13 @@ describe.each(['orch', 'kubernetes'] as const)('node authorization (%s flavor)',
   const noRelation = "no relationship found between node 'n1' and this object";
 
   beforeAll(async () => {
-    const signingPem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({
-      type: 'pkcs8',
-      format: 'pem',
-    }) as string;
     api = await startTestServer({
       flavor: flavorName,
       server: {
         authentication: {
           serviceAccounts: {
             keys: [],
-            signingKey: parseServiceAccountSigningKey(signingPem, 'sa.key'),
+            signingKey: newServiceAccountSigningKey(),
             issuers: ['https://issuer.test'],
           },
         },
