@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configTypeOf } from '../src/config.js';
 import { type FakeCriRuntime, startFakeCriRuntime } from '../src/index.js';
 import { agentCall, checkpointPod, containerStatus } from './agent-port.js';
+import { type AgentRun, runAgent } from './helpers.js';
 
 /**
  * `orchard-nodeagent` serving its HTTPS port as a process (issue 17 item 5), under both flavors:
@@ -19,26 +19,8 @@ import { agentCall, checkpointPod, containerStatus } from './agent-port.js';
  * `daemonEndpoints` naming the port, and a bad `--port` refused at start.
  */
 type Obj = Record<string, any>;
-const bin = join(import.meta.dirname, '..', 'bin', 'orchard-nodeagent.mjs');
 
-interface Run {
-  child: ChildProcess;
-  out: () => string;
-  exited: Promise<number | null>;
-}
-function start(args: string[]): Run {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const add = (d: Buffer) => {
-    out += d;
-  };
-  child.stdout?.on('data', add);
-  child.stderr?.on('data', add);
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, out: () => out, exited };
-}
-
-async function stop(r: Run | undefined): Promise<void> {
+async function stop(r: AgentRun | undefined): Promise<void> {
   if (r && r.child.exitCode === null) {
     r.child.kill('SIGTERM');
     await r.exited;
@@ -52,13 +34,13 @@ describe.each(['orch', 'kubernetes'] as const)('orchard-nodeagent port (%s flavo
   let dir: string;
   let runtime: FakeCriRuntime;
   let admin: { cert: string; key: string };
-  let agent: Run | undefined;
-  let gateOff: Run | undefined;
+  let agent: AgentRun | undefined;
+  let gateOff: AgentRun | undefined;
   const common = () => {
     const kubeconfig = join(dir, 'node.kubeconfig');
     return ['--kubeconfig', kubeconfig, '--flavor', name, '--port', '0', '--address', '127.0.0.1'];
   };
-  const servingUrl = async (r: Run): Promise<string> => {
+  const servingUrl = async (r: AgentRun): Promise<string> => {
     await waitFor('the agent to serve', () => /serving on https:\/\/\S+/.test(r.out()), 60_000).catch((e) => {
       throw new Error(`${(e as Error).message}; agent output: ${r.out()}`);
     });
@@ -101,7 +83,7 @@ describe.each(['orch', 'kubernetes'] as const)('orchard-nodeagent port (%s flavo
     const config = join(dir, 'config.yaml');
     writeFileSync(config, `apiVersion: ${apiVersion}\nkind: ${kind}\nruntimeRequestTimeout: 30s\n`);
     const root = join(dir, 'root');
-    agent = start([
+    agent = runAgent([
       ...common(),
       '--hostname-override',
       'worker-9',
@@ -138,7 +120,7 @@ describe.each(['orch', 'kubernetes'] as const)('orchard-nodeagent port (%s flavo
 
   it('--feature-gates ContainerCheckpoint=false answers 404 after authentication', async () => {
     const root = join(dir, 'root-gate');
-    gateOff = start([
+    gateOff = runAgent([
       ...common(),
       '--hostname-override',
       'worker-9',
@@ -163,7 +145,7 @@ describe.each(['orch', 'kubernetes'] as const)('orchard-nodeagent port (%s flavo
   }, 120_000);
 
   it('refuses a bad --port and an unreadable --client-ca-file at start', async () => {
-    const port = start([
+    const port = runAgent([
       '--kubeconfig',
       join(dir, 'node.kubeconfig'),
       '--hostname-override',
@@ -176,7 +158,7 @@ describe.each(['orch', 'kubernetes'] as const)('orchard-nodeagent port (%s flavo
     expect(await port.exited).toBe(1);
     expect(port.out()).toContain('--port: "70000" is not a port number (0-65535)');
     const caFile = join(dir, 'missing-ca.crt');
-    const ca = start([
+    const ca = runAgent([
       ...common(),
       '--hostname-override',
       'worker-x',

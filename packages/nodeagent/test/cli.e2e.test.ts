@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { type FlavorName, flavorByName } from '@orchard/meta';
 import { kubectl, kubectlAvailable, startTestServer, type TestServer, waitFor } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configTypeOf } from '../src/config.js';
+import { type AgentRun, runAgent } from './helpers.js';
 
 /**
  * `orchard-nodeagent` as a process against the real server with its node kubeconfig (issue 17 items 2
@@ -15,25 +15,6 @@ import { configTypeOf } from '../src/config.js';
  * (`get nodes`, `describe node`, `cordon` → SchedulingDisabled, `uncordon`).
  */
 type Obj = Record<string, any>;
-const bin = join(import.meta.dirname, '..', 'bin', 'orchard-nodeagent.mjs');
-
-interface Run {
-  child: ChildProcess;
-  out: () => string;
-  exited: Promise<number | null>;
-}
-function run(args: string[]): Run {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout?.on('data', (d) => {
-    out += d;
-  });
-  child.stderr?.on('data', (d) => {
-    out += d;
-  });
-  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-  return { child, out: () => out, exited };
-}
 
 describe.each(['orch', 'kubernetes'] as const)('orchard-nodeagent CLI (%s flavor)', (name: FlavorName) => {
   const flavor = flavorByName(name);
@@ -41,7 +22,7 @@ describe.each(['orch', 'kubernetes'] as const)('orchard-nodeagent CLI (%s flavor
   let api: TestServer;
   let dir: string;
   let nodeKubeconfig: string;
-  let agent: Run | undefined;
+  let agent: AgentRun | undefined;
   // The agent's HTTPS port on a free loopback port (never the shared 10250).
   const common = () => [
     ...['--kubeconfig', nodeKubeconfig, '--flavor', name, '--hostname-override', 'Worker-7'],
@@ -66,7 +47,7 @@ describe.each(['orch', 'kubernetes'] as const)('orchard-nodeagent CLI (%s flavor
     const dropIns = join(dir, 'bad.d');
     await import('node:fs').then((fs) => fs.mkdirSync(dropIns));
     writeFileSync(join(dropIns, '10-bad.conf'), `apiVersion: ${apiVersion}\nkind: ${kind}\nmaxPods: -1\n`);
-    const bad = run([...common(), '--root-dir', join(dir, 'root-bad'), '--config-dir', dropIns]);
+    const bad = runAgent([...common(), '--root-dir', join(dir, 'root-bad'), '--config-dir', dropIns]);
     expect(await bad.exited).toBe(1);
     expect(bad.out()).toContain(`${join(dropIns, '10-bad.conf')}: maxPods: Invalid value: -1`);
   }, 60_000);
@@ -82,7 +63,7 @@ describe.each(['orch', 'kubernetes'] as const)('orchard-nodeagent CLI (%s flavor
     writeFileSync(join(dropIns, '10-pods.conf'), `apiVersion: ${apiVersion}\nkind: ${kind}\nmaxPods: 64\n`);
     const lock = join(dir, 'nodeagent.lock');
     const args = [...common(), '--root-dir', join(dir, 'root'), '--config', config, '--config-dir', dropIns];
-    agent = run([...args, '--lock-file', lock, '--node-labels', 'pool=blue']);
+    agent = runAgent([...args, '--lock-file', lock, '--node-labels', 'pool=blue']);
     const a = agent;
     await waitFor('the agent to register', () => a.out().includes('node worker-7 registered'), 60_000).catch(
       (e) => {
@@ -96,7 +77,7 @@ describe.each(['orch', 'kubernetes'] as const)('orchard-nodeagent CLI (%s flavor
     expect(Object.keys(node.metadata.labels)).toEqual(
       expect.arrayContaining([`${domain}/arch`, `${domain}/hostname`, `${domain}/os`]),
     );
-    const second = run([...args, '--lock-file', lock]);
+    const second = runAgent([...args, '--lock-file', lock]);
     expect(await second.exited).toBe(1);
     expect(second.out()).toContain(`${lock}: another node agent (pid ${a.child.pid}) holds the lock`);
   }, 90_000);

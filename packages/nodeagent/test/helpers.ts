@@ -1,3 +1,5 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { createRestClient, loadKubeconfig, type RestClient, resolveConnection } from '@orchard/client';
 import type { TestServer } from '@orchard/testing';
 import type { MachineInfo, MachineProbe, MachineSignals } from '../src/index.js';
@@ -43,4 +45,26 @@ export async function nodeClient(api: TestServer, name: string, server?: string)
   const path = await api.kubeconfigFor({ username: `system:node:${name}`, groups: ['system:nodes'] });
   const connection = resolveConnection(loadKubeconfig(path));
   return createRestClient({ ...connection, ...(server ? { server } : {}) });
+}
+
+/** An `orchard-nodeagent` process started by a test, its stdout and stderr gathered into one text. */
+export interface AgentRun {
+  child: ChildProcess;
+  out: () => string;
+  exited: Promise<number | null>;
+}
+
+const agentBin = join(import.meta.dirname, '..', 'bin', 'orchard-nodeagent.mjs');
+
+/** Starts the `orchard-nodeagent` command with `args`. */
+export function runAgent(args: string[]): AgentRun {
+  const child = spawn(process.execPath, [agentBin, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const add = (d: Buffer) => {
+    out += d;
+  };
+  child.stdout?.on('data', add);
+  child.stderr?.on('data', add);
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, out: () => out, exited };
 }
