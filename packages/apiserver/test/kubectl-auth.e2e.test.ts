@@ -6,12 +6,11 @@ import { join } from 'node:path';
 import { fetchWithCa } from '@orchard/apiserver';
 import { generateCa, issueClientCert } from '@orchard/apiserver/tls';
 import { parseTokenFile } from '@orchard/authn';
-import { kubectl, kubectlAvailable } from '@orchard/testing';
+import { kubectl, kubectlAvailable, newServiceAccountSigningKey } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AuthServer, sharedTls, startAuthServer } from './helpers/auth-server.js';
 import { type HttpsStub, startHttpsStub } from './helpers/https-stub.js';
 import { publicJwk as jwk, signJwt as jwt, startOidcIssuer, writeKubeconfig } from './helpers/oidc-issuer.js';
-import { newServiceAccountSigningKey } from './helpers/signing-key.js';
 
 /**
  * `kubectl auth whoami` (stock kubectl 1.32, `--flavor kubernetes`, which sends the review in

@@ -1,7 +1,12 @@
 import { flavorByName } from '@orchard/meta';
-import { createAndAuthorize, startTestServer, type TestServer, type TestUser } from '@orchard/testing';
+import {
+  createAndAuthorize,
+  newServiceAccountSigningKey,
+  startTestServer,
+  type TestServer,
+  type TestUser,
+} from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newServiceAccountSigningKey } from './helpers/signing-key.js';
 
 /**
  * The Node authorizer and NodeRestriction admission through the real server (issue 14 items 4 and

@@ -1,5 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
-import { parseServiceAccountSigningKey } from '@orchard/apiserver';
+import { newServiceAccountSigningKey } from '@orchard/testing';
 import { describe, expect, it } from 'vitest';
 import { flavors, startAuthServer } from './helpers/auth-server.js';
 
@@ -8,13 +7,7 @@ import { flavors, startAuthServer } from './helpers/auth-server.js';
  * and a server without a signing key. The rest is in service-account-tokens.e2e.test.ts.
  */
 const issuer = 'https://issuer.test';
-const signingKey = parseServiceAccountSigningKey(
-  generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({
-    type: 'pkcs8',
-    format: 'pem',
-  }) as string,
-  'sa.key',
-);
+const signingKey = newServiceAccountSigningKey();
 
 describe.each(flavors)('--service-account-lookup=false and no signing key ($name flavor)', (flavor) => {
   it('without lookup a deleted account’s token keeps working until it expires', async () => {

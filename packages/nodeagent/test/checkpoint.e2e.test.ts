@@ -1,12 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseServiceAccountSigningKey } from '@orchard/apiserver';
 import { loadKubeconfig, resolveConnection } from '@orchard/client';
 import { type FlavorName, flavorByName } from '@orchard/meta';
-import { createAndAuthorize, startTestServer, type TestServer } from '@orchard/testing';
+import {
+  createAndAuthorize,
+  newServiceAccountSigningKey,
+  startTestServer,
+  type TestServer,
+} from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type AgentServer,
@@ -64,17 +67,13 @@ describe.each(['orch', 'kubernetes'] as const)('checkpoint endpoint (%s flavor)'
   };
 
   beforeAll(async () => {
-    const signingPem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({
-      type: 'pkcs8',
-      format: 'pem',
-    }) as string;
     api = await startTestServer({
       flavor: name,
       server: {
         authentication: {
           serviceAccounts: {
             keys: [],
-            signingKey: parseServiceAccountSigningKey(signingPem, 'sa.key'),
+            signingKey: newServiceAccountSigningKey(),
             issuers: ['https://issuer.test'],
           },
         },

@@ -19,6 +19,8 @@ export type { KubectlOptions, KubectlResult } from './kubectl.js';
 export { kubectl, kubectlAvailable, kubectlBinary } from './kubectl.js';
 export { createTestNamespace } from './namespace.js';
 export { resetServer, snapshotServer } from './reset.js';
+export type { ServiceAccountSigningKey } from './signing-key.js';
+export { newServiceAccountSigningKey } from './signing-key.js';
 export type {
   RawRequestOptions,
   RawResponse,
