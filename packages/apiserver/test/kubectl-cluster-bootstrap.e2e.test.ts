@@ -1,4 +1,11 @@
-import { kubectl, kubectlAvailable, startTestServer, type TestServer, waitFor } from '@orchard/testing';
+import {
+  crdFixture,
+  kubectl,
+  kubectlAvailable,
+  startTestServer,
+  type TestServer,
+  waitFor,
+} from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -19,29 +26,25 @@ describe.skipIf(!kubectlAvailable())('kubectl: CEL cost of a CRD rule and namesp
   });
 
   it('kubectl apply of a CRD with a prefix rule over an unbounded list succeeds, and the rule is enforced', async () => {
-    const crd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: { name: tagsets.example.com }
-spec:
-  group: example.com
-  scope: Namespaced
-  names: { plural: tagsets, singular: tagset, kind: TagSet }
-  versions:
-    - name: v1
-      served: true
-      storage: true
-      schema:
-        openAPIV3Schema:
-          type: object
-          properties:
-            spec:
-              type: object
-              x-kubernetes-validations:
-                - rule: "self.names.all(t, t.startsWith('t-'))"
-                  message: every name starts with t-
-              properties:
-                names: { type: array, items: { type: string } }
-`;
+    const crd = JSON.stringify(
+      crdFixture({
+        group: 'example.com',
+        plural: 'tagsets',
+        kind: 'TagSet',
+        schema: {
+          type: 'object',
+          properties: {
+            spec: {
+              type: 'object',
+              'x-kubernetes-validations': [
+                { rule: "self.names.all(t, t.startsWith('t-'))", message: 'every name starts with t-' },
+              ],
+              properties: { names: { type: 'array', items: { type: 'string' } } },
+            },
+          },
+        },
+      }),
+    );
     const applied = await k(['apply', '-f', '-'], crd);
     expect(applied.stderr).toBe('');
     expect(applied.stdout).toContain(

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
+import { crdFixture, kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -226,34 +226,28 @@ ${replicas === undefined ? '' : `  replicas: ${replicas}\n`}  selector:
   });
 
   it('custom resources: lists without markers are atomic, list-maps and maps granular', async () => {
-    const crd = `apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata:
-  name: widgets.example.com
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {plural: widgets, singular: widget, kind: Widget}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              args: {type: array, items: {type: string}}
-              ports:
-                type: array
-                x-kubernetes-list-type: map
-                x-kubernetes-list-map-keys: [port]
-                items: {type: object, required: [port], properties: {port: {type: integer}, name: {type: string}}}
-              settings: {type: object, additionalProperties: {type: string}}
-`;
-    const f = join(dir, 'crd.yaml');
+    const crd = JSON.stringify(
+      crdFixture({
+        group: 'example.com',
+        plural: 'widgets',
+        kind: 'Widget',
+        spec: {
+          args: { type: 'array', items: { type: 'string' } },
+          ports: {
+            type: 'array',
+            'x-kubernetes-list-type': 'map',
+            'x-kubernetes-list-map-keys': ['port'],
+            items: {
+              type: 'object',
+              required: ['port'],
+              properties: { port: { type: 'integer' }, name: { type: 'string' } },
+            },
+          },
+          settings: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+      }),
+    );
+    const f = join(dir, 'crd.json');
     writeFileSync(f, crd);
     expect((await k('apply', '--server-side', '-f', f)).stderr).toBe('');
     const widget = (ports: string, extra = '') =>
