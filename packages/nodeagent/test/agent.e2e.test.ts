@@ -29,16 +29,21 @@ describe.each(['orch', 'kubernetes'] as const)('node agent (%s flavor)', (name: 
   const condition = async (type: string) =>
     ((await get('/api/v1/nodes/n1')).status.conditions as Obj[]).find((c) => c.type === type);
 
-  beforeAll(async () => {
-    api = await startTestServer({ flavor: name });
-    agent = startNodeAgent({
+  /** Node n1's agent with a quick lease and (long) status period: only a change or checkStatus posts. */
+  const startAgent = async (extra: Partial<Parameters<typeof startNodeAgent>[0]> = {}) =>
+    startNodeAgent({
       client: await nodeClient(api, 'n1'),
       flavor,
       nodeName: 'n1',
       machine,
       leaseRenewIntervalMs: 200,
-      // Long: only a change (or checkStatus) makes the agent post within the test.
       statusUpdateFrequencyMs: 60_000,
+      ...extra,
+    });
+
+  beforeAll(async () => {
+    api = await startTestServer({ flavor: name });
+    agent = await startAgent({
       topology: { zone: 'z1', region: 'r1', instanceType: 'm.large' },
       onEvent: (e) => events.push(e),
     });
@@ -139,14 +144,7 @@ describe.each(['orch', 'kubernetes'] as const)('node agent (%s flavor)', (name: 
   it('a second agent for the same node (a restart) finds it registered and keeps serving it', async () => {
     await agent.stop();
     const uid = (await get('/api/v1/nodes/n1')).metadata.uid;
-    agent = startNodeAgent({
-      client: await nodeClient(api, 'n1'),
-      flavor,
-      nodeName: 'n1',
-      machine,
-      leaseRenewIntervalMs: 200,
-      statusUpdateFrequencyMs: 60_000,
-    });
+    agent = await startAgent();
     await agent.registered;
     const node = await get('/api/v1/nodes/n1');
     expect(node.metadata.uid).toBe(uid);

@@ -29,18 +29,23 @@ runStoreConformance('sqlite', fresh, {
   },
 });
 
+/** Opening `path` throws a Corrupt StoreError naming the file. */
+function expectCorruptAtOpen(path: string): void {
+  let err: unknown;
+  try {
+    createSqliteStore({ path });
+  } catch (e) {
+    err = e;
+  }
+  expect(isStoreError(err, 'Corrupt')).toBe(true);
+  expect((err as Error).message).toContain(path);
+}
+
 describe('sqlite store specifics', () => {
   it('a file that is not a database is refused with Corrupt', () => {
     const path = join(dir, 'garbage.sqlite');
     writeFileSync(path, Buffer.alloc(8192, 0x5a));
-    let err: unknown;
-    try {
-      createSqliteStore({ path });
-    } catch (e) {
-      err = e;
-    }
-    expect(isStoreError(err, 'Corrupt')).toBe(true);
-    expect((err as Error).message).toContain(path);
+    expectCorruptAtOpen(path);
   });
 
   it('a database damaged past its header is refused at open with Corrupt (quick_check)', async () => {
@@ -51,14 +56,7 @@ describe('sqlite store specifics', () => {
     const bytes = readFileSync(path);
     bytes.fill(0xde, bytes.length / 2, bytes.length / 2 + 8192);
     writeFileSync(path, bytes);
-    let err: unknown;
-    try {
-      createSqliteStore({ path });
-    } catch (e) {
-      err = e;
-    }
-    expect(isStoreError(err, 'Corrupt')).toBe(true);
-    expect((err as Error).message).toContain(path);
+    expectCorruptAtOpen(path);
     // Without the check it opens, and the damage surfaces on a read instead.
     const unchecked = createSqliteStore({ path, checkOnOpen: false });
     const readErr = await unchecked.list('/k/').catch((e: unknown) => e);

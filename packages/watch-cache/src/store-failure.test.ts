@@ -77,9 +77,13 @@ async function drain(w: CacheWatcher): Promise<WatchCacheEvent[]> {
 
 let cache: WatchCache;
 
-/** A cache over a flaky store that records (or hands to `onStoreError`) what it reports. */
-async function start(onStoreError?: (e: unknown) => void) {
+/**
+ * A cache over a flaky store that records (or hands to `onStoreError`) what it reports, not yet
+ * waited for; `prepare` runs on the store before the cache lists it.
+ */
+function open(onStoreError?: (e: unknown) => void, prepare?: (f: ReturnType<typeof flakyStore>) => void) {
   const f = flakyStore();
+  prepare?.(f);
   const reported: unknown[] = [];
   cache = createWatchCache(f.store, {
     prefix: P,
@@ -88,8 +92,14 @@ async function start(onStoreError?: (e: unknown) => void) {
     pollIntervalMs: 1,
     onStoreError: onStoreError ?? ((e) => reported.push(e)),
   });
-  await cache.ready();
   return { f, reported, cache };
+}
+
+/** `open()` and wait until the cache has listed the store. */
+async function start(onStoreError?: (e: unknown) => void) {
+  const opened = open(onStoreError);
+  await cache.ready();
+  return opened;
 }
 afterEach(async () => {
   await cache?.stop();
@@ -175,17 +185,8 @@ describe('createWatchCache: a failing store watch is surfaced, not swallowed', (
   });
 
   it('a store that fails the first list: ready() rejects, it is reported, and the cache recovers once the store answers', async () => {
-    const f = flakyStore();
     const down = new Error('store unavailable at start');
-    f.failLists(down);
-    const reported: unknown[] = [];
-    cache = createWatchCache(f.store, {
-      prefix: P,
-      decode,
-      bookmarkIntervalMs: 0,
-      pollIntervalMs: 1,
-      onStoreError: (e) => reported.push(e),
-    });
+    const { f, reported } = open(undefined, (store) => store.failLists(down));
     await expect(cache.ready()).rejects.toBe(down);
     await until(() => reported.length >= 2, 'a retried list');
     expect(reported.every((e) => e === down)).toBe(true);
