@@ -1,9 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type KubectlResult, kubectl, startTestServer, type TestServer } from '@orchard/testing';
+import {
+  type KubectlResult,
+  kubectl,
+  newServiceAccountSigningKey,
+  startTestServer,
+  type TestServer,
+} from '@orchard/testing';
 import { afterAll, beforeAll } from 'vitest';
-import { newServiceAccountSigningKey } from './signing-key.js';
 
 /** What the kubectl-wire suites share: the server, kubectl runners and manifest files. */
 export interface WireServer {
