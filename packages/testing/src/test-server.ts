@@ -1,4 +1,5 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -192,7 +193,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       : (options.flavor ?? flavorByName('orch'));
   const insecure = options.insecureHttp === true;
   const tls = insecure ? undefined : await sharedTls();
-  const dir = await mkdtemp(join(tmpdir(), 'orchard-test-'));
+  // Synchronous: a temporary directory and a small file are cheaper than two promise round trips.
+  const dir = mkdtempSync(join(tmpdir(), 'orchard-test-'));
   // After the TLS material (its validity must follow the real clock), before anything is stamped.
   const uninstallClock = options.clock ? installFakeClock(options.clock) : undefined;
   // A store the caller passes is theirs to close; a durable one opened here is closed by stop().
@@ -246,7 +248,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   await launched.server.lifecycle.idle();
   const startState = await snapshotServer(launched.server);
   const kubeconfigPath = join(dir, 'kubeconfig');
-  await writeFile(kubeconfigPath, launched.kubeconfig, { mode: 0o600 });
+  writeFileSync(kubeconfigPath, launched.kubeconfig, { mode: 0o600 });
   const agent = tls
     ? new Agent({ ca: tls.ca.cert, cert: tls.admin.cert, key: tls.admin.key, keepAlive: true })
     : undefined;

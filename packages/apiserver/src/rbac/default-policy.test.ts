@@ -1,7 +1,10 @@
-import { kubernetesFlavor, orchFlavor } from '@orchard/meta';
-import { aggregatedRules, type ClusterRole, sameRules } from '@orchard/rbac';
+import { type ApiObject, kubernetesFlavor, orchFlavor } from '@orchard/meta';
+import { aggregatedRules, type ClusterRole, sameRules, sharedDefaultPolicy } from '@orchard/rbac';
+import { createMemoryStore } from '@orchard/store';
 import { describe, expect, it } from 'vitest';
 import { createApiServer } from '../server.js';
+import { ObjectStore } from '../storage/object-store.js';
+import { encodeDefault, fillDefault, jsonBytes } from './encoded-default.js';
 import { rbacGroup } from './rbac-resources.js';
 
 describe.each([orchFlavor, kubernetesFlavor])('default RBAC policy at start ($domain)', (flavor) => {
@@ -30,3 +33,66 @@ describe.each([orchFlavor, kubernetesFlavor])('default RBAC policy at start ($do
     }
   });
 });
+
+describe.each([orchFlavor, kubernetesFlavor])(
+  'default RBAC objects as encoded templates ($domain)',
+  (flavor) => {
+    const policy = sharedDefaultPolicy(flavor);
+    const all = [
+      ...policy.clusterRoles,
+      ...policy.clusterRoleBindings,
+      ...policy.roles,
+      ...policy.roleBindings,
+    ];
+    const text = new TextDecoder();
+
+    it('fill in to the bytes ObjectStore.encode gives the fresh object', () => {
+      const objects = new ObjectStore(createMemoryStore());
+      const uid = '1f0c7c51-7bd4-4d53-9d0e-9d8c5d9b6f10';
+      const at = '2030-01-02T03:04:05Z';
+      expect(all.length).toBeGreaterThan(100);
+      for (const o of all) {
+        const t = encodeDefault(o);
+        expect(t, o.metadata.name).toBeDefined();
+        const fresh = {
+          ...o,
+          metadata: { ...o.metadata, uid, creationTimestamp: at },
+        } as unknown as ApiObject;
+        expect(text.decode(fillDefault(t!, jsonBytes(uid), jsonBytes(at)))).toBe(
+          text.decode(objects.encode(fresh)),
+        );
+      }
+    });
+
+    it('refuses an object whose own text holds a placeholder (it is then encoded as usual)', () => {
+      const role = policy.clusterRoles[0]!;
+      const odd = { ...role, metadata: { ...role.metadata, labels: { x: 'orchard:default-policy:uid' } } };
+      expect(encodeDefault(odd)).toBeUndefined();
+    });
+
+    it('give each server its own objects (uids differ, a change in one is not seen by the other)', async () => {
+      const a = createApiServer({ flavor });
+      const b = createApiServer({ flavor });
+      try {
+        await Promise.all([a.ready, b.ready]);
+        const key = a.objects.key(
+          { group: rbacGroup(flavor), resource: 'clusterroles', namespace: '' },
+          'view',
+        );
+        const [va, vb] = [(await a.objects.get(key)).object!, (await b.objects.get(key)).object!];
+        expect(va.metadata.uid).not.toBe(vb.metadata.uid);
+        expect({ ...va, metadata: {} }).toEqual({ ...vb, metadata: {} });
+        await a.objects.update(key, (cur) => ({
+          ...cur,
+          metadata: { ...cur.metadata, labels: { only: 'a' } },
+        }));
+        expect((await b.objects.get(key)).object!.metadata.labels?.only).toBeUndefined();
+        expect(
+          sharedDefaultPolicy(flavor).clusterRoles.find((r) => r.metadata.name === 'view')!.metadata.labels,
+        ).not.toHaveProperty('only');
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+  },
+);

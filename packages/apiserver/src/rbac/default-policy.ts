@@ -11,6 +11,7 @@ import {
 } from '@orchard/rbac';
 import { isStoreError } from '@orchard/store';
 import type { ServerState } from '../state.js';
+import { type EncodedDefault, encodeDefault, fillDefault, jsonBytes } from './encoded-default.js';
 import { rbacGroup } from './rbac-resources.js';
 
 type Obj = Record<string, any>;
@@ -108,34 +109,56 @@ function settledAggregatedRules(flavor: Flavor): ReadonlyMap<string, readonly Po
 export async function reconcileDefaultPolicy(state: ServerState): Promise<void> {
   const group = rbacGroup(state.flavor);
   if (!state.registry.get(group, 'clusterroles')) return;
-  const policy = sharedDefaultPolicy(state.flavor);
   const noUpdate = autoupdateAnnotation(state.flavor);
-  const kinds: [string, boolean, readonly Obj[]][] = [
-    ['clusterroles', false, policy.clusterRoles],
-    ['clusterrolebindings', true, policy.clusterRoleBindings],
-    ['roles', false, policy.roles],
-    ['rolebindings', true, policy.roleBindings],
-  ];
   const creationTimestamp = nowRfc3339();
-  const settled = settledAggregatedRules(state.flavor);
-  for (const [resource, binding, list] of kinds) {
+  const stamp = { text: creationTimestamp, bytes: jsonBytes(creationTimestamp) };
+  for (const { resource, binding, objects } of defaultObjects(state.flavor)) {
     const results = await Promise.allSettled(
-      list.map((expected) =>
-        reconcileOne(
-          state,
-          group,
-          resource,
-          binding,
-          withSettledRules(expected, resource, settled),
-          creationTimestamp,
-          noUpdate,
-        ),
+      objects.map(({ expected, encoded }) =>
+        reconcileOne(state, group, resource, binding, expected, encoded, stamp, noUpdate),
       ),
     );
     // As one object after the other did: the first failure (in policy order) fails the start.
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
   }
+}
+
+/** One kind of default object, in policy order, with its storage bytes (`defaultObjects`). */
+interface DefaultKind {
+  readonly resource: string;
+  readonly binding: boolean;
+  readonly objects: readonly { readonly expected: Obj; readonly encoded: EncodedDefault | undefined }[];
+}
+
+/** The default objects of each flavor, settled and encoded once per process (they are frozen). */
+const defaultsByFlavor = new WeakMap<Flavor, readonly DefaultKind[]>();
+
+/**
+ * The default objects of release 1.32 under `flavor` by kind (roles before the bindings that name
+ * them): aggregated ClusterRoles with their settled rules, each with its storage-bytes template.
+ */
+function defaultObjects(flavor: Flavor): readonly DefaultKind[] {
+  const cached = defaultsByFlavor.get(flavor);
+  if (cached) return cached;
+  const policy = sharedDefaultPolicy(flavor);
+  const settled = settledAggregatedRules(flavor);
+  const kind = (resource: string, binding: boolean, list: readonly Obj[]): DefaultKind => ({
+    resource,
+    binding,
+    objects: list.map((o) => {
+      const expected = withSettledRules(o, resource, settled);
+      return { expected, encoded: encodeDefault(expected) };
+    }),
+  });
+  const kinds = [
+    kind('clusterroles', false, policy.clusterRoles),
+    kind('clusterrolebindings', true, policy.clusterRoleBindings),
+    kind('roles', false, policy.roles),
+    kind('rolebindings', true, policy.roleBindings),
+  ];
+  defaultsByFlavor.set(flavor, kinds);
+  return kinds;
 }
 
 /** Creates one default object, or reconciles the stored one with it. */
@@ -145,17 +168,27 @@ async function reconcileOne(
   resource: string,
   binding: boolean,
   expected: Obj,
-  creationTimestamp: string,
+  encoded: EncodedDefault | undefined,
+  creationTimestamp: { readonly text: string; readonly bytes: Uint8Array },
   noUpdate: string,
 ): Promise<void> {
   const namespace: string = expected.metadata.namespace ?? '';
   const k = state.objects.key({ group, resource, namespace }, expected.metadata.name);
   const fresh = () =>
-    ({ ...expected, metadata: { ...expected.metadata, uid: newUid(), creationTimestamp } }) as ApiObject;
+    ({
+      ...expected,
+      metadata: { ...expected.metadata, uid: newUid(), creationTimestamp: creationTimestamp.text },
+    }) as ApiObject;
   const { object: existing } = await state.objects.get(k);
   if (!existing) {
     try {
-      await state.objects.create(k, fresh());
+      // The bytes `objects.create(k, fresh())` would store, from the template (nothing reads the result).
+      if (encoded)
+        await state.objects.store.create(
+          k,
+          fillDefault(encoded, jsonBytes(newUid()), creationTimestamp.bytes),
+        );
+      else await state.objects.create(k, fresh());
     } catch (e) {
       if (!isStoreError(e, 'AlreadyExists')) throw e;
     }

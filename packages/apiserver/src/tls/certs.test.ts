@@ -54,6 +54,21 @@ describe('generated TLS material', async () => {
     expect(insecure.users[0].user).toEqual({});
     expect(insecure.clusters[0].cluster).toEqual({ server: 'http://127.0.0.1:1' });
   });
+
+  it('quotes names and URLs that YAML would read as something else', () => {
+    const kc = parse(
+      buildKubeconfig({ server: 'https://[::1]:6443/a b', name: 'a: b #c', user: 'yes', caPem: 'q' }),
+    );
+    expect(kc.clusters[0]).toEqual({
+      name: 'a: b #c',
+      cluster: { server: 'https://[::1]:6443/a b', 'certificate-authority-data': 'cQ==' },
+    });
+    expect(kc.contexts[0].context).toEqual({ cluster: 'a: b #c', user: 'yes' });
+    expect(kc['current-context']).toBe('a: b #c');
+    expect(parse(buildKubeconfig({ server: 'http://h', name: '__proto__' }))['current-context']).toBe(
+      '__proto__',
+    );
+  });
 });
 
 describe('extra serving names', () => {

@@ -1,5 +1,3 @@
-import { stringify } from 'yaml';
-
 /** What an admin kubeconfig is made of: server URL, CA, client certificate and entry names. */
 export interface KubeconfigInput {
   readonly server: string;
@@ -16,24 +14,45 @@ export interface KubeconfigInput {
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 
-/** A kubeconfig (YAML) with one cluster, one user and one current context. */
+/** YAML 1.1/1.2 words a plain scalar would turn into something other than a string. */
+const yamlWords = /^(?:true|false|yes|no|on|off|y|n|null|~)$/i;
+
+/**
+ * A YAML scalar for `s`: plain when it can only read back as this string (URLs, base64, names),
+ * otherwise JSON-quoted (JSON strings are YAML double-quoted scalars).
+ */
+function scalar(s: string): string {
+  return /^[A-Za-z][\w./:+=@-]*$/.test(s) && !yamlWords.test(s) ? s : JSON.stringify(s);
+}
+
+/**
+ * A kubeconfig (YAML) with one cluster, one user and one current context. Written from a template
+ * (the same document a YAML library prints) because every test server start writes one.
+ */
 export function buildKubeconfig(input: KubeconfigInput): string {
-  const name = input.name ?? 'orchard';
-  const user = input.user ?? 'admin';
-  const cluster: Record<string, unknown> = { server: input.server };
-  if (input.caPem) cluster['certificate-authority-data'] = b64(input.caPem);
-  const userEntry: Record<string, unknown> = {};
-  if (input.clientCertPem && input.clientKeyPem) {
-    userEntry['client-certificate-data'] = b64(input.clientCertPem);
-    userEntry['client-key-data'] = b64(input.clientKeyPem);
-  }
-  return stringify({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name, cluster }],
-    users: [{ name: user, user: userEntry }],
-    contexts: [{ name, context: { cluster: name, user } }],
-    'current-context': name,
-    preferences: {},
-  });
+  const name = scalar(input.name ?? 'orchard');
+  const user = scalar(input.user ?? 'admin');
+  const cluster = [`      server: ${scalar(input.server)}`];
+  if (input.caPem) cluster.push(`      certificate-authority-data: ${b64(input.caPem)}`);
+  const credentials =
+    input.clientCertPem && input.clientKeyPem
+      ? `\n      client-certificate-data: ${b64(input.clientCertPem)}\n      client-key-data: ${b64(input.clientKeyPem)}`
+      : ' {}';
+  return `apiVersion: v1
+kind: Config
+clusters:
+  - name: ${name}
+    cluster:
+${cluster.join('\n')}
+users:
+  - name: ${user}
+    user:${credentials}
+contexts:
+  - name: ${name}
+    context:
+      cluster: ${name}
+      user: ${user}
+current-context: ${name}
+preferences: {}
+`;
 }

@@ -1,0 +1,58 @@
+/**
+ * The default RBAC objects as frozen storage bytes (built once per process and flavor): a fresh
+ * start writes ~130 default objects, and each differs from the last start's only in its uid and
+ * creationTimestamp. Each object is kept as the bytes `ObjectStore.encode` gives it, cut around
+ * those two values, so a create is three copies instead of a copy, a `JSON.stringify` and a UTF-8
+ * encoding of the whole object.
+ */
+
+const encoder = new TextEncoder();
+const uidMark = 'orchard:default-policy:uid';
+const timeMark = 'orchard:default-policy:creationTimestamp';
+
+/** An object's storage bytes with holes for its uid and creationTimestamp. */
+export interface EncodedDefault {
+  readonly head: Uint8Array;
+  readonly middle: Uint8Array;
+  readonly tail: Uint8Array;
+}
+
+/**
+ * The template of `expected` (no uid, creationTimestamp or resourceVersion of its own): the JSON of
+ * `{...expected, metadata: {...expected.metadata, uid, creationTimestamp}}` cut around both values,
+ * or undefined when the object's own text holds a mark (then the caller encodes it as usual).
+ */
+export function encodeDefault(expected: Readonly<Record<string, any>>): EncodedDefault | undefined {
+  const text = JSON.stringify({
+    ...expected,
+    metadata: { ...expected.metadata, uid: uidMark, creationTimestamp: timeMark },
+  });
+  const [head, rest, ...extraUid] = text.split(JSON.stringify(uidMark));
+  if (rest === undefined || extraUid.length > 0) return undefined;
+  const [middle, tail, ...extraTime] = rest.split(JSON.stringify(timeMark));
+  if (tail === undefined || extraTime.length > 0 || head === undefined || middle === undefined)
+    return undefined;
+  return Object.freeze({
+    head: encoder.encode(head),
+    middle: encoder.encode(middle),
+    tail: encoder.encode(tail),
+  });
+}
+
+/** The bytes of one created default object (`uid` and `creationTimestamp` JSON-encoded, UTF-8). */
+export function fillDefault(t: EncodedDefault, uid: Uint8Array, creationTimestamp: Uint8Array): Uint8Array {
+  const out = new Uint8Array(
+    t.head.length + uid.length + t.middle.length + creationTimestamp.length + t.tail.length,
+  );
+  let at = 0;
+  for (const part of [t.head, uid, t.middle, creationTimestamp, t.tail]) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** `value` as a JSON string in UTF-8 (a uid or timestamp to fill in). */
+export function jsonBytes(value: string): Uint8Array {
+  return encoder.encode(JSON.stringify(value));
+}
