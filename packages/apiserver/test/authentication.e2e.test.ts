@@ -1,5 +1,10 @@
 import { webcrypto } from 'node:crypto';
-import { type CertificateAuthority, generateCa, issueClientCert } from '@orchard/apiserver/tls';
+import {
+  type CertificateAuthority,
+  generateCa,
+  issueClientCert,
+  webCryptoKeys,
+} from '@orchard/apiserver/tls';
 import { parseTokenFile } from '@orchard/authn';
 import { createProtobufCodec } from '@orchard/codecs/protobuf';
 import * as x509 from '@peculiar/x509';
@@ -44,7 +49,7 @@ async function issueClientCertValid(
     notAfter: new Date(notAfter),
     signingAlgorithm: alg,
     publicKey: keys.publicKey,
-    signingKey: ca.keys.privateKey,
+    signingKey: (await webCryptoKeys(ca)).privateKey,
     extensions: [new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.clientAuth])],
   });
   const der = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey as webcrypto.CryptoKey);

@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { generateServerTls, issueClientCert, toSubjectAltNames } from './certs.js';
+import { generateServerTls, issueClientCert, loadCa, toSubjectAltNames, webCryptoKeys } from './certs.js';
 import { buildKubeconfig } from './kubeconfig.js';
 
 describe('generated TLS material', async () => {
@@ -34,6 +34,26 @@ describe('generated TLS material', async () => {
   it('issues client certificates with one O per group', async () => {
     const c = new X509Certificate((await issueClientCert(tls.ca, 'jane', ['devs', 'ops'])).cert);
     expect(c.subject.split('\n')).toEqual(expect.arrayContaining(['CN=jane', 'O=devs', 'O=ops']));
+  });
+
+  it('keeps names with DN specials as they are (one attribute each) and chains to the CA', async () => {
+    const c = new X509Certificate((await issueClientCert(tls.ca, 'ja,ne+"x"=', ['a+b', 'ü'])).cert);
+    expect(c.checkIssued(ca)).toBe(true);
+    expect(c.verify(ca.publicKey)).toBe(true);
+    expect(c.subject.split('\n')).toEqual(['CN=ja\\,ne\\+\\"x\\"=', 'O=a\\+b', 'O=ü']);
+  });
+
+  it('issues from a CA read back from its PEM as from the one it generated', async () => {
+    const loaded = await loadCa(tls.ca.cert, tls.ca.key);
+    const c = new X509Certificate((await issueClientCert(loaded, 'bob')).cert);
+    expect(c.checkIssued(ca)).toBe(true);
+    expect(c.verify(ca.publicKey)).toBe(true);
+    await expect(loadCa(tls.ca.cert, tls.admin.key)).rejects.toThrow(
+      'the CA private key does not belong to the CA certificate',
+    );
+    expect(loaded.certificate.subject).toBe('CN=orchard-ca');
+    const keys = await webCryptoKeys(loaded);
+    expect(keys.privateKey.algorithm).toMatchObject({ name: 'ECDSA', namedCurve: 'P-256' });
   });
 
   it('writes a kubeconfig with the CA and the client certificate, or none in insecure mode', () => {

@@ -1,17 +1,48 @@
 import 'reflect-metadata';
-import { webcrypto } from 'node:crypto';
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPair,
+  type KeyObject,
+  X509Certificate as NodeX509,
+  randomBytes,
+  sign,
+  webcrypto,
+} from 'node:crypto';
 import { isIP } from 'node:net';
+import { promisify } from 'node:util';
 import * as x509 from '@peculiar/x509';
+import {
+  bitString,
+  booleanTrue,
+  children,
+  explicit,
+  ipBytes,
+  namedBits,
+  octets,
+  oid,
+  readElement,
+  sequence,
+  set,
+  tlv,
+  unsignedInteger,
+  utf8,
+  x509Time,
+} from './der.js';
 
 /**
  * Certificates for the reference server: a self-signed CA, a serving certificate for loopback
- * names, and client certificates (CN = user, O = groups). Node can use X.509 material but has no
- * API to create it, so `@peculiar/x509` builds the ASN.1 on top of Node's WebCrypto (ECDSA P-256
- * keys: fast to generate, accepted by Go's TLS stack that kubectl uses).
+ * names, and client certificates (CN = user, O = groups), with ECDSA P-256 keys (fast to generate,
+ * accepted by Go's TLS stack that kubectl uses). Node can use X.509 material but has no API to
+ * create it; the few DER shapes a certificate needs are built here (`der.ts`) and signed with
+ * `node:crypto`, which takes a millisecond or two where a general ASN.1 library took ~50 ms for a
+ * test server's first start. `@peculiar/x509` stays for the `certificate` view callers may read.
  */
 x509.cryptoProvider.set(webcrypto as never);
 
 const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+const generateEcKeys = promisify(generateKeyPair);
 
 /** A certificate and its private key, PEM encoded. */
 export interface KeyPairPem {
@@ -23,55 +54,176 @@ export interface KeyPairPem {
 
 /** A generated CA: its PEM key pair, used to issue serving and client certificates. */
 export interface CertificateAuthority extends KeyPairPem {
-  readonly keys: webcrypto.CryptoKeyPair;
+  /**
+   * The CA's private key (`node:crypto`). For WebCrypto users (`@peculiar/x509`'s generator),
+   * `webCryptoKeys(ca)` imports the pair (WebCrypto's first use costs ~15 ms, so no start pays it).
+   */
+  readonly privateKey: KeyObject;
+  /** The CA certificate parsed by `@peculiar/x509` (parsed on first read). */
   readonly certificate: x509.X509Certificate;
 }
 
+/** What issuing from a CA needs, kept beside it (not part of its public shape). */
+interface Issuer {
+  readonly privateKey: KeyObject;
+  /** The CA certificate's subject, DER: the issuer of what it signs, byte for byte. */
+  readonly subject: Buffer;
+  /** Its key identifier (SHA-1 of the public key bits, RFC 5280 §4.2.1.2 method 1). */
+  readonly keyId: Buffer;
+}
+const issuers = new WeakMap<CertificateAuthority, Issuer>();
+
 const validityMs = 365 * 24 * 3600 * 1000;
 
-function serial(): string {
-  const b = webcrypto.getRandomValues(new Uint8Array(16));
-  b[0] = (b[0] as number) & 0x7f;
-  return Buffer.from(b).toString('hex');
+const oids = {
+  ecdsaWithSha256: '1.2.840.10045.4.3.2',
+  commonName: '2.5.4.3',
+  organization: '2.5.4.10',
+  subjectKeyIdentifier: '2.5.29.14',
+  keyUsage: '2.5.29.15',
+  subjectAltName: '2.5.29.17',
+  basicConstraints: '2.5.29.19',
+  authorityKeyIdentifier: '2.5.29.35',
+  extKeyUsage: '2.5.29.37',
+  serverAuth: '1.3.6.1.5.5.7.3.1',
+  clientAuth: '1.3.6.1.5.5.7.3.2',
+} as const;
+/** Key usage bits (RFC 5280 §4.2.1.3). */
+const usage = { digitalSignature: 0, keyEncipherment: 2, keyCertSign: 5, cRLSign: 6 } as const;
+
+/** A positive 16-byte serial number whose first byte is never zero (a minimal DER INTEGER as is). */
+function serial(): Buffer {
+  const b = randomBytes(16);
+  b[0] = ((b[0] as number) & 0x3f) | 0x40;
+  return unsignedInteger(b);
 }
 
-async function keyPem(keys: webcrypto.CryptoKeyPair): Promise<string> {
-  const der = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey as webcrypto.CryptoKey);
+/** A distinguished name of CN and O attributes, one per RDN, in order. */
+function name(attrs: readonly (readonly [string, string])[]): Buffer {
+  return sequence(...attrs.map(([type, value]) => set(sequence(oid(type), utf8(value)))));
+}
+
+function extension(id: string, critical: boolean, value: Uint8Array): Buffer {
+  return critical ? sequence(oid(id), booleanTrue(), octets(value)) : sequence(oid(id), octets(value));
+}
+
+/** The public key bits of a SubjectPublicKeyInfo (DER), for key identifiers. */
+function keyIdOf(spki: Buffer): Buffer {
+  const [, bits] = children(readElement(spki).contents);
+  if (bits?.tag !== 0x03) throw new Error('not a SubjectPublicKeyInfo');
+  return createHash('sha1').update(bits.contents.subarray(1)).digest();
+}
+
+function pem(label: string, der: Uint8Array): string {
   const b64 = Buffer.from(der)
     .toString('base64')
     .replace(/(.{64})/g, '$1\n');
-  return `-----BEGIN PRIVATE KEY-----\n${b64.trim()}\n-----END PRIVATE KEY-----\n`;
+  return `-----BEGIN ${label}-----\n${b64.trim()}\n-----END ${label}-----\n`;
 }
 
-async function newKeys(): Promise<webcrypto.CryptoKeyPair> {
-  return (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+/** One certificate signed by `signer` (its own key for the self-signed CA). */
+function certificateDer(input: {
+  readonly issuer: Buffer;
+  readonly subject: Buffer;
+  readonly spki: Buffer;
+  readonly extensions: readonly Buffer[];
+  readonly signer: KeyObject;
+}): Buffer {
+  const notBefore = new Date(Date.now() - 60_000);
+  const signature = sequence(oid(oids.ecdsaWithSha256));
+  const tbs = sequence(
+    explicit(0, unsignedInteger(Buffer.from([2]))),
+    serial(),
+    signature,
+    input.issuer,
+    sequence(x509Time(notBefore), x509Time(new Date(notBefore.getTime() + validityMs))),
+    input.subject,
+    input.spki,
+    explicit(3, sequence(...input.extensions)),
+  );
+  return sequence(tbs, signature, bitString(sign('sha256', tbs, input.signer)));
 }
 
-function escapeDn(v: string): string {
-  return v.replace(/([,+"\\<>;=])/g, '\\$1');
+async function newKeys(): Promise<{ privateKey: KeyObject; publicKey: KeyObject }> {
+  return generateEcKeys('ec', { namedCurve: 'P-256' });
+}
+
+/** The CA's key pair as WebCrypto keys (for `@peculiar/x509`'s generator and other WebCrypto users). */
+export async function webCryptoKeys(
+  ca: Pick<CertificateAuthority, 'privateKey'>,
+): Promise<webcrypto.CryptoKeyPair> {
+  const privateKey = ca.privateKey;
+  const publicKey = createPublicKey(privateKey);
+  const [priv, pub] = await Promise.all([
+    webcrypto.subtle.importKey('pkcs8', privateKey.export({ type: 'pkcs8', format: 'der' }), alg, true, [
+      'sign',
+    ]),
+    webcrypto.subtle.importKey('spki', publicKey.export({ type: 'spki', format: 'der' }), alg, true, [
+      'verify',
+    ]),
+  ]);
+  return { privateKey: priv, publicKey: pub };
+}
+
+/** A CA object: PEM, private key, the lazily parsed certificate, and its issuer data beside it. */
+function caOf(cert: string, key: string, privateKey: KeyObject, issuer?: Issuer): CertificateAuthority {
+  let parsed: x509.X509Certificate | undefined;
+  const ca: CertificateAuthority = {
+    cert,
+    key,
+    privateKey,
+    get certificate() {
+      parsed ??= new x509.X509Certificate(cert);
+      return parsed;
+    },
+  };
+  if (issuer) issuers.set(ca, issuer);
+  return ca;
+}
+
+/** The issuing data of a CA made elsewhere (`loadCa`, or built by a caller): read from its PEM. */
+function issuerOf(ca: CertificateAuthority): Issuer {
+  const known = issuers.get(ca);
+  if (known) return known;
+  const cert = new NodeX509(ca.cert);
+  const [tbs] = children(readElement(cert.raw).contents);
+  if (!tbs) throw new Error('the CA certificate has no tbsCertificate');
+  const fields = children(tbs.contents);
+  // version [0] is optional; then serial, signature, issuer, validity, subject.
+  const subject = fields[fields[0]?.tag === 0xa0 ? 5 : 4];
+  if (!subject) throw new Error('the CA certificate has no subject');
+  const issuer: Issuer = {
+    privateKey: ca.privateKey,
+    subject: Buffer.from(subject.whole),
+    keyId: keyIdOf(cert.publicKey.export({ type: 'spki', format: 'der' })),
+  };
+  issuers.set(ca, issuer);
+  return issuer;
 }
 
 /** A new self-signed CA (`CN=<commonName>`), valid for a year. */
 export async function generateCa(commonName = 'orchard-ca'): Promise<CertificateAuthority> {
-  const keys = await newKeys();
-  const notBefore = new Date(Date.now() - 60_000);
-  const certificate = await x509.X509CertificateGenerator.createSelfSigned({
-    serialNumber: serial(),
-    name: `CN=${escapeDn(commonName)}`,
-    notBefore,
-    notAfter: new Date(notBefore.getTime() + validityMs),
-    signingAlgorithm: alg,
-    keys,
+  const { privateKey, publicKey } = await newKeys();
+  const spki = publicKey.export({ type: 'spki', format: 'der' });
+  const subject = name([[oids.commonName, commonName]]);
+  const keyId = keyIdOf(spki);
+  const der = certificateDer({
+    issuer: subject,
+    subject,
+    spki,
+    signer: privateKey,
     extensions: [
-      new x509.BasicConstraintsExtension(true, undefined, true),
-      new x509.KeyUsagesExtension(
-        x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign | x509.KeyUsageFlags.digitalSignature,
-        true,
-      ),
-      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+      extension(oids.basicConstraints, true, sequence(booleanTrue())),
+      extension(oids.keyUsage, true, namedBits([usage.digitalSignature, usage.keyCertSign, usage.cRLSign])),
+      extension(oids.subjectKeyIdentifier, false, octets(keyId)),
     ],
   });
-  return { keys, certificate, cert: certificate.toString('pem'), key: await keyPem(keys) };
+  const key = privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+  return caOf(pem('CERTIFICATE', der), key, privateKey, {
+    privateKey,
+    subject,
+    keyId,
+  });
 }
 
 /**
@@ -79,53 +231,47 @@ export async function generateCa(commonName = 'orchard-ca'): Promise<Certificate
  * server keeps issuing from, and trusting, the same CA. Rejects when the key does not match the certificate.
  */
 export async function loadCa(certPem: string, keyPem: string): Promise<CertificateAuthority> {
-  const certificate = new x509.X509Certificate(certPem);
-  const der = x509.PemConverter.decodeFirst(keyPem);
-  const privateKey = await webcrypto.subtle.importKey('pkcs8', der, alg, true, ['sign']);
-  const publicKey = await certificate.publicKey.export(alg, ['verify']);
-  const probe = new TextEncoder().encode('orchard-ca-key-check');
-  const signature = await webcrypto.subtle.sign(alg, privateKey, probe);
-  if (!(await webcrypto.subtle.verify(alg, publicKey, signature, probe)))
+  const certificate = new NodeX509(certPem);
+  const privateKey = createPrivateKey(keyPem);
+  const publicKey = createPublicKey(privateKey);
+  const spki = (k: KeyObject) => k.export({ type: 'spki', format: 'der' });
+  if (!spki(publicKey).equals(spki(certificate.publicKey)))
     throw new Error('the CA private key does not belong to the CA certificate');
-  return { keys: { privateKey, publicKey }, certificate, cert: certPem, key: keyPem };
+  const ca = caOf(certPem, keyPem, privateKey);
+  issuerOf(ca); // the subject and key identifier, read from the certificate now
+  return ca;
 }
 
 async function issue(
   ca: CertificateAuthority,
-  subject: string,
-  usage: 'server' | 'client',
+  subject: Buffer,
+  use: 'server' | 'client',
   sans: { dns?: readonly string[]; ip?: readonly string[] } = {},
 ): Promise<KeyPairPem> {
-  const keys = await newKeys();
-  const notBefore = new Date(Date.now() - 60_000);
-  const extensions: x509.Extension[] = [
-    new x509.BasicConstraintsExtension(false, undefined, true),
-    new x509.KeyUsagesExtension(
-      x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment,
-      true,
-    ),
-    new x509.ExtendedKeyUsageExtension([
-      usage === 'server' ? x509.ExtendedKeyUsage.serverAuth : x509.ExtendedKeyUsage.clientAuth,
-    ]),
-    await x509.AuthorityKeyIdentifierExtension.create(ca.keys.publicKey),
+  const from = issuerOf(ca);
+  const { privateKey, publicKey } = await newKeys();
+  const extensions = [
+    extension(oids.basicConstraints, true, sequence()),
+    extension(oids.keyUsage, true, namedBits([usage.digitalSignature, usage.keyEncipherment])),
+    extension(oids.extKeyUsage, false, sequence(oid(use === 'server' ? oids.serverAuth : oids.clientAuth))),
+    extension(oids.authorityKeyIdentifier, false, sequence(tlv(0x80, from.keyId))),
   ];
   const names = [
-    ...(sans.dns ?? []).map((value) => ({ type: 'dns' as const, value })),
-    ...(sans.ip ?? []).map((value) => ({ type: 'ip' as const, value })),
+    ...(sans.dns ?? []).map((d) => tlv(0x82, Buffer.from(d, 'ascii'))),
+    ...(sans.ip ?? []).map((ip) => tlv(0x87, ipBytes(ip))),
   ];
-  if (names.length > 0) extensions.push(new x509.SubjectAlternativeNameExtension(names));
-  const certificate = await x509.X509CertificateGenerator.create({
-    serialNumber: serial(),
+  if (names.length > 0) extensions.push(extension(oids.subjectAltName, false, sequence(...names)));
+  const der = certificateDer({
+    issuer: from.subject,
     subject,
-    issuer: ca.certificate.subject,
-    notBefore,
-    notAfter: new Date(notBefore.getTime() + validityMs),
-    signingAlgorithm: alg,
-    publicKey: keys.publicKey,
-    signingKey: ca.keys.privateKey,
+    spki: publicKey.export({ type: 'spki', format: 'der' }),
+    signer: from.privateKey,
     extensions,
   });
-  return { cert: certificate.toString('pem'), key: await keyPem(keys) };
+  return {
+    cert: pem('CERTIFICATE', der),
+    key: privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+  };
 }
 
 /** Subject alternative names of a certificate, split by kind. */
@@ -160,7 +306,7 @@ export function issueServingCert(ca: CertificateAuthority, extra: SubjectAltName
     ...(extra.dns ?? []),
     ...(extra.ip ?? []),
   ]);
-  return issue(ca, 'CN=orchard-apiserver', 'server', names);
+  return issue(ca, name([[oids.commonName, 'orchard-apiserver']]), 'server', names);
 }
 
 /** A client certificate: CN = user name, one O per group (the x509 authenticator's mapping). */
@@ -169,8 +315,8 @@ export function issueClientCert(
   user: string,
   groups: readonly string[] = [],
 ): Promise<KeyPairPem> {
-  const dn = [`CN=${escapeDn(user)}`, ...groups.map((g) => `O=${escapeDn(g)}`)].join(', ');
-  return issue(ca, dn, 'client');
+  const subject = name([[oids.commonName, user], ...groups.map((g) => [oids.organization, g] as const)]);
+  return issue(ca, subject, 'client');
 }
 
 /** Everything a server started with generated TLS needs. */

@@ -7,6 +7,7 @@ export {
   issueServingCert,
   loadCa,
   toSubjectAltNames,
+  webCryptoKeys,
 } from './certs.js';
 export type { KubeconfigInput } from './kubeconfig.js';
 export { buildKubeconfig } from './kubeconfig.js';
