@@ -266,45 +266,29 @@ describe.each(flavorNames)('more built-in kinds (%s flavor)', (flavorName) => {
     expect(groups).toEqual(
       expect.arrayContaining(['apps', 'batch', flavor.group('discovery'), flavor.group('networking')]),
     );
-    const core = await names('/api/v1');
-    expect(core.map((r) => r.name)).toEqual(
-      expect.arrayContaining([
-        'endpoints',
-        'nodes',
-        'nodes/status',
-        'persistentvolumeclaims',
-        'persistentvolumes',
-        'pods/log',
-        'pods/ephemeralcontainers',
-        'replicationcontrollers',
-        'services',
-      ]),
-    );
-    const apps = await names('/apis/apps/v1');
-    expect(apps.map((r) => r.name)).toEqual(
-      expect.arrayContaining([
-        'deployments',
-        'deployments/scale',
-        'replicasets',
-        'replicasets/scale',
-        'statefulsets',
-        'statefulsets/scale',
-        'daemonsets',
-        'daemonsets/status',
-      ]),
-    );
-    const batch = await names('/apis/batch/v1');
-    expect(batch.find((r) => r.name === 'cronjobs')).toMatchObject({
+    /** Each group version and (space-separated) resources its discovery must list. */
+    const served: [string, string][] = [
+      [
+        '/api/v1',
+        'endpoints nodes nodes/status persistentvolumeclaims persistentvolumes pods/log pods/ephemeralcontainers replicationcontrollers services',
+      ],
+      [
+        '/apis/apps/v1',
+        'deployments deployments/scale replicasets replicasets/scale statefulsets statefulsets/scale daemonsets daemonsets/status',
+      ],
+      ['/apis/batch/v1', 'jobs jobs/status'],
+      [`/apis/${flavor.group('discovery')}/v1`, 'endpointslices'],
+      [`/apis/${flavor.group('networking')}/v1`, 'ingresses ingresses/status'],
+    ];
+    for (const [path, resources] of served)
+      expect(
+        (await names(path)).map((r) => r.name),
+        path,
+      ).toEqual(expect.arrayContaining(resources.split(' ')));
+    expect((await names('/apis/batch/v1')).find((r) => r.name === 'cronjobs')).toMatchObject({
       shortNames: ['cj'],
       categories: ['all'],
     });
-    expect(batch.map((r) => r.name)).toEqual(expect.arrayContaining(['jobs', 'jobs/status']));
-    expect((await names(`/apis/${flavor.group('discovery')}/v1`)).map((r) => r.name)).toContain(
-      'endpointslices',
-    );
-    expect((await names(`/apis/${flavor.group('networking')}/v1`)).map((r) => r.name)).toEqual(
-      expect.arrayContaining(['ingresses', 'ingresses/status']),
-    );
   });
 
   it('Ingress lives in networking.<domain>/v1 with generation and /status', async () => {

@@ -266,32 +266,6 @@ describe.each(['kubernetes', 'orch'] as const)('CustomResourceDefinitions (%s fl
     expect((await api.request('DELETE', `${crds}/pools.example.com`)).status).toBe(200);
   });
 
-  it('Deployments have a scale sub-resource too', async () => {
-    const deps = '/apis/apps/v1/namespaces/default/deployments';
-    const d = {
-      metadata: { name: 'sc' },
-      spec: {
-        replicas: 2,
-        selector: { matchLabels: { app: 'sc' } },
-        template: { metadata: { labels: { app: 'sc' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
-      },
-    };
-    expect((await api.request('POST', deps, { body: d })).status).toBe(201);
-    expect((await api.request('GET', `${deps}/sc/scale`)).json).toMatchObject({
-      kind: 'Scale',
-      spec: { replicas: 2 },
-      status: { selector: 'app=sc' },
-    });
-    const put = await api.request('PUT', `${deps}/sc/scale`, {
-      body: { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'sc' }, spec: { replicas: 4 } },
-    });
-    expect(put.json).toMatchObject({ spec: { replicas: 4 } });
-    expect((await api.request('GET', `${deps}/sc`)).json).toMatchObject({
-      spec: { replicas: 4 },
-      metadata: { generation: 2 },
-    });
-  });
-
   it('rejects a non-structural schema, giving every reason', async () => {
     const bad = widgetCrd(ext, apiGroup) as any;
     bad.metadata.name = 'gadgets.example.com';

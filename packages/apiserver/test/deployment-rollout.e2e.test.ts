@@ -6,7 +6,7 @@ import { flavorNames, flavorUnderTest } from './helpers/flavors.js';
  * The Deployment → ReplicaSet controller (issue 19 item 9) over HTTP under both flavors (revision
  * annotations in the flavor's label domain, `pod-template-hash` in both), and with stock kubectl under
  * the kubernetes flavor: `create deployment`, `rollout status`, `set image` + `rollout history`, `rollout undo`,
- * `scale`, revisionHistoryLimit, and deletion cascading to the ReplicaSets.
+ * `scale`, revisionHistoryLimit, deletion cascading to the ReplicaSets, and the `/scale` sub-resource.
  */
 type Rs = {
   metadata: {
@@ -191,6 +191,31 @@ describe.each(flavorNames)('the Deployment controller over HTTP (%s flavor)', (f
       async () => ((await replicaSets()).length === 0 ? true : undefined),
       30_000,
     );
+  });
+
+  it('Deployments have a scale sub-resource too', async () => {
+    const d = {
+      metadata: { name: 'sc' },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'sc' } },
+        template: { metadata: { labels: { app: 'sc' } }, spec: { containers: [{ name: 'c', image: 'i' }] } },
+      },
+    };
+    expect((await api.request('POST', deployments, { body: d })).status).toBe(201);
+    expect((await api.request('GET', `${deployments}/sc/scale`)).json).toMatchObject({
+      kind: 'Scale',
+      spec: { replicas: 2 },
+      status: { selector: 'app=sc' },
+    });
+    const put = await api.request('PUT', `${deployments}/sc/scale`, {
+      body: { apiVersion: 'autoscaling/v1', kind: 'Scale', metadata: { name: 'sc' }, spec: { replicas: 4 } },
+    });
+    expect(put.json).toMatchObject({ spec: { replicas: 4 } });
+    expect((await api.request('GET', `${deployments}/sc`)).json).toMatchObject({
+      spec: { replicas: 4 },
+      metadata: { generation: 2 },
+    });
   });
 });
 
