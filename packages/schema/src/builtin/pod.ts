@@ -1,4 +1,10 @@
-/** PodSpec, Container and the core/v1 types a pod template needs. */
+/**
+ * PodSpec, Container and the core/v1 types a pod template needs.
+ *
+ * Schema data, not logic: one declaration per upstream type built with the `dsl.ts` vocabulary (the
+ * only functions here, `keySelector` and `probe`, name two shapes upstream repeats). It is long
+ * because PodSpec is; split it only along upstream's types, never to meet a line count.
+ */
 import type { StructuralSchema } from '../structural.js';
 import {
   atomicList,

@@ -2,6 +2,8 @@
  * k8s.io/api/core/v1: the messages of the kinds Orchard serves (ConfigMap, Namespace, Secret,
  * ServiceAccount, Pod, Service, Event, ResourceQuota; Node from core-v1-node.ts) with the upstream field numbers. Volume sources of
  * retired in-tree storage plugins are left out. See apimachinery.ts for why this is a TS string.
+ *
+ * Schema data, not logic: the file is one .proto text constant, as long as upstream's messages are.
  */
 import { coreV1NodeMessages } from './core-v1-node.js';
 import type { ProtoFile } from './proto-file.js';
