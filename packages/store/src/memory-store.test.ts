@@ -13,6 +13,30 @@ describe('memory store specifics', () => {
     expect((await st.get('/k')).kv?.value[0]).toBe(99);
   });
 
+  it('reads every revision of a key as it goes from one version to a history and back (compaction)', async () => {
+    const st = createMemoryStore();
+    const v = (n: number) => new Uint8Array([n]);
+    const a1 = await st.create('/a', v(1));
+    const a2 = await st.update('/a', () => v(2));
+    const b1 = await st.create('/b', v(3));
+    const gone = await st.delete('/b');
+    const a3 = await st.update('/a', () => v(4));
+    const valueAt = async (key: string, at: number) => (await st.get(key, { atRevision: at })).kv?.value[0];
+    expect([await valueAt('/a', a1.modRevision), await valueAt('/a', a2.modRevision)]).toEqual([1, 2]);
+    expect([await valueAt('/b', b1.modRevision), await valueAt('/b', gone.modRevision)]).toEqual([3, undefined]);
+    await st.compact(a2.modRevision);
+    expect(await valueAt('/a', a2.modRevision)).toBe(2);
+    expect(await valueAt('/a', a3.modRevision)).toBe(4);
+    expect(await valueAt('/b', b1.modRevision)).toBe(3);
+    await st.compact(a3.modRevision);
+    expect((await st.list('/')).kvs.map((kv) => [kv.key, kv.value[0], kv.createRevision])).toEqual([
+      ['/a', 4, a1.modRevision],
+    ]);
+    const later = await st.update('/a', () => v(5));
+    expect((await st.get('/a', { atRevision: a3.modRevision })).kv?.value[0]).toBe(4);
+    expect((await st.get('/a')).kv?.modRevision).toBe(later.modRevision);
+  });
+
   it('ends watches on close', async () => {
     const st = createMemoryStore();
     const it = st.watch('/', { fromRevision: 0 })[Symbol.asyncIterator]();

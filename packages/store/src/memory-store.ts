@@ -17,11 +17,19 @@ import type {
 import { StoreWatcher } from './store-watcher.js';
 import { currentForWrite } from './write-precondition.js';
 
-/** A key's history since the last compaction; `undefined` value marks a deletion (tombstone). */
+/** One version of a key since the last compaction; `undefined` value marks a deletion (tombstone). */
 interface Version {
   readonly revision: number;
   readonly kv: KeyValue | undefined;
 }
+
+/**
+ * A key's history since the last compaction. Most keys have one live version: it is then held as
+ * its `KeyValue` alone (its revision is its `modRevision`), not a version list, which costs a
+ * version object and a growable array per key (~220 B of heap per stored object); a key written
+ * or deleted since the last compaction holds the list, oldest first, until compaction shrinks it.
+ */
+type History = KeyValue | Version[];
 
 /** Options of the in-memory store (automatic compaction). */
 export interface MemoryStoreOptions {
@@ -50,7 +58,7 @@ class MemoryStore implements Store {
   private compacted = 0;
   /** Every key that has a version since compaction, in order (prefix lists walk it from the prefix). */
   private readonly keys = new OrderedKeys();
-  private readonly versions = new Map<string, Version[]>();
+  private readonly versions = new Map<string, History>();
   /** Events since compaction, in revision order (one per revision). */
   private events: StoreEvent[] = [];
   private readonly watchers = new Set<StoreWatcher>();
@@ -149,15 +157,18 @@ class MemoryStore implements Store {
     this.events = this.events.filter((e) => e.revision > revision);
     const dead = new Set<string>();
     for (const [key, versions] of this.versions) {
+      // A single live version is always kept as it is.
+      if (!Array.isArray(versions)) continue;
       // Keep the newest version at or below the compaction point (it is the value seen there) and everything after.
       let keepFrom = 0;
       for (let i = 0; i < versions.length; i++) if (versions[i]!.revision <= revision) keepFrom = i;
       const kept = versions.slice(keepFrom);
-      if (kept.length === 1 && kept[0]!.kv === undefined && kept[0]!.revision <= revision) {
+      const only = kept.length === 1 ? kept[0]! : undefined;
+      if (only?.kv === undefined && only !== undefined && only.revision <= revision) {
         this.versions.delete(key);
         dead.add(key);
       } else {
-        this.versions.set(key, kept);
+        this.versions.set(key, only?.kv ?? kept);
       }
     }
     for (const key of dead) this.keys.delete(key);
@@ -176,6 +187,7 @@ class MemoryStore implements Store {
   private valueAt(key: string, revision: number): KeyValue | undefined {
     const versions = this.versions.get(key);
     if (!versions) return undefined;
+    if (!Array.isArray(versions)) return versions.modRevision <= revision ? versions : undefined;
     for (let i = versions.length - 1; i >= 0; i--) {
       const v = versions[i]!;
       if (v.revision <= revision) return v.kv;
@@ -190,13 +202,17 @@ class MemoryStore implements Store {
   private commit(event: StoreEvent): void {
     this.revision = event.revision;
     const key = event.kv.key;
-    let versions = this.versions.get(key);
+    const versions = this.versions.get(key);
+    const version: Version = { revision: event.revision, kv: event.type === 'put' ? event.kv : undefined };
     if (!versions) {
-      versions = [];
-      this.versions.set(key, versions);
       this.keys.add(key);
+      // A first write is a put (a delete needs a current value): its KeyValue is the whole history.
+      this.versions.set(key, version.kv ?? [version]);
+    } else if (Array.isArray(versions)) {
+      versions.push(version);
+    } else {
+      this.versions.set(key, [{ revision: versions.modRevision, kv: versions }, version]);
     }
-    versions.push({ revision: event.revision, kv: event.type === 'put' ? event.kv : undefined });
     this.events.push(event);
     for (const w of this.watchers) if (key.startsWith(w.prefix)) w.push(event);
     const retain = this.options.autoCompactRetainRevisions;
