@@ -23,7 +23,10 @@ describe('memory store specifics', () => {
     const a3 = await st.update('/a', () => v(4));
     const valueAt = async (key: string, at: number) => (await st.get(key, { atRevision: at })).kv?.value[0];
     expect([await valueAt('/a', a1.modRevision), await valueAt('/a', a2.modRevision)]).toEqual([1, 2]);
-    expect([await valueAt('/b', b1.modRevision), await valueAt('/b', gone.modRevision)]).toEqual([3, undefined]);
+    expect([await valueAt('/b', b1.modRevision), await valueAt('/b', gone.modRevision)]).toEqual([
+      3,
+      undefined,
+    ]);
     await st.compact(a2.modRevision);
     expect(await valueAt('/a', a2.modRevision)).toBe(2);
     expect(await valueAt('/a', a3.modRevision)).toBe(4);
