@@ -1,6 +1,7 @@
 import type { ApiObject, StoredObject } from '@orchard/meta';
 import { hasBrand, jsonEqual } from '@orchard/meta/internal';
 import type { KeyValue, Store, StoreEvent } from '@orchard/store';
+import { deepFreeze, SharedValues } from './shared-values.js';
 
 /**
  * The typed object layer over a `Store`: keys, serialization and resourceVersion. It knows nothing
@@ -75,6 +76,8 @@ const decoder = new TextDecoder();
 export class ObjectStore {
   /** Shared decoded objects by `<modRevision> <key>`, oldest first (see `decodeShared`). */
   private readonly shared = new Map<string, StoredObject>();
+  /** The parts that repeat across shared objects (managedFields sets, labels…), held once. */
+  private readonly sharedValues = new SharedValues();
 
   constructor(readonly store: Store) {}
 
@@ -83,14 +86,17 @@ export class ObjectStore {
    * by its readers that never mutate (the write's own result, the watch caches, the lifecycle
    * controllers) instead of a decode each. A revision's value is fixed, so `<modRevision> <key>`
    * names it on every backend; the last `maxSharedObjects` revisions decoded are kept (they are
-   * read within moments of the write), so memory stays bounded.
+   * read within moments of the write), so memory stays bounded. The parts that repeat across
+   * objects (a manager's fieldsV1 set, label maps, timestamps) are shared between them (`SharedValues`).
    */
   decodeShared(kv: KeyValue): StoredObject {
     if (kv.transformError !== undefined) return this.decode(kv);
     const id = `${kv.modRevision} ${kv.key}`;
     const hit = this.shared.get(id);
     if (hit) return hit;
-    const obj = deepFreeze(this.decode(kv));
+    const obj = this.decode(kv);
+    this.sharedValues.compact(obj);
+    deepFreeze(obj);
     if (this.shared.size >= maxSharedObjects) {
       const oldest = this.shared.keys().next().value;
       if (oldest !== undefined) this.shared.delete(oldest);
@@ -251,15 +257,6 @@ const noChange = new Error('no change');
 
 /** How many recently decoded revisions `decodeShared` keeps. */
 const maxSharedObjects = 1024;
-
-/** Freezes a decoded JSON value and everything in it (shared objects must not change). */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
 
 /** JSON documents equal as values (key order aside). */
 function sameJson(a: Uint8Array, b: Uint8Array): boolean {
