@@ -7,6 +7,7 @@
  * event itself (what the server did before the cache) — with 1 000 watchers, scaled per delivery.
  *
  *   npx tsx packages/watch-cache/bench/fanout.bench.ts
+ *   CASES=paced BASELINE=0 npx tsx packages/watch-cache/bench/fanout.bench.ts   # the paced cache case only
  */
 import { setMaxListeners } from 'node:events';
 import type { ApiObject } from '@orchard/meta';
@@ -16,6 +17,9 @@ import { createWatchCache } from '../src/index.js';
 const WATCHERS = Number(process.env.WATCHERS ?? 10_000);
 const EVENTS = Number(process.env.EVENTS ?? 1_000);
 const BASELINE_WATCHERS = Number(process.env.BASELINE_WATCHERS ?? 1_000);
+/** Which cases run: `burst`, `paced` or both (comma-separated); `BASELINE=0` skips the baselines. */
+const CASES = new Set((process.env.CASES ?? 'burst,paced').split(','));
+const BASELINE = process.env.BASELINE !== '0';
 const P = '/core/configmaps/';
 
 const enc = new TextEncoder();
@@ -65,7 +69,14 @@ interface Result {
   seconds: number;
   p50: number;
   p99: number;
+  /** CPU seconds (user + system) the process spent meanwhile: steadier than wall time on a loaded machine. */
+  cpu: number;
 }
+
+const cpuSince = (start: NodeJS.CpuUsage): number => {
+  const u = process.cpuUsage(start);
+  return (u.user + u.system) / 1e6;
+};
 
 async function writeAll(store: Store, sent: Float64Array, paceMs: number): Promise<void> {
   for (let i = 0; i < EVENTS; i++) {
@@ -111,12 +122,14 @@ async function runCache(paceMs: number): Promise<Result> {
       }),
   );
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   await writeAll(store, sent, paceMs);
   await Promise.all(done);
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = cpuSince(c0);
   await cache.stop();
   await store.close();
-  return { deliveries: delivered, seconds, p50: hist.quantile(0.5), p99: hist.quantile(0.99) };
+  return { deliveries: delivered, seconds, p50: hist.quantile(0.5), p99: hist.quantile(0.99), cpu };
 }
 
 async function runBaseline(paceMs: number): Promise<Result> {
@@ -136,23 +149,33 @@ async function runBaseline(paceMs: number): Promise<Result> {
     }
   });
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   await writeAll(store, sent, paceMs);
   await Promise.all(done);
   const seconds = (performance.now() - t0) / 1000;
+  const cpu = cpuSince(c0);
   abort.abort();
   await store.close();
-  return { deliveries: delivered, seconds, p50: hist.quantile(0.5), p99: hist.quantile(0.99) };
+  return { deliveries: delivered, seconds, p50: hist.quantile(0.5), p99: hist.quantile(0.99), cpu };
 }
 
 function report(name: string, r: Result): void {
   const rate = r.deliveries / r.seconds;
   console.log(
-    `${name.padEnd(58)} ${String(r.deliveries).padStart(9)} deliveries in ${r.seconds.toFixed(2)} s = ${(rate / 1e6).toFixed(2)} M events/s; latency p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms`,
+    `${name.padEnd(58)} ${String(r.deliveries).padStart(9)} deliveries in ${r.seconds.toFixed(2)} s = ${(rate / 1e6).toFixed(2)} M events/s; latency p50 ${r.p50.toFixed(2)} ms, p99 ${r.p99.toFixed(2)} ms; CPU ${r.cpu.toFixed(2)} s`,
   );
 }
 
 console.log(`fan-out: ${WATCHERS} watchers × ${EVENTS} events (node ${process.version})`);
-report(`baseline: ${BASELINE_WATCHERS} store watches, each decoding (burst)`, await runBaseline(0));
-report(`watch cache: ${WATCHERS} watchers (burst)`, await runCache(0));
-report(`baseline: ${BASELINE_WATCHERS} store watches, each decoding (paced 2 ms)`, await runBaseline(2));
-report(`watch cache: ${WATCHERS} watchers (paced 2 ms)`, await runCache(2));
+for (const [name, paceMs] of [
+  ['burst', 0],
+  ['paced 2 ms', 2],
+] as const) {
+  if (!CASES.has(name.split(' ')[0] as string)) continue;
+  if (BASELINE)
+    report(
+      `baseline: ${BASELINE_WATCHERS} store watches, each decoding (${name})`,
+      await runBaseline(paceMs),
+    );
+  report(`watch cache: ${WATCHERS} watchers (${name})`, await runCache(paceMs));
+}

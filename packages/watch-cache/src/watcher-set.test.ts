@@ -1,8 +1,10 @@
+import type { ApiObject } from '@orchard/meta';
 import { createMemoryStore } from '@orchard/store';
 import { describe, expect, it } from 'vitest';
 import { decode, encodeJson } from './test-fixture.js';
 import { createWatchCache } from './watch-cache.js';
-import type { WatchCacheEvent } from './watcher.js';
+import type { CachedChange, WatchCacheEvent } from './watcher.js';
+import { type NewWatcher, WatcherSet } from './watcher-set.js';
 
 const P = '/registry/widgets/';
 
@@ -18,7 +20,7 @@ describe('fan-out by key prefix', () => {
       const names: string[] = [];
       got.set(label, names);
       w.listen(
-        (evs: WatchCacheEvent[]) => {
+        (evs: readonly WatchCacheEvent[]) => {
           for (const e of evs) if (e.type !== 'ERROR') names.push(`${e.type}:${e.object.metadata?.name}`);
         },
         () => {},
@@ -52,5 +54,89 @@ describe('fan-out by key prefix', () => {
     expect(cache.stats().watchers).toBe(4);
     await cache.stop();
     await store.close();
+  });
+});
+
+describe('push-mode fan-out', () => {
+  const obj = (name: string, rv: number): ApiObject => ({ metadata: { name, resourceVersion: String(rv) } });
+  const change = (rev: number, name = `o${rev}`): CachedChange => ({
+    type: 'ADDED',
+    key: `${P}ns/${name}`,
+    object: obj(name, rev),
+    prevObject: undefined,
+    revision: rev,
+    time: 0,
+  });
+  const watcher = (set: WatcherSet<ApiObject>, o: Partial<NewWatcher<ApiObject>> = {}) =>
+    set.add({
+      position: 0,
+      predicate: undefined,
+      keyPrefix: undefined,
+      allowBookmarks: false,
+      holding: false,
+      ...o,
+    });
+  const revs = (evs: readonly WatchCacheEvent[]) => evs.map((e) => e.revision);
+
+  it('unfiltered listeners share one array per burst; filtered, late or backlogged watchers get exactly theirs, in order', () => {
+    const set = new WatcherSet<ApiObject>(100);
+    const calls = new Map<string, (readonly WatchCacheEvent[])[]>();
+    const listen = (label: string, w: ReturnType<typeof watcher>) => {
+      calls.set(label, []);
+      w.listen(
+        (evs) => calls.get(label)?.push(evs),
+        () => {},
+      );
+      return w;
+    };
+    const a = listen('a', watcher(set));
+    listen('b', watcher(set));
+    listen('filtered', watcher(set, { predicate: (o) => o.metadata?.name !== 'o2' }));
+    listen('late', watcher(set, { position: 1 })); // started after change 1 was applied
+    const backlogged = watcher(set);
+    backlogged.offer(change(1)); // queued before it listens; its listener has not been woken yet
+    listen('backlogged', backlogged);
+    set.enqueue(change(1));
+    set.enqueue(change(2));
+    set.flush();
+    const [ca, cb] = [calls.get('a'), calls.get('b')];
+    expect(ca).toHaveLength(1);
+    expect(cb?.[0]).toBe(ca?.[0]); // the same array: nothing allocated per watcher
+    expect(revs(ca?.[0] ?? [])).toEqual([1, 2]);
+    expect(a.position).toBe(2);
+    expect(calls.get('filtered')?.map(revs)).toEqual([[1]]);
+    expect(calls.get('late')?.map(revs)).toEqual([[2]]);
+    expect(calls.get('backlogged')?.flatMap(revs)).toEqual([1, 2]);
+    set.enqueue(change(3));
+    set.flush();
+    expect(calls.get('b')?.map(revs)).toEqual([[1, 2], [3]]);
+    expect(calls.get('filtered')?.map(revs)).toEqual([[1], [3]]);
+  });
+
+  it('a listener that closes its watch mid-fan-out is told once; the watchers after it still get the burst', () => {
+    const set = new WatcherSet<ApiObject>(100);
+    let ends = 0;
+    let laterGot: number[] = [];
+    const first = watcher(set);
+    first.listen(
+      () => first.close(),
+      () => ends++,
+    );
+    const later = watcher(set);
+    later.listen(
+      (evs) => {
+        laterGot = [...laterGot, ...revs(evs)];
+      },
+      () => {},
+    );
+    set.enqueue(change(1));
+    set.flush();
+    expect(ends).toBe(1);
+    expect(laterGot).toEqual([1]);
+    expect(set.size).toBe(1);
+    set.enqueue(change(2));
+    set.flush();
+    expect(ends).toBe(1);
+    expect(laterGot).toEqual([1, 2]);
   });
 });

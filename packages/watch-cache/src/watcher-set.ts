@@ -26,6 +26,8 @@ export class WatcherSet<T extends ApiObject> implements FanOutState {
   private readonly watchers = new Set<WatcherQueue<T>>();
   /** Watchers without an indexable prefix: offered every change. */
   private readonly unindexed = new Set<WatcherQueue<T>>();
+  /** `unindexed` as an array, rebuilt after it changes: a fan-out walks it without an iterator. */
+  private unindexedList: WatcherQueue<T>[] | undefined;
   private readonly byPrefix = new Map<string, Set<WatcherQueue<T>>>();
   private pending: CachedChange<T>[] = [];
   private flushScheduled = false;
@@ -61,13 +63,16 @@ export class WatcherSet<T extends ApiObject> implements FanOutState {
         this.byPrefix.set(p, set);
       }
       set.add(w);
-    } else this.unindexed.add(w);
+    } else {
+      this.unindexed.add(w);
+      this.unindexedList = undefined;
+    }
     return w;
   }
 
   private remove(w: WatcherQueue<T>): void {
     this.watchers.delete(w);
-    this.unindexed.delete(w);
+    if (this.unindexed.delete(w)) this.unindexedList = undefined;
     const p = w.keyPrefix;
     const set = p === undefined ? undefined : this.byPrefix.get(p);
     if (set?.delete(w) && set.size === 0) this.byPrefix.delete(p as string);
@@ -97,10 +102,13 @@ export class WatcherSet<T extends ApiObject> implements FanOutState {
     );
     this.running = true;
     try {
-      for (const w of this.unindexed) {
-        for (let i = 0; i < batch.length; i++) w.offer(batch[i] as CachedChange<T>, plain[i]);
-        w.drainListener();
+      // A snapshot: a watcher closed by its listener meanwhile is skipped by its own `closed` check.
+      let unindexed = this.unindexedList;
+      if (!unindexed) {
+        unindexed = [...this.unindexed];
+        this.unindexedList = unindexed;
       }
+      for (let i = 0; i < unindexed.length; i++) (unindexed[i] as WatcherQueue<T>).receive(batch, plain);
       if (this.byPrefix.size > 0) this.offerIndexed(batch, plain);
     } finally {
       this.running = false;

@@ -58,7 +58,7 @@ export function startCacheInformer(
       const relisted = new Map<string, StoredObject>();
       let initial = true;
       await new Promise<void>((resolve) => {
-        watcher.listen((events: WatchCacheEvent<StoredObject>[]) => {
+        watcher.listen((events: readonly WatchCacheEvent<StoredObject>[]) => {
           for (const ev of events) {
             if (ev.type === 'ERROR') continue;
             if (ev.type === 'BOOKMARK') {
