@@ -10,7 +10,6 @@ import {
   sign,
   webcrypto,
 } from 'node:crypto';
-import { isIP } from 'node:net';
 import { promisify } from 'node:util';
 import * as x509 from '@peculiar/x509';
 import {
@@ -19,6 +18,7 @@ import {
   children,
   explicit,
   ipBytes,
+  ipVersion,
   namedBits,
   octets,
   oid,
@@ -291,7 +291,7 @@ export function toSubjectAltNames(names: readonly string[]): { dns: string[]; ip
   for (const raw of names) {
     const name = raw.trim().replace(/^\[(.*)\]$/, '$1');
     if (name === '' || name === '0.0.0.0' || name === '::') continue;
-    if (isIP(name) !== 0) ip.add(name);
+    if (ipVersion(name) !== 0) ip.add(name);
     else dns.add(name.toLowerCase());
   }
   return { dns: [...dns], ip: [...ip] };

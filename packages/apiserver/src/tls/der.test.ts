@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   children,
   ipBytes,
+  ipVersion,
   namedBits,
   oid,
   readElement,
@@ -64,5 +65,41 @@ describe('DER building blocks', () => {
     expect(() => readElement(Buffer.from([0x30, 0x84, 0x7f, 0xff, 0xff, 0xff]))).toThrow(
       'DER: truncated element',
     );
+  });
+});
+
+describe('ipVersion', () => {
+  it('answers as net.isIP does', async () => {
+    const { isIP } = await import('node:net');
+    const cases = [
+      '127.0.0.1',
+      '255.255.255.255',
+      '256.1.1.1',
+      '01.2.3.4',
+      '1.2.3',
+      '::',
+      '::1',
+      '1::',
+      '1:2:3:4:5:6:7:8',
+      '1:2:3:4:5:6:7:8:9',
+      '1:2:3:4:5:6:7::8',
+      '1::2::3',
+      'fe80::1%eth0',
+      '::ffff:10.1.2.3',
+      '::ffff:300.1.2.3',
+      '12345::',
+      'g::1',
+      'localhost',
+      'host.example',
+      '',
+      ':',
+      ':::',
+      '1:2:3:4:5:6:1.2.3.4',
+      '1:2:3:4:5:6:7:1.2.3.4',
+      '[::1]',
+      '__proto__',
+      'a'.repeat(10_000),
+    ];
+    for (const c of cases) expect([c, ipVersion(c)]).toEqual([c, isIP(c)]);
   });
 });

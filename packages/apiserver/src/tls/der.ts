@@ -3,8 +3,6 @@
  * certificate is read back for (its subject and public key). Values are byte arrays; every length
  * is in its shortest form, as DER requires.
  */
-import { isIP } from 'node:net';
-
 /** One DER element: tag, length, contents. */
 export function tlv(tag: number, ...contents: readonly Uint8Array[]): Buffer {
   const body = Buffer.concat(contents);
@@ -81,25 +79,48 @@ export function namedBits(bits: readonly number[]): Buffer {
   return tlv(0x03, Buffer.from([7 - (last & 7)]), bytes);
 }
 
-/** The 4 or 16 bytes of an IP address (IPv6 with `::` and an embedded IPv4 tail too). */
-export function ipBytes(ip: string): Buffer {
-  const v = isIP(ip);
-  if (v === 4) return Buffer.from(ip.split('.').map(Number));
-  if (v !== 6) throw new Error(`not an IP address: ${ip}`);
-  let text = ip.replace(/%.*$/, '');
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4) {
-    const [a, b, c, d] = (v4[1] as string).split('.').map(Number) as [number, number, number, number];
-    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+const ipv4 = /^(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/;
+
+/** The 16 bytes of an IPv6 address (`::`, an embedded IPv4 tail, a `%zone` ignored), or undefined. */
+function ipv6Bytes(text: string): Buffer | undefined {
+  let t = text.replace(/%[^%]+$/, '');
+  const tail = /(?:^|:)((?:\d+\.){3}\d+)$/.exec(t);
+  let v4: number[] = [];
+  if (tail) {
+    if (!ipv4.test(tail[1] as string)) return undefined;
+    v4 = (tail[1] as string).split('.').map(Number);
+    t = `${t.slice(0, t.length - (tail[1] as string).length)}0:0`;
   }
-  const [left, right] = text.split('::') as [string, string | undefined];
-  const groups = (s: string | undefined) => (s ? s.split(':') : []);
-  const l = groups(left);
-  const r = groups(right);
-  const all = right === undefined ? l : [...l, ...Array<string>(8 - l.length - r.length).fill('0'), ...r];
+  const halves = t.split('::');
+  if (halves.length > 2) return undefined;
+  const groups = (h: string) => (h === '' ? [] : h.split(':'));
+  const left = groups(halves[0] as string);
+  const right = halves.length === 2 ? groups(halves[1] as string) : [];
+  const missing = 8 - left.length - right.length;
+  if (halves.length === 2 ? missing < 1 : missing !== 0) return undefined;
+  const all = [...left, ...Array<string>(halves.length === 2 ? missing : 0).fill('0'), ...right];
+  if (!all.every((g) => /^[0-9a-fA-F]{1,4}$/.test(g))) return undefined;
   const out = Buffer.alloc(16);
   for (const [i, g] of all.entries()) out.writeUInt16BE(Number.parseInt(g, 16), i * 2);
+  if (v4.length === 4) out.set(v4, 12);
   return out;
+}
+
+/**
+ * 4 or 6 for an IP address, 0 otherwise: `net.isIP`'s answer without its IPv6 expression, whose
+ * first use costs ~30 ms of regular expression compilation on a test server's first start.
+ */
+export function ipVersion(s: string): 0 | 4 | 6 {
+  if (ipv4.test(s)) return 4;
+  return s.includes(':') && ipv6Bytes(s) ? 6 : 0;
+}
+
+/** The 4 or 16 bytes of an IP address (IPv6 with `::` and an embedded IPv4 tail too). */
+export function ipBytes(ip: string): Buffer {
+  if (ipv4.test(ip)) return Buffer.from(ip.split('.').map(Number));
+  const v6 = ip.includes(':') ? ipv6Bytes(ip) : undefined;
+  if (!v6) throw new Error(`not an IP address: ${ip}`);
+  return v6;
 }
 
 /** One element read back: its tag, where its contents are, and the whole encoding. */
