@@ -5,6 +5,7 @@
  * rotation, fetch injected), structured JWT authenticators (AuthenticationConfiguration with CEL claim
  * mappings and validation rules, reloaded on change) and the authenticating proxy.
  * Transport-free: the server verifies TLS and passes request attributes; lookups are injected readers.
+ * The configuration-file machinery other Orchard packages share is in `@orchard/authn/internal`.
  */
 
 export type { AnonymousConfigSection } from './anonymous.js';
@@ -53,25 +54,10 @@ export {
   createBootstrapTokenAuthenticator,
   parseBootstrapToken,
 } from './bootstrap-token.js';
-export type { ConfigDocumentOptions } from './config-file.js';
-export {
-  compileConfigExpression,
-  configSchemaCauses,
-  formatFieldPath,
-  parseConfigDocument,
-  parseConfigSchema,
-} from './config-file.js';
-export type {
-  ConfigFileReloader,
-  ConfigFileReloaderOptions,
-  ReloadMetrics,
-} from './config-file-reloader.js';
-export { createConfigFileReloader, createReloadMetrics } from './config-file-reloader.js';
-export { constantTimeEqual } from './constant-time.js';
+export type { ReloadMetrics } from './config-file-reloader.js';
 export type { AuthnErrorCode } from './errors.js';
 export { AuthnError, isAuthnError } from './errors.js';
 export type { Gauge } from './gauge.js';
-export { createGauge } from './gauge.js';
 export type { FetchLike, HttpsFetchOptions } from './https-fetch.js';
 export { createHttpsFetch, defaultHttpsFetchOptions } from './https-fetch.js';
 export type { JwtAuthenticatorOptions } from './jwt-authenticator.js';

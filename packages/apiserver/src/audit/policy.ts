@@ -1,10 +1,10 @@
 /**
  * The audit policy (`--audit-policy-file`, `audit.<domain>/v1` Policy): an ordered list of rules,
  * the first that matches a request decides its level (`None` when none does). Read with the
- * configuration-file helpers of `@orchard/authn` (size bound, YAML or JSON, strict fields) and
+ * configuration-file helpers of `@orchard/authn/internal` (size bound, YAML or JSON, strict fields) and
  * validated at load, every error naming its field.
  */
-import { parseConfigDocument, parseConfigSchema } from '@orchard/authn';
+import { parseConfigDocument, parseConfigSchema } from '@orchard/authn/internal';
 import { type FieldCause, type Flavor, fieldErrors, type UserInfo } from '@orchard/meta';
 import { aggregateMessage } from '@orchard/meta/internal';
 import { z } from 'zod';

@@ -5,13 +5,12 @@
  * RBAC, ABAC) but neither add nor remove them; webhooks may change freely (their caches start empty).
  */
 import {
-  createConfigFileReloader,
-  createReloadMetrics,
   type FetchLike,
   loadWebhookKubeconfig,
   type ReloadMetrics,
   type ReloadOutcome,
 } from '@orchard/authn';
+import { createConfigFileReloader, createReloadMetrics } from '@orchard/authn/internal';
 import { type Flavor, orchFlavor } from '@orchard/meta';
 import type { Authorizer } from '../authorizer.js';
 import { alwaysAllowAuthorizer, alwaysDenyAuthorizer } from '../authorizer.js';

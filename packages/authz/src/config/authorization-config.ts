@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
-import { parseConfigDocument, parseConfigSchema } from '@orchard/authn';
+import { parseConfigDocument, parseConfigSchema } from '@orchard/authn/internal';
 import type { Program } from '@orchard/cel';
 import { type FieldCause, type Flavor, fieldErrors, orchFlavor } from '@orchard/meta';
 import { aggregateMessage, formatGoDuration } from '@orchard/meta/internal';

@@ -3,7 +3,7 @@
  * SubjectAccessReview spec), compiled once. Any `false` skips the webhook; all `true` calls it; an
  * error with no `false` is the webhook's failure policy. An empty list matches everything.
  */
-import { compileConfigExpression } from '@orchard/authn';
+import { compileConfigExpression } from '@orchard/authn/internal';
 import { type CelEnv, createEnv, type Program } from '@orchard/cel';
 import { type FieldCause, fieldErrors } from '@orchard/meta';
 

@@ -2,7 +2,7 @@
  * The metrics of webhook authorizers (upstream's names), plain counters until the server exports
  * `/metrics`. One set serves every webhook of a server across reloads; series are labelled `name`.
  */
-import { createGauge, type Gauge } from '@orchard/authn';
+import { createGauge, type Gauge } from '@orchard/authn/internal';
 
 /** How one call to a webhook ended: the `result` label of upstream's webhook metrics. */
 export type WebhookCallResult = 'success' | 'timeout' | 'error' | 'canceled';
