@@ -11,13 +11,13 @@ import {
   type TestServer,
 } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tarEntries } from '../src/checkpoint/tar.js';
 import {
   type AgentServer,
   type FakeCriRuntime,
   loadOrCreateServingCert,
   startAgentServer,
   startFakeCriRuntime,
-  tarEntries,
 } from '../src/index.js';
 import { agentCall, type CallOptions, checkpointPod, containerStatus } from './agent-port.js';
 import { nodeClient } from './helpers.js';

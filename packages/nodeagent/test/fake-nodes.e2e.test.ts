@@ -7,7 +7,7 @@ import { type FlavorName, flavorByName } from '@orchard/meta';
 import { kubectl, kubectlAvailable, startTestServer, type TestServer, waitFor } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configTypeOf } from '../src/config.js';
-import { impersonatingClient, nodesGroup, nodeUserName } from '../src/index.js';
+import { impersonatingClient, nodesGroup, nodeUserName } from '../src/fake-nodes.js';
 
 /**
  * `orchard-nodeagent --fake-nodes 20` against the real server under both flavors (issue 17 item 8):
