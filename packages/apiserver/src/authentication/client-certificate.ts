@@ -9,8 +9,25 @@ export interface ClientCaBundle {
   readonly pem: string;
 }
 
+/**
+ * The last bundles parsed, by PEM text: every test server of a process trusts the same CA, and a
+ * parsed `X509Certificate` never changes, so servers share it (bounded; errors are not cached).
+ */
+const parsedBundles = new Map<string, readonly X509Certificate[]>();
+const maxParsedBundles = 16;
+
 /** Splits a PEM bundle into certificates; a bundle with none (or a broken one) is an error naming `source`. */
 export function parseCaBundle(pem: string, source: string): X509Certificate[] {
+  const hit = parsedBundles.get(pem);
+  if (hit) return [...hit];
+  const certs = parseBundle(pem, source);
+  if (parsedBundles.size >= maxParsedBundles)
+    parsedBundles.delete(parsedBundles.keys().next().value as string);
+  parsedBundles.set(pem, Object.freeze([...certs]));
+  return certs;
+}
+
+function parseBundle(pem: string, source: string): X509Certificate[] {
   const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
   if (blocks.length === 0) throw new Error(`${source}: no PEM certificate found`);
   return blocks.map((b, i) => {
