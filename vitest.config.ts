@@ -53,6 +53,12 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Two test files at a time. Vitest's default is cpus - 1: one file at a time on CI's 2 cores,
+    // where most e2e files spend their time waiting (etcd, kubectl subprocesses, timers) and the CPU
+    // sat ~1.15 cores busy. VITEST_MAX_WORKERS overrides it for a measurement. Tests must not assume
+    // they run alone: every server, etcd member and temporary directory takes its own free port or
+    // mkdtemp path.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
