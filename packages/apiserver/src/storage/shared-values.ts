@@ -13,6 +13,10 @@ const maxSharedJsonLength = 4096;
 class InternTable<V> {
   private readonly byKey = new Map<string, V>();
 
+  get(key: string): V | undefined {
+    return this.byKey.get(key);
+  }
+
   intern(key: string, value: V): V {
     const hit = this.byKey.get(key);
     if (hit !== undefined) return hit;
@@ -26,6 +30,9 @@ class InternTable<V> {
 }
 
 type Json = Record<string, unknown>;
+
+/** The string fields of a managedFields entry that repeat across objects. */
+const managedStringFields = ['manager', 'operation', 'apiVersion', 'time', 'fieldsType'] as const;
 
 const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -50,18 +57,26 @@ export class SharedValues {
     this.shareObject(meta, 'labels');
     this.shareObject(meta, 'annotations');
     const managed = meta.managedFields;
-    if (!Array.isArray(managed)) return;
-    for (const entry of managed) {
-      if (!isRecord(entry)) continue;
-      this.shareString(entry, 'manager');
-      this.shareString(entry, 'operation');
-      this.shareString(entry, 'apiVersion');
-      this.shareString(entry, 'time');
-      this.shareString(entry, 'fieldsType');
-      this.shareObject(entry, 'fieldsV1');
+    if (!Array.isArray(managed) || Object.isFrozen(managed)) return;
+    // One JSON.stringify per entry names it; its parts are interned only when it is new.
+    const names: string[] = [];
+    for (let i = 0; i < managed.length; i++) {
+      const entry: unknown = managed[i];
+      const json = isRecord(entry) && !Object.isFrozen(entry) ? JSON.stringify(entry) : undefined;
+      if (json === undefined || json.length > maxSharedJsonLength) continue;
+      names.push(json);
+      const known = this.objects.get(json);
+      if (known === undefined) {
+        const fresh = entry as Json;
+        for (const field of managedStringFields) this.shareString(fresh, field);
+        this.shareObject(fresh, 'fieldsV1');
+      }
+      managed[i] = known ?? this.objects.intern(json, deepFreeze(entry as Json));
     }
-    // Objects one manager wrote the same fields of in the same second have equal entries.
-    this.shareObject(meta, 'managedFields');
+    // Objects one manager wrote the same fields of in the same second have equal lists.
+    const list = `[${names.join(',')}]`;
+    if (names.length === managed.length && list.length <= maxSharedJsonLength)
+      meta.managedFields = this.objects.intern(list, deepFreeze(managed));
   }
 
   private shareString(holder: Json, field: string): void {
