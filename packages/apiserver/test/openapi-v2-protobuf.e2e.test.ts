@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeOpenApiV2Protobuf } from '@orchard/codecs/protobuf';
-import { kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
+import { crdFixture, kubectl, kubectlAvailable, startTestServer, type TestServer } from '@orchard/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
+import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { flavorNames, flavorUnderTest } from './helpers/flavors.js';
 
 const protobufAccept = 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf';
@@ -88,18 +88,14 @@ describe.each(flavorNames)('/openapi/v2 in Protobuf (%s flavor)', (flavorName) =
       writeFileSync(
         file,
         [
-          'apiVersion: apiextensions.k8s.io/v1',
-          'kind: CustomResourceDefinition',
-          'metadata: {name: widgets.example.com}',
-          'spec:',
-          '  group: example.com',
-          '  scope: Namespaced',
-          '  names: {plural: widgets, singular: widget, kind: Widget}',
-          '  versions:',
-          '  - name: v1',
-          '    served: true',
-          '    storage: true',
-          '    schema: {openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}}',
+          stringifyYaml(
+            crdFixture({
+              group: 'example.com',
+              plural: 'widgets',
+              kind: 'Widget',
+              schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+            }),
+          ),
           '---',
           'apiVersion: example.com/v1',
           'kind: Widget',
