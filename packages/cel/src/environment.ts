@@ -17,16 +17,20 @@ import {
   type CallCost,
   captureChecker,
   captureEvaluator,
+  costRegionOptions,
   costSymbol,
   type EngineNode,
   type Evaluator,
+  isPlainRun,
   lenientSymbol,
   paramsAsDyn,
   patchAst,
   patchParsed,
+  planCostRegions,
   preprocess,
   registerCheckProbe,
   registerProbe,
+  switchRun,
 } from './patches/index.js';
 import { type CelType, celTypeOf, registerSchemaTypes } from './types.js';
 
@@ -217,6 +221,8 @@ class CompiledProgram implements Program {
     readonly references: ReadonlySet<string>,
     private readonly fn: (ctx: Record<string, unknown>) => unknown,
     private readonly evaluator: Evaluator,
+    /** The root region's constant cost (region pass), or undefined: always charged per node. */
+    private readonly regions: number | undefined,
   ) {}
 
   evaluate(activation: Record<string, unknown> = {}, options: EvaluateOptions = {}): unknown {
@@ -230,20 +236,48 @@ class CompiledProgram implements Program {
     const shared = options.tracker;
     const budget = options.costBudget ?? PerCallLimit;
     const limit = shared === undefined ? budget : Math.min(budget, shared.remaining());
-    const call: CallCost = { used: 1, limit, halted: false, shared };
+    const call: CallCost = { used: 1, limit, halted: false, shared, slow: false, rerun: false };
     const ev = this.evaluator;
     const outer = ev[costSymbol];
     ev[costSymbol] = call;
+    try {
+      // the region pass (cost-regions.ts); anything it cannot decide is evaluated again per node
+      const regions = this.regions;
+      if (regions !== undefined && limit >= 1 && isPlainRun(ev) && !costRegionOptions.perNodeOnly) {
+        try {
+          const value = this.fn(activation);
+          call.used += regions;
+          if (!call.rerun && !call.halted && call.used <= limit && !(value instanceof Promise))
+            return { value, cost: call.used };
+        } catch {
+          // decided by the exact pass below
+        }
+        call.used = 1;
+        call.halted = false;
+        call.rerun = false;
+      }
+      return { value: this.evaluatePerNode(activation, call), cost: call.used };
+    } finally {
+      ev[costSymbol] = outer;
+      shared?.charge(Math.min(call.used, shared.remaining()));
+    }
+  }
+
+  /** The exact pass: every node charged by the cost hook, halting where the budget runs out. */
+  private evaluatePerNode(activation: Record<string, unknown>, call: CallCost): unknown {
+    const ev = this.evaluator;
+    const wasPlain = isPlainRun(ev);
+    call.slow = true;
+    switchRun(ev, true);
     let value: unknown;
     try {
-      if (call.used > limit) throw budgetExceeded(limit);
+      if (call.used > call.limit) throw budgetExceeded(call.limit);
       value = this.fn(activation);
     } catch (e) {
       if (call.halted) throw withPosition(budgetExceeded(call.limit), this.expression);
       throw fromEngineError(e, this.expression, 'evaluation');
     } finally {
-      ev[costSymbol] = outer;
-      shared?.charge(Math.min(call.used, shared.remaining()));
+      switchRun(ev, !wasPlain);
     }
     // An exceeded budget inside `a || b` may have been absorbed by CEL's commutative error rules.
     if (call.halted) throw withPosition(budgetExceeded(call.limit), this.expression);
@@ -251,7 +285,7 @@ class CompiledProgram implements Program {
       throw new CelError('evaluation', 'asynchronous functions are not supported', {
         expression: this.expression,
       });
-    return { value, cost: call.used };
+    return value;
   }
 }
 
@@ -341,5 +375,6 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
     references,
     parsed as unknown as (ctx: Record<string, unknown>) => unknown,
     internals.evaluator,
+    planCostRegions(root),
   );
 }

@@ -22,8 +22,11 @@ export {
   chargeCost,
   costSymbol,
   type Evaluator,
+  isPlainRun,
   registerProbe,
+  switchRun,
 } from './cost-hook.js';
+export { costRegionOptions, planCostRegions } from './cost-regions.js';
 export { type EngineNode, walkAst } from './engine-ast.js';
 export { patchHasMacro as patchParsed } from './has-macro.js';
 export { applyParsed, type Preprocessed, preprocess } from './source-rewrite.js';

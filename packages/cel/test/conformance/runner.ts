@@ -11,11 +11,13 @@
  * declared functions through `createEnv({ functions })`.
  */
 
+import { isDeepStrictEqual } from 'node:util';
 import type { IncrementalTest, IncrementalTestSuite } from '@bufbuild/cel-spec/testdata/tests.js';
 import { getConformanceSuite } from '@bufbuild/cel-spec/testdata/tests.js';
 import { Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { compile, createEnv, isCelError, timestampFromNanos, timestampNanos } from '../../src/index.js';
+import { costRegionOptions } from '../../src/patches/cost-regions.js';
 
 export const excludedSections: ReadonlySet<string> = new Set([
   'proto2',
@@ -305,6 +307,8 @@ function runOne(section: string, path: string, t: IncrementalTest): CaseResult {
       }
       return result('pass');
     }
+    const disagreement = costPassesDisagree(program, activation);
+    if (disagreement !== undefined) return result('fail', disagreement);
     let actual: unknown;
     try {
       actual = program.evaluate(activation);
@@ -340,6 +344,39 @@ function runOne(section: string, path: string, t: IncrementalTest): CaseResult {
     if (e instanceof NotApplicable) return result('n/a', e.message);
     return result('fail', `threw ${(e as Error).name}: ${(e as Error).message.split('\n')[0]}`);
   }
+}
+
+/** One evaluation's outcome, for comparing the two cost passes. */
+function outcomeOf(program: ReturnType<typeof compile>, activation: Record<string, unknown>): unknown {
+  try {
+    return program.evaluateWithCost(activation);
+  } catch (e) {
+    return isCelError(e) ? `${e.code}: ${e.summary}` : e;
+  }
+}
+
+/**
+ * The region cost pass (src/patches/cost-regions.ts) must give what the per-node hook gives: the
+ * same value or error and the same cost, on every conformance test.
+ */
+function costPassesDisagree(
+  program: ReturnType<typeof compile>,
+  activation: Record<string, unknown>,
+): string | undefined {
+  const fast = outcomeOf(program, activation);
+  costRegionOptions.perNodeOnly = true;
+  let exact: unknown;
+  try {
+    exact = outcomeOf(program, activation);
+  } finally {
+    costRegionOptions.perNodeOnly = false;
+  }
+  const same =
+    typeof fast === 'string' || typeof exact === 'string'
+      ? fast === exact
+      : (fast as { cost: number }).cost === (exact as { cost: number }).cost &&
+        isDeepStrictEqual((exact as { value: unknown }).value, (fast as { value: unknown }).value);
+  return same ? undefined : `cost passes disagree: regions ${format(fast)}, per node ${format(exact)}`;
 }
 
 function collect(section: string, path: string, suite: IncrementalTestSuite, out: CaseResult[]): void {
