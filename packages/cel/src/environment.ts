@@ -221,9 +221,14 @@ class CompiledProgram implements Program {
     readonly references: ReadonlySet<string>,
     private readonly fn: (ctx: Record<string, unknown>) => unknown,
     private readonly evaluator: Evaluator,
-    /** The root region's constant cost (region pass), or undefined: always charged per node. */
-    private readonly regions: number | undefined,
+    private readonly root: EngineNode,
   ) {}
+
+  /**
+   * The root region's constant cost for the region pass, or undefined (always charged per node);
+   * planned on the first evaluation (`planCostRegions`), so compiling a rule costs nothing more.
+   */
+  private regions: number | undefined | null = null;
 
   evaluate(activation: Record<string, unknown> = {}, options: EvaluateOptions = {}): unknown {
     return this.evaluateWithCost(activation, options).value;
@@ -242,6 +247,7 @@ class CompiledProgram implements Program {
     ev[costSymbol] = call;
     try {
       // the region pass (cost-regions.ts); anything it cannot decide is evaluated again per node
+      if (this.regions === null) this.regions = planCostRegions(this.root);
       const regions = this.regions;
       if (regions !== undefined && limit >= 1 && isPlainRun(ev) && !costRegionOptions.perNodeOnly) {
         try {
@@ -313,7 +319,7 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
     if (pre.changed || pre.bytes.size > 0) applyParsed(root, pre);
     if (unchecked || env.container !== undefined || [...env.variables.keys()].some((k) => k.includes('.')))
       resolveNames(root, { declared: new Set(env.variables.keys()), container: env.container, unchecked });
-    patchParsed(root);
+    if (pre.source.includes('has')) patchParsed(root); // a walk of every node, only where `has()` can be
   };
   resolve(parsed.ast as unknown as EngineNode);
   if (unchecked) internals.checker[lenientSymbol] = true;
@@ -375,6 +381,6 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
     references,
     parsed as unknown as (ctx: Record<string, unknown>) => unknown,
     internals.evaluator,
-    planCostRegions(root),
+    root,
   );
 }
