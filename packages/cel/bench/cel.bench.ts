@@ -128,7 +128,10 @@ function interleaved(raw: () => void, ours: () => void, batch: number, rounds = 
     for (let i = 0; i < batch; i++) fn();
     return performance.now() - t;
   };
-  for (let i = 0; i < 20; i++) (time(raw), time(ours)); // warm-up
+  for (let i = 0; i < 20; i++) {
+    time(raw); // warm-up
+    time(ours);
+  }
   let rawMin = Number.POSITIVE_INFINITY;
   let ourMin = Number.POSITIVE_INFINITY;
   const perRound: number[] = [];

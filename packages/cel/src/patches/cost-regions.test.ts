@@ -25,7 +25,11 @@ describe(`patch ${P}`, () => {
       m: 'map<string, int>',
     });
     const ternary = findNode(P, root, (n) => n.op === '?:') as unknown as Record<string, unknown>;
-    expectShape(P, ternary.condition !== undefined && ternary.left !== undefined, '?: has condition/left/right');
+    expectShape(
+      P,
+      ternary.condition !== undefined && ternary.left !== undefined,
+      '?: has condition/left/right',
+    );
     const and = findNode(P, root, (n) => n.op === '&&') as unknown as Record<string, unknown>;
     expectShape(P, and.left !== undefined && and.right !== undefined, '&& has left/right');
     const plus = findNode(P, root, (n) => n.op === '+') as unknown as Record<string, unknown>;
@@ -37,7 +41,11 @@ describe(`patch ${P}`, () => {
     expectShape(P, Array.isArray(rcall.receiverWithArgs), 'rcall evaluates receiverWithArgs');
     const comp = findNode(P, root, (n) => n.op === 'comprehension');
     const args = comp.args as Record<string, unknown>;
-    expectShape(P, args.iterable !== undefined && args.init !== undefined, 'comprehension iterable/init/step');
+    expectShape(
+      P,
+      args.iterable !== undefined && args.init !== undefined,
+      'comprehension iterable/init/step',
+    );
   });
 
   const env = createEnv({ variables: { xs: 'list<int>', m: 'map<string, dyn>' } });
