@@ -113,6 +113,35 @@ describe('push-mode fan-out', () => {
     expect(calls.get('filtered')?.map(revs)).toEqual([[1], [3]]);
   });
 
+  it('namespace watchers share the array of a one-change turn; in a longer turn they get only their namespace', () => {
+    const set = new WatcherSet<ApiObject>(100);
+    const got = new Map<string, (readonly WatchCacheEvent[])[]>();
+    for (const [label, keyPrefix] of [
+      ['all', undefined],
+      ['ns', `${P}ns/`],
+      ['ns-too', `${P}ns/`],
+      ['other', `${P}other/`],
+    ] as const) {
+      const calls: (readonly WatchCacheEvent[])[] = [];
+      got.set(label, calls);
+      watcher(set, { keyPrefix }).listen(
+        (evs) => calls.push(evs),
+        () => {},
+      );
+    }
+    set.enqueue(change(1));
+    set.flush();
+    expect(got.get('ns')?.[0]).toBe(got.get('all')?.[0]);
+    expect(got.get('ns-too')?.[0]).toBe(got.get('all')?.[0]);
+    expect(got.get('other')).toEqual([]);
+    set.enqueue({ ...change(2), key: `${P}other/x` });
+    set.enqueue(change(3));
+    set.flush();
+    expect(got.get('ns')?.map(revs)).toEqual([[1], [3]]);
+    expect(got.get('other')?.map(revs)).toEqual([[2]]);
+    expect(got.get('all')?.map(revs)).toEqual([[1], [2, 3]]);
+  });
+
   it('a listener that closes its watch mid-fan-out is told once; the watchers after it still get the burst', () => {
     const set = new WatcherSet<ApiObject>(100);
     let ends = 0;

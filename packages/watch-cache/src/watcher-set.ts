@@ -115,8 +115,19 @@ export class WatcherSet<T extends ApiObject> implements FanOutState {
     }
   };
 
-  /** Offers each change to the watchers of every `/`-ended prefix of its key, then drains them. */
+  /**
+   * Offers each change to the watchers of every `/`-ended prefix of its key, then drains them. A
+   * one-change turn (paced writes) hands the shared array over as for unindexed watchers.
+   */
   private offerIndexed(batch: CachedChange<T>[], plain: WatchCacheEvent<T>[]): void {
+    if (batch.length === 1) {
+      const key = (batch[0] as CachedChange<T>).key;
+      for (let j = key.indexOf('/'); j >= 0; j = key.indexOf('/', j + 1)) {
+        const set = this.byPrefix.get(key.slice(0, j + 1));
+        if (set) for (const w of set) w.receive(batch, plain, true);
+      }
+      return;
+    }
     const touched = new Set<WatcherQueue<T>>();
     for (let i = 0; i < batch.length; i++) {
       const c = batch[i] as CachedChange<T>;
@@ -125,7 +136,7 @@ export class WatcherSet<T extends ApiObject> implements FanOutState {
         const set = this.byPrefix.get(key.slice(0, j + 1));
         if (!set) continue;
         for (const w of set) {
-          w.offer(c, plain[i]);
+          w.offer(c, plain[i], true);
           touched.add(w);
         }
       }

@@ -118,10 +118,13 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
   }
 
   /** Offers a change; filters it by the predicate with the transition rules and queues the result. */
-  offer(change: CachedChange<T>, plain?: WatchCacheEvent<T>): void {
+  offer(change: CachedChange<T>, plain?: WatchCacheEvent<T>, prefixMatched = false): void {
     if (this.closed || change.revision <= this.position) return;
     this.position = change.revision;
-    const ev = plain && !this.predicate && this.keyPrefix === undefined ? plain : this.convert(change);
+    const ev =
+      plain && !this.predicate && (prefixMatched || this.keyPrefix === undefined)
+        ? plain
+        : this.convert(change);
     if (ev) this.push(ev);
   }
 
@@ -132,7 +135,12 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
    * so a change fanned out to 10,000 watchers allocates nothing per watcher (that garbage, kept alive
    * across a fan-out, was promoted to the old generation and made paced fan-out collect-bound).
    */
-  receive(batch: readonly CachedChange<T>[], plain: readonly WatchCacheEvent<T>[]): void {
+  receive(
+    batch: readonly CachedChange<T>[],
+    plain: readonly WatchCacheEvent<T>[],
+    /** Every change of `batch` is known to be under this watcher's key prefix (the prefix index found it). */
+    prefixMatched = false,
+  ): void {
     if (this.closed) return;
     const l = this.listener;
     const first = batch[0];
@@ -142,13 +150,13 @@ export class WatcherQueue<T extends ApiObject> implements CacheWatcher<T> {
       first.revision > this.position &&
       !this.holding &&
       !this.predicate &&
-      this.keyPrefix === undefined &&
+      (prefixMatched || this.keyPrefix === undefined) &&
       this.head === this.queue.length
     ) {
       this.position = (batch[batch.length - 1] as CachedChange<T>).revision;
       l.onEvents(plain);
     } else {
-      for (let i = 0; i < batch.length; i++) this.offer(batch[i] as CachedChange<T>, plain[i]);
+      for (let i = 0; i < batch.length; i++) this.offer(batch[i] as CachedChange<T>, plain[i], prefixMatched);
     }
     this.drainListener();
   }
