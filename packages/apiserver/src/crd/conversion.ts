@@ -139,8 +139,11 @@ export async function convertAllToVersion(
   return out;
 }
 
-/** One webhook client per configuration and timeout (CRDs re-register on every change). */
-const webhookClients = new Map<string, WebhookConverter>();
+/**
+ * Each server's webhook clients, one per configuration (CRDs re-register on every change): held by
+ * the server's state, so two servers in one process never share a client.
+ */
+const webhookClientsByServer = new WeakMap<ServerState, Map<string, WebhookConverter>>();
 
 function webhookConverterFor(config: ConversionWebhookConfig, state: ServerState): WebhookConverter {
   const timeoutMs = state.options.conversionWebhookTimeoutMs;
@@ -151,6 +154,11 @@ function webhookConverterFor(config: ConversionWebhookConfig, state: ServerState
     timeoutMs,
     state.flavor.name,
   ]);
+  let webhookClients = webhookClientsByServer.get(state);
+  if (!webhookClients) {
+    webhookClients = new Map();
+    webhookClientsByServer.set(state, webhookClients);
+  }
   let c = webhookClients.get(key);
   if (!c) {
     if (webhookClients.size >= 64) webhookClients.delete(webhookClients.keys().next().value as string);
