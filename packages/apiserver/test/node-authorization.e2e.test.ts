@@ -1,7 +1,7 @@
 import { flavorByName } from '@orchard/meta';
 import {
   createAndAuthorize,
-  newServiceAccountSigningKey,
+  serviceAccountTokenAuthentication,
   startTestServer,
   type TestServer,
   type TestUser,
@@ -51,13 +51,7 @@ describe.each(['orch', 'kubernetes'] as const)('node authorization (%s flavor)',
     api = await startTestServer({
       flavor: flavorName,
       server: {
-        authentication: {
-          serviceAccounts: {
-            keys: [],
-            signingKey: newServiceAccountSigningKey(),
-            issuers: ['https://issuer.test'],
-          },
-        },
+        authentication: serviceAccountTokenAuthentication(),
       },
     });
     for (const name of ['runner', 'idle'])

@@ -6,7 +6,7 @@ import { loadKubeconfig, resolveConnection } from '@orchard/client';
 import { type FlavorName, flavorByName } from '@orchard/meta';
 import {
   createAndAuthorize,
-  newServiceAccountSigningKey,
+  serviceAccountTokenAuthentication,
   startTestServer,
   type TestServer,
 } from '@orchard/testing';
@@ -70,13 +70,7 @@ describe.each(['orch', 'kubernetes'] as const)('checkpoint endpoint (%s flavor)'
     api = await startTestServer({
       flavor: name,
       server: {
-        authentication: {
-          serviceAccounts: {
-            keys: [],
-            signingKey: newServiceAccountSigningKey(),
-            issuers: ['https://issuer.test'],
-          },
-        },
+        authentication: serviceAccountTokenAuthentication(),
       },
     });
     for (const account of ['checkpointer', 'viewer'])

@@ -20,7 +20,7 @@ export { kubectl, kubectlAvailable, kubectlBinary } from './kubectl.js';
 export { createTestNamespace } from './namespace.js';
 export { resetServer, snapshotServer } from './reset.js';
 export type { ServiceAccountSigningKey } from './signing-key.js';
-export { newServiceAccountSigningKey } from './signing-key.js';
+export { newServiceAccountSigningKey, serviceAccountTokenAuthentication } from './signing-key.js';
 export type {
   RawRequestOptions,
   RawResponse,
