@@ -3,9 +3,10 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { ApiServerOptions } from '@orchard/apiserver';
 import { startTestServer, type TestServer } from '@orchard/testing';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMaxInFlight } from '../src/filters/max-in-flight.js';
 import { launchApiServer } from '../src/launch.js';
+import { parsePrometheusText, sampleValue } from './helpers/prometheus-text.js';
 
 /**
  * Each request limit of issue 12, reached and answered as upstream does: in-flight limits (429 +
@@ -279,10 +280,26 @@ describe('clients that go away or stop reading', () => {
     process.on('warning', onWarning);
     try {
       const s = await start({});
+      // Watches the server holds on ConfigMaps (its own controllers' included), from /metrics.
+      const registered = async () =>
+        sampleValue(
+          parsePrometheusText((await s.request('GET', '/metrics')).text),
+          'apiserver_registered_watchers',
+          {
+            group: '',
+            version: 'v1',
+            kind: 'ConfigMap',
+          },
+        ) ?? 0;
+      const before = await registered();
       const watches = Array.from({ length: 50 }, () =>
         raw(s.url, [`GET ${cms}?watch=1 HTTP/1.1\r\nHost: x\r\n\r\n`], 10_000),
       );
-      await new Promise((r) => setTimeout(r, 500));
+      // Every watch held before the server closes (an event, not a fixed pause: a loaded machine is slow).
+      await vi.waitFor(async () => expect(await registered()).toBe(before + 50), {
+        timeout: 20_000,
+        interval: 50,
+      });
       await s.stop();
       api = undefined;
       const ended = await Promise.all(watches);
