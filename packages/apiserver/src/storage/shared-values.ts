@@ -1,4 +1,5 @@
 import type { StoredObject } from '@orchard/meta';
+import { isJsonObject } from '@orchard/meta/internal';
 
 /** How many distinct values an `SharedValues` table keeps per kind (oldest dropped first). */
 const maxEntries = 4096;
@@ -34,8 +35,6 @@ type Json = Record<string, unknown>;
 /** The string fields of a managedFields entry that repeat across objects. */
 const managedStringFields = ['manager', 'operation', 'apiVersion', 'time', 'fieldsType'] as const;
 
-const isRecord = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
  * Compact decoded objects (issue 18's memory target): the parts of stored objects that repeat
  * across many of them — a manager's `fieldsV1` set (identical for every object one client wrote the
@@ -62,7 +61,7 @@ export class SharedValues {
     const names: string[] = [];
     for (let i = 0; i < managed.length; i++) {
       const entry: unknown = managed[i];
-      const json = isRecord(entry) && !Object.isFrozen(entry) ? JSON.stringify(entry) : undefined;
+      const json = isJsonObject(entry) && !Object.isFrozen(entry) ? JSON.stringify(entry) : undefined;
       if (json === undefined || json.length > maxSharedJsonLength) continue;
       names.push(json);
       const known = this.objects.get(json);
