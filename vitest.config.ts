@@ -75,11 +75,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'default',
-          include: [
-            'packages/*/test/**/*.test.ts',
-            'examples/**/*.test.ts',
-            'test/**/*.test.ts',
-          ],
+          include: ['packages/*/test/**/*.test.ts', 'examples/**/*.test.ts', 'test/**/*.test.ts'],
         },
       },
       {
