@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   connectTestServer,
   crdFixture,
-  createFakeClock,
   orchardGlobalSetup,
   type SharedTestServer,
   startTestServer,
