@@ -5,6 +5,7 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import type { StructuralSchema } from '@orchard/schema';
+import { CompileHooks, hasOnlyHooks } from './compile-hooks.js';
 import { type CostEstimate, estimateCost } from './cost-estimator.js';
 import type { CostTracker } from './cost-tracker.js';
 import { budgetExceeded } from './cost-tracker.js';
@@ -15,17 +16,19 @@ import { resolveNames } from './names.js';
 import {
   applyParsed,
   type CallCost,
+  type Checker,
+  type CheckHooks,
   captureChecker,
   captureEvaluator,
   costRegionOptions,
   costSymbol,
   type EngineNode,
   type Evaluator,
+  hooksSymbol,
   isPlainRun,
   lenientSymbol,
+  type Preprocessed,
   paramsAsDyn,
-  patchAst,
-  patchParsed,
   planCostRegions,
   preprocess,
   registerCheckProbe,
@@ -88,9 +91,13 @@ export interface CelEnv {
 interface EnvInternals extends CelEnv {
   engine: Environment;
   evaluator: Evaluator;
-  checker: ReturnType<typeof captureChecker>;
+  checker: Checker;
   /** A checking-only environment where schema objects are message types (field types checked). */
-  typed: Environment | undefined;
+  typed: { engine: Environment; checker: Checker } | undefined;
+  /** The declared variable names. */
+  declared: ReadonlySet<string>;
+  /** Whether names need resolving (a container or dotted variable names); set on first compile. */
+  resolvesNames?: boolean;
 }
 
 const bases = new Map<string, Environment>();
@@ -137,25 +144,36 @@ export function createEnv(options: CelEnvOptions = {}): CelEnv {
   register(engine);
   const evaluator = captureEvaluator(engine);
   const checker = captureChecker(engine);
-  let typed: Environment | undefined;
+  let typed: EnvInternals['typed'];
   if ([...variables.values()].some((v) => v.schema !== undefined)) {
-    typed = baseEnvironment(featureGates).clone();
-    register(typed);
+    const typedEngine = baseEnvironment(featureGates).clone();
+    register(typedEngine);
     let n = 0;
     const next = () => `orchard.Object${++n}`;
     const seen = new Map<StructuralSchema, CelType>();
     for (const [name, v] of variables) {
       let type = v.type;
-      if (v.schema !== undefined) type = registerSchemaTypes(typed, v.schema, next, seen);
+      if (v.schema !== undefined) type = registerSchemaTypes(typedEngine, v.schema, next, seen);
       else if (/^optional<.*>$/.test(type) && typeof options.variables?.[name] === 'object') {
         const inner = (options.variables[name] as VariableDeclaration).optionalOf;
-        if (inner !== undefined) type = `optional<${registerSchemaTypes(typed, inner, next, seen)}>`;
+        if (inner !== undefined) type = `optional<${registerSchemaTypes(typedEngine, inner, next, seen)}>`;
       }
-      typed.registerVariable(name, type);
+      typedEngine.registerVariable(name, type);
     }
+    typed = { engine: typedEngine, checker: captureChecker(typedEngine, true) };
   }
   const container = options.container || undefined;
-  const env: EnvInternals = { variables, featureGates, container, engine, evaluator, checker, typed };
+  const declared: ReadonlySet<string> = new Set(variables.keys());
+  const env: EnvInternals = {
+    variables,
+    featureGates,
+    container,
+    engine,
+    evaluator,
+    checker,
+    typed,
+    declared,
+  };
   return env;
 }
 
@@ -299,6 +317,43 @@ function withPosition(e: CelError, expression: string): CelError {
   return new CelError(e.code, e.summary, { expression, detail: e.detail });
 }
 
+/** Whether a compile against `env` must resolve qualified names (computed once per environment). */
+function needsNameResolution(env: EnvInternals): boolean {
+  let v = env.resolvesNames;
+  if (v === undefined) {
+    v = env.container !== undefined || [...env.variables.keys()].some((k) => k.includes('.'));
+    env.resolvesNames = v;
+  }
+  return v;
+}
+
+/** Parse-level rewrites of a parsed AST, before it is checked (the `has()` fix rides on the check). */
+function resolveParsed(root: EngineNode, pre: Preprocessed, env: EnvInternals, unchecked: boolean): void {
+  if (pre.changed || pre.bytes.size > 0) applyParsed(root, pre);
+  if (unchecked || needsNameResolution(env))
+    resolveNames(root, { declared: env.declared, container: env.container, unchecked });
+}
+
+/**
+ * Checks `parsed` on `checker` with `hooks` seeing every node once; restores the checker's state.
+ * Returns the engine's check result (`{ valid, type?, error? }`).
+ */
+function checkHooked(
+  parsed: ReturnType<Environment['parse']>,
+  checker: Checker,
+  hooks: CheckHooks,
+  lenient: boolean,
+): ReturnType<ReturnType<Environment['parse']>['check']> {
+  checker[hooksSymbol] = hooks;
+  if (lenient) checker[lenientSymbol] = true;
+  try {
+    return parsed.check();
+  } finally {
+    checker[hooksSymbol] = undefined;
+    checker[lenientSymbol] = false;
+  }
+}
+
 /**
  * Parses and type-checks `expr` against `env`. Throws a `CelError` with code `parse`,
  * `type-check` (with the source position) or `estimated-cost-exceeded`.
@@ -315,37 +370,20 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
     throw fromEngineError(e, expr, 'parse', pre.toOriginal);
   }
   const unchecked = options.check === false;
-  const resolve = (root: EngineNode): void => {
-    if (pre.changed || pre.bytes.size > 0) applyParsed(root, pre);
-    if (unchecked || env.container !== undefined || [...env.variables.keys()].some((k) => k.includes('.')))
-      resolveNames(root, { declared: new Set(env.variables.keys()), container: env.container, unchecked });
-    if (pre.source.includes('has')) patchParsed(root); // a walk of every node, only where `has()` can be
-  };
-  resolve(parsed.ast as unknown as EngineNode);
-  if (unchecked) internals.checker[lenientSymbol] = true;
-  let checked: ReturnType<typeof parsed.check>;
-  try {
-    checked = parsed.check();
-  } finally {
-    internals.checker[lenientSymbol] = false;
-  }
+  const root = parsed.ast as unknown as EngineNode;
+  resolveParsed(root, pre, internals, unchecked);
+  // one pass: the checker hook fixes `has()`, patches each checked node and collects references
+  const hooks = new CompileHooks(expr, unchecked, internals.variables);
+  const checked = checkHooked(parsed, internals.checker, hooks, unchecked);
   if (!checked.valid)
     throw fromEngineError(checked.error, expr, checked.error?.name === 'ParseError' ? 'parse' : 'type-check');
-  const root = parsed.ast as unknown as EngineNode;
+  hooks.finish();
   let outputType = unchecked ? 'dyn' : (checked.type ?? 'dyn');
   const rootType = root.checkedType as Parameters<typeof paramsAsDyn>[1] | undefined;
   if (!unchecked && rootType?.hasPlaceholderType) {
     const t = paramsAsDyn(internals.checker, rootType).name;
     outputType = t === 'list<dyn>' ? 'list' : t === 'map<dyn, dyn>' ? 'map' : t;
   }
-  const references = new Set<string>();
-  const variables = env.variables;
-  patchAst(root, expr, {
-    unchecked,
-    visit: (n) => {
-      if (n.op === 'id' && variables.has(n.args as string)) references.add(n.args as string);
-    },
-  });
   let estimate: CostEstimate;
   try {
     estimate = estimateCost(root, env.variables);
@@ -354,11 +392,12 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
       throw new CelError(e.code, e.summary, { expression: expr, position: e.position, detail: e.detail });
     throw e;
   }
-  if (internals.typed !== undefined && !unchecked) {
+  const typed = internals.typed;
+  if (typed !== undefined && !unchecked) {
     // the same expression against message types: field types are checked too
-    const shadow = internals.typed.parse(pre.source);
-    resolve(shadow.ast as unknown as EngineNode);
-    const typedCheck = shadow.check();
+    const shadow = typed.engine.parse(pre.source);
+    resolveParsed(shadow.ast as unknown as EngineNode, pre, internals, false);
+    const typedCheck = checkHooked(shadow, typed.checker, hasOnlyHooks, false);
     if (!typedCheck.valid) throw fromEngineError(typedCheck.error, expr, 'type-check');
     outputType = typedCheck.type ?? outputType;
   }
@@ -378,7 +417,7 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
     expr,
     outputType,
     estimate,
-    references,
+    hooks.references,
     parsed as unknown as (ctx: Record<string, unknown>) => unknown,
     internals.evaluator,
     root,

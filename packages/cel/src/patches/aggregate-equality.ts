@@ -21,6 +21,7 @@ export function isAggregate(v: unknown): boolean {
 
 export const aggregateEqualityPatch: AstPatch = {
   name: 'aggregate-equality',
+  ops: ['==', '!=', '+'],
   apply(node) {
     if (node.op === '==' || node.op === '!=') {
       const eq = node.op === '==';

@@ -14,6 +14,20 @@ import { checkUnchecked } from './unchecked-programs.js';
 /** While set on a checker, `check` runs in the unchecked mode. */
 export const lenientSymbol = Symbol('orchard.cel.lenient');
 
+/**
+ * What a compile wants to see of each node the checker checks, set on the checker for the
+ * duration of one `check()` (compile is synchronous, so one per checker at a time): `enter`
+ * before the node is checked (parse-level fixes such as `has()` on any expression), `leave` once
+ * it has its checked type and overload (the checked-AST patches). Each node is seen once.
+ */
+export interface CheckHooks {
+  enter(node: EngineNode): void;
+  leave(node: EngineNode): void;
+}
+
+/** The hooks of the compile running on a checker (see `CheckHooks`). */
+export const hooksSymbol = Symbol('orchard.cel.hooks');
+
 /** The engine's type checker, as far as the patches use it. */
 export interface Checker {
   check(ast: EngineNode, ctx: unknown): CheckedType;
@@ -25,6 +39,7 @@ export interface Checker {
     getMapType(k: CheckedType, v: CheckedType): CheckedType;
   };
   [lenientSymbol]?: boolean;
+  [hooksSymbol]?: CheckHooks | undefined;
 }
 
 /** A type of the engine's checker. */
@@ -51,8 +66,18 @@ export function registerCheckProbe(env: Environment): void {
   }));
 }
 
-/** Captures the type checker of `env` and installs the checked-mode and unchecked-mode patches. */
-export function captureChecker(env: Environment): Checker {
+type Strict = Parameters<typeof checkWithTypeParameters>[1];
+
+function checkOne(chk: Checker, strict: Strict, ast: EngineNode, ctx: unknown): CheckedType {
+  return chk[lenientSymbol] ? checkUnchecked(chk, ast, ctx) : checkWithTypeParameters(chk, strict, ast, ctx);
+}
+
+/**
+ * Captures the type checker of `env` and installs the hooks (`hooksSymbol`) and, unless
+ * `hooksOnly` (a checking-only environment that keeps the engine's own checking), the
+ * checked-mode and unchecked-mode patches.
+ */
+export function captureChecker(env: Environment, hooksOnly = false): Checker {
   probedChecker = undefined;
   env.check(`${checkerProbeKey}(0)`);
   const chk = probedChecker as Checker | undefined;
@@ -62,10 +87,14 @@ export function captureChecker(env: Environment): Checker {
       'cel engine patch checker-hook: the checker probe did not capture a checker with check()',
     );
   const strict = chk.check;
+  const one = hooksOnly ? (c: Checker, s: Strict, a: EngineNode, x: unknown) => s.call(c, a, x) : checkOne;
   chk.check = function check(this: Checker, ast: EngineNode, ctx: unknown): CheckedType {
-    return this[lenientSymbol]
-      ? checkUnchecked(this, ast, ctx)
-      : checkWithTypeParameters(this, strict, ast, ctx);
+    const hooks = this[hooksSymbol];
+    if (hooks === undefined || ast.checkedType !== undefined) return one(this, strict, ast, ctx);
+    hooks.enter(ast);
+    const t = one(this, strict, ast, ctx);
+    hooks.leave(ast);
+    return t;
   };
   return chk;
 }

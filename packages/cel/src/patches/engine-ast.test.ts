@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { walkAst } from './engine-ast.js';
+import { type EngineNode, walkAst } from './engine-ast.js';
 import { checkedAstPatches } from './index.js';
 import { expectShape, rawAst } from './raw-engine.js';
 
@@ -51,5 +51,25 @@ describe('the engine the patches are written against', () => {
   it('names every checked-AST patch once', () => {
     const names = checkedAstPatches.map((p) => p.name);
     expect(new Set(names).size).toBe(names.length);
+  });
+
+  it('has patches that act only on the ops they declare (compile applies them by op)', () => {
+    const ops = ['value', 'id', '.', '.?', '[]', '[?]', 'call', 'rcall', 'list', 'map', 'comprehension'];
+    ops.push('?:', '&&', '||', '!_', '-_', '+', '-', '*', '/', '%', '==', '!=', '<', '<=', '>', '>=', 'in');
+    const names = ['int', 'uint', 'string', 'duration', 'timestamp', 'matches', 'getHours', 'size'];
+    const operand = { op: 'id', args: 'x', checkedType: { name: 'dyn', kind: 'dyn' } };
+    const context = { source: 'x', unchecked: false };
+    for (const patch of checkedAstPatches) {
+      for (const op of ops.filter((o) => !patch.ops.includes(o))) {
+        for (const name of op === 'call' || op === 'rcall' ? names : ['']) {
+          const handle = () => undefined;
+          const args = op === 'call' ? [name, []] : op === 'rcall' ? [name, operand, []] : [operand, 'f'];
+          const node = { op, args: op === 'map' ? [] : args, meta: {}, handle, start: 0, end: 1 };
+          patch.apply(node as unknown as EngineNode, context);
+          expect(node.handle, `${patch.name} changed a ${op} ${name} node`).toBe(handle);
+          expect(Object.hasOwn(node, 'evaluate'), `${patch.name} replaced evaluate of ${op}`).toBe(false);
+        }
+      }
+    }
   });
 });

@@ -34,6 +34,8 @@ export interface AstPatchContext {
 export interface AstPatch {
   /** The patch's name, as in the README table and its test's messages. */
   readonly name: string;
+  /** The node ops `apply` acts on (compile calls it only for nodes with one of them). */
+  readonly ops: readonly string[];
   apply(node: EngineNode, context: AstPatchContext): void;
 }
 

@@ -8,7 +8,7 @@
  */
 import { evalError } from '../library/values.js';
 import type { Checker } from './checker-hook.js';
-import { callName, type EngineNode, walkAst } from './engine-ast.js';
+import { callName, type EngineNode } from './engine-ast.js';
 
 interface Macro {
   args: EngineNode[];
@@ -57,14 +57,15 @@ const hasOnExpression = {
   },
 };
 
-/** Gives `has()` on a non-variable root CEL's semantics (a parsed AST, before type-checking). */
-export function patchHasMacro(root: EngineNode): void {
-  walkAst(root, (n) => {
-    if (n.op !== 'call' || callName(n) !== 'has') return;
-    const macro = n.meta?.macro as Record<string, unknown> | undefined;
-    const arg = (macro?.args as EngineNode[] | undefined)?.[0];
-    if (macro === undefined || arg === undefined || idRooted(arg)) return;
-    macro.typeCheck = hasOnExpression.typeCheck;
-    macro.evaluate = hasOnExpression.evaluate;
-  });
+/**
+ * Gives a `has()` call node on a non-variable root CEL's semantics; any other node is left alone.
+ * Applied before the node is type-checked (compile calls it from the checker hook).
+ */
+export function patchHasNode(n: EngineNode): void {
+  if (n.op !== 'call' || callName(n) !== 'has') return;
+  const macro = n.meta?.macro as Record<string, unknown> | undefined;
+  const arg = (macro?.args as EngineNode[] | undefined)?.[0];
+  if (macro === undefined || arg === undefined || idRooted(arg)) return;
+  macro.typeCheck = hasOnExpression.typeCheck;
+  macro.evaluate = hasOnExpression.evaluate;
 }

@@ -5,7 +5,7 @@
  * package: nothing here is exported from `@orchard/cel`.
  */
 import { aggregateEqualityPatch } from './aggregate-equality.js';
-import { type AstPatch, type EngineNode, walkAst } from './engine-ast.js';
+import type { AstPatch, AstPatchContext, EngineNode } from './engine-ast.js';
 import { integerOverflowPatch } from './integer-overflow.js';
 import { mapLiteralsPatch } from './map-literals.js';
 import { numericComparisonPatch } from './numeric-comparison.js';
@@ -15,7 +15,14 @@ import { stringFromBytesPatch } from './string-from-bytes.js';
 import { timeZonesPatch } from './time-zones.js';
 import { timestampsPatch } from './timestamps.js';
 
-export { type Checker, captureChecker, lenientSymbol, registerCheckProbe } from './checker-hook.js';
+export {
+  type Checker,
+  type CheckHooks,
+  captureChecker,
+  hooksSymbol,
+  lenientSymbol,
+  registerCheckProbe,
+} from './checker-hook.js';
 export {
   type CallCost,
   captureEvaluator,
@@ -27,8 +34,8 @@ export {
   switchRun,
 } from './cost-hook.js';
 export { costRegionOptions, planCostRegions } from './cost-regions.js';
-export { type EngineNode, walkAst } from './engine-ast.js';
-export { patchHasMacro as patchParsed } from './has-macro.js';
+export { type AstPatchContext, type EngineNode, walkAst } from './engine-ast.js';
+export { patchHasNode } from './has-macro.js';
 export { applyParsed, type Preprocessed, preprocess } from './source-rewrite.js';
 export { paramsAsDyn } from './type-parameters.js';
 
@@ -48,19 +55,24 @@ export const checkedAstPatches: readonly AstPatch[] = Object.freeze([
   optionalSelectPatch,
 ]);
 
+/** The patches by the node op they act on, each list in application order. */
+const patchesByOp: ReadonlyMap<string, readonly AstPatch[]> = (() => {
+  const byOp = new Map<string, AstPatch[]>();
+  for (const patch of checkedAstPatches)
+    for (const op of patch.ops) {
+      const list = byOp.get(op) ?? [];
+      if (!list.includes(patch)) list.push(patch);
+      byOp.set(op, list);
+    }
+  return byOp;
+})();
+
 /**
- * Applies every patch to a checked AST (before the first evaluation); `visit`, when given, also sees
- * every node in the same walk (compile collects the referenced variables there).
+ * Applies the patches of checked nodes to one node whose check just completed (compile calls it
+ * from the checker hook for every node it checks, so no walk of the AST is needed).
  */
-export function patchAst(
-  root: EngineNode,
-  source: string,
-  options: { unchecked?: boolean; visit?: (n: EngineNode) => void } = {},
-): void {
-  const context = { source, unchecked: options.unchecked === true };
-  const visit = options.visit;
-  walkAst(root, (n) => {
-    for (let i = 0; i < checkedAstPatches.length; i++) (checkedAstPatches[i] as AstPatch).apply(n, context);
-    if (visit !== undefined) visit(n);
-  });
+export function patchNode(node: EngineNode, context: AstPatchContext): void {
+  const list = patchesByOp.get(node.op);
+  if (list === undefined) return;
+  for (let i = 0; i < list.length; i++) (list[i] as AstPatch).apply(node, context);
 }

@@ -21,6 +21,7 @@ function checkInt64(v: unknown): unknown {
 
 export const integerOverflowPatch: AstPatch = {
   name: 'integer-overflow',
+  ops: ['call', '-_', '*', '/'],
   apply(node) {
     if (node.op === 'call' && callName(node) === 'int')
       wrapHandle(node, (inner) => (args, ast, ev) => {

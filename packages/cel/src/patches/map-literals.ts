@@ -81,6 +81,7 @@ function evaluateMapLiteral(this: EngineNode, ev: unknown, _ast: unknown, ctx: u
 
 export const mapLiteralsPatch: AstPatch = {
   name: 'map-literals',
+  ops: ['map', 'in', '[]', '[?]'],
   apply(node, { source, unchecked }) {
     if (node.op === 'map') {
       checkMapLiteral(node, source, unchecked);

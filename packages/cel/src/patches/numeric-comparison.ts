@@ -23,6 +23,7 @@ const order: Record<string, (x: number, y: number) => boolean> = {
 
 export const numericComparisonPatch: AstPatch = {
   name: 'numeric-comparison',
+  ops: [...Object.keys(order), 'in', '[]'],
   apply(node) {
     const op = node.op;
     if (Object.hasOwn(order, op)) {

@@ -25,6 +25,7 @@ function selectable(v: unknown): boolean {
 
 export const optionalSelectPatch: AstPatch = {
   name: 'optional-select',
+  ops: ['.'],
   apply(node) {
     if (node.op !== '.') return;
     const kind = ((node.args as [EngineNode])[0].checkedType as { kind?: string } | undefined)?.kind;

@@ -10,6 +10,7 @@ import { type AstPatch, callName, wrapHandle } from './engine-ast.js';
 
 export const regexMatchesPatch: AstPatch = {
   name: 'regex-matches',
+  ops: ['rcall'],
   apply(node) {
     if (node.op !== 'rcall' || callName(node) !== 'matches') return;
     wrapHandle(

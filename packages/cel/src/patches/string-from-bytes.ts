@@ -11,6 +11,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 export const stringFromBytesPatch: AstPatch = {
   name: 'string-from-bytes',
+  ops: ['call'],
   apply(node) {
     if (node.op !== 'call' || callName(node) !== 'string') return;
     wrapHandle(node, (inner) => (args, ast, ev) => {

@@ -26,6 +26,7 @@ const accessors = new Set([
 
 export const timeZonesPatch: AstPatch = {
   name: 'time-zones',
+  ops: ['rcall'],
   apply(node) {
     if (node.op !== 'rcall') return;
     const name = callName(node);

@@ -48,6 +48,7 @@ const compare: Record<string, (c: number) => boolean> = {
 
 export const timestampsPatch: AstPatch = {
   name: 'timestamps',
+  ops: ['call', ...Object.keys(compare), '+', '-'],
   apply(node) {
     const op = node.op;
     if (op === 'call' && callName(node) === 'duration')
