@@ -9,6 +9,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { ApiError, type Flavor } from '@orchard/meta';
 import type { ApiServerOptions } from './options.js';
+import { AuditedResponse } from './response/audited-response.js';
 import { writeError } from './response/write.js';
 
 /** The HTTP(S) server of an `ApiServer`: listens, tracks connections, closes them all. */
@@ -66,6 +67,7 @@ export function createListener(
         ? createHttpsServer(
             {
               connectionsCheckingInterval,
+              ServerResponse: AuditedResponse,
               ...tlsHardening,
               cert: tls.cert,
               key: tls.key,
@@ -77,7 +79,7 @@ export function createListener(
             },
             drain.handle,
           )
-        : createHttpServer({ connectionsCheckingInterval }, drain.handle);
+        : createHttpServer({ connectionsCheckingInterval, ServerResponse: AuditedResponse }, drain.handle);
       server = s;
       // Slow clients (slowloris): headers within requestHeaderTimeoutMs, else 408 (Node checks the
       // deadline every connectionsCheckingInterval); a stalled body is the timeout filter's 408.
@@ -131,14 +133,15 @@ function createDrain(handle: RequestListener): {
   const inFlight = new Set<ServerResponse>();
   let draining = false;
   let drained: (() => void) | undefined;
-  const done = (res: ServerResponse) => {
-    inFlight.delete(res);
+  // One listener function for every response ('close' comes once): no closure per request.
+  const onClose = function (this: ServerResponse) {
+    inFlight.delete(this);
     if (draining && inFlight.size === 0) drained?.();
   };
   return {
     handle(req, res) {
       inFlight.add(res);
-      res.once('close', () => done(res));
+      res.on('close', onClose);
       if (draining) res.shouldKeepAlive = false;
       handle(req, res);
     },

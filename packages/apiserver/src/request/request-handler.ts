@@ -7,6 +7,7 @@ import { auditFailedAuthentication, type ServerAudit } from '../filters/audit.js
 import type { FilterContext, FilterHandler } from '../filters/filter.js';
 import { recordRequest } from '../metrics/request-metrics.js';
 import type { ResourceDefinition } from '../registry/resource.js';
+import { AuditedResponse } from '../response/audited-response.js';
 import { writeError } from '../response/write.js';
 import type { ServerState } from '../state.js';
 import { untransformableWithoutGate } from '../storage/corrupt-objects.js';
@@ -50,7 +51,9 @@ export function createRequestHandler(
     // The path as sent, dot segments kept: authentication, resolution and routing read the same one.
     const info = resolveRequestInfo(req.method ?? 'GET', requestPath(target), searchParams);
     const ctx = newFilterContext(req, res, searchParams, info, auditIdOf(req));
-    res.setHeader('Audit-ID', ctx.auditID);
+    // Set as the first header: held by the server's response class until the headers are written.
+    if (res instanceof AuditedResponse) res.setAuditId(ctx.auditID);
+    else res.setHeader('Audit-ID', ctx.auditID);
     if (requestLog) logRequestOnClose(requestLog, ctx, res);
     const startedAt = metrics ? performance.now() : 0;
     try {

@@ -4,8 +4,10 @@ import type { ApiError, Flavor } from '@orchard/meta';
 import { negotiateResponse, offersFor, type ResponseEncoding, type ResponseOffer } from '../codecs.js';
 import type { RequestContext } from '../context.js';
 import { convertForResponse } from '../crd/conversion.js';
+import { AuditedResponse } from './audited-response.js';
 import { maybeGzip } from './compression.js';
 import { encodeCached } from './encode-cached.js';
+import { negotiateForKind } from './negotiation-cache.js';
 
 /**
  * RFC 7234 §5.5 warning header values (`299 - "text"`), as upstream writes them: the text quoted with
@@ -35,14 +37,51 @@ export function send(
     return;
   }
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  res.writeHead(code, {
-    'Content-Type': contentType,
-    'Content-Length': String(bytes.byteLength),
-    'Cache-Control': 'no-cache, private',
-    'X-Content-Type-Options': 'nosniff',
-    ...headers,
-  });
+  const flat = res instanceof AuditedResponse && res.untouchedHeaders ? flatHeaders(headers) : undefined;
+  if (flat) {
+    flat.unshift(
+      'Content-Type',
+      contentType,
+      'Content-Length',
+      String(bytes.byteLength),
+      'Cache-Control',
+      'no-cache, private',
+      'X-Content-Type-Options',
+      'nosniff',
+    );
+    (res as AuditedResponse).writeHeadFlat(code, flat);
+  } else
+    res.writeHead(code, {
+      'Content-Type': contentType,
+      'Content-Length': String(bytes.byteLength),
+      'Cache-Control': 'no-cache, private',
+      'X-Content-Type-Options': 'nosniff',
+      ...headers,
+    });
   res.end(head ? undefined : bytes);
+}
+
+/** The headers `send` always writes (lower case): a caller's header of the same name replaces one. */
+const sendHeaderNames = new Set([
+  'content-type',
+  'content-length',
+  'cache-control',
+  'x-content-type-options',
+]);
+
+/**
+ * `headers` as a flat `[name, value, …]` list (a list value as repeated names), or undefined when
+ * one of them replaces a header `send` writes itself (the object form keeps that header's place).
+ */
+function flatHeaders(headers: Record<string, string | string[]>): string[] | undefined {
+  const flat: string[] = [];
+  for (const name in headers) {
+    if (sendHeaderNames.has(name.toLowerCase())) return undefined;
+    const value = headers[name] as string | string[];
+    if (typeof value === 'string') flat.push(name, value);
+    else for (const v of value) flat.push(name, v);
+  }
+  return flat;
 }
 
 function warningHeaders(ctx: RequestContext): Record<string, string[]> {
@@ -51,10 +90,19 @@ function warningHeaders(ctx: RequestContext): Record<string, string[]> {
 
 /** Negotiates the encoding of an object or list response (406 when nothing in Accept fits). */
 export function responseEncoding(ctx: RequestContext, streaming = false): ResponseEncoding {
-  const gvk = ctx.def ? { group: ctx.def.group, version: ctx.version, kind: ctx.def.kind } : undefined;
+  const { server, def } = ctx;
+  if (def)
+    return negotiateForKind(
+      server.offers,
+      server.flavor,
+      def,
+      ctx.version,
+      ctx.req.headers.accept,
+      streaming,
+    );
   return negotiateResponse(
     ctx.req.headers.accept,
-    offersFor(ctx.server.offers, ctx.server.flavor, gvk),
+    offersFor(server.offers, server.flavor, undefined),
     streaming,
   );
 }
