@@ -6,8 +6,13 @@ import type { Filter } from './filter.js';
 /** Every request is `user` (insecure mode, `--insecure-http`: the admin). */
 export function createFixedAuthenticator(user: UserInfo): UnionAuthenticator {
   const result = Object.freeze({ user, anonymous: false });
-  return { authenticate: () => Promise.resolve(result) };
+  const authenticator: UnionAuthenticator = { authenticate: () => Promise.resolve(result) };
+  fixedUsers.set(authenticator, user);
+  return authenticator;
 }
+
+/** The user of each fixed authenticator: its filter sets it without a promise per request. */
+const fixedUsers = new WeakMap<UnionAuthenticator, UserInfo>();
 
 /** Paths served to anonymous callers while no authorizer decides (upstream's `system:public-info-viewer` paths). */
 const publicPaths = /^\/(version|livez|readyz|healthz)(\/.*)?$/;
@@ -37,6 +42,12 @@ export function authenticationFilter(
   options: AuthenticationFilterOptions = {},
 ): Filter {
   const readCert = options.readClientCertificate;
+  const fixedUser = fixedUsers.get(authenticator);
+  if (fixedUser)
+    return (ctx, next) => {
+      ctx.user = fixedUser;
+      return next();
+    };
   return async (ctx, next) => {
     const clientCertificate = readCert?.(ctx.req.socket);
     let result: Awaited<ReturnType<UnionAuthenticator['authenticate']>>;

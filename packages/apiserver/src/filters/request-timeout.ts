@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { ApiError } from '@orchard/meta';
 import { parseDuration } from '../duration.js';
-import type { Filter } from './filter.js';
+import type { Filter, FilterContext } from './filter.js';
 
 /**
  * Upstream's timeout filter for non-long-running requests (`--request-timeout`, default 60 s): a
@@ -21,12 +21,17 @@ export function requestTimeoutMs(queryTimeout: string | null, maxMs: number): nu
 
 /**
  * Runs `work`; rejects with the 504 when it has not settled within `ms`. `work`'s own later failure
- * is ignored (the response went out already). One promise and one timer a request.
+ * is ignored (the response went out already). One promise and one timer a request. `mapError`
+ * turns the rejection (the 504, or `work`'s own) into the one to reject with.
  */
-export function withTimeout(work: Promise<void>, ms: number): Promise<void> {
+export function withTimeout(
+  work: Promise<void>,
+  ms: number,
+  mapError: (e: unknown) => unknown = (e) => e,
+): Promise<void> {
   if (!(ms > 0)) return work;
   return new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(requestTimedOut()), ms);
+    const timer = setTimeout(() => reject(mapError(requestTimedOut())), ms);
     work.then(
       () => {
         clearTimeout(timer);
@@ -34,7 +39,7 @@ export function withTimeout(work: Promise<void>, ms: number): Promise<void> {
       },
       (e: unknown) => {
         clearTimeout(timer);
-        reject(e);
+        reject(mapError(e));
       },
     );
   });
@@ -68,14 +73,23 @@ export function requestBodyTimedOut(res: ServerResponse): ApiError {
  * (408, connection closed), not the server's (504).
  */
 export function requestTimeoutFilter(maxMs: number): Filter {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const { info } = ctx;
     const watch = info.isResourceRequest && info.verb === 'watch';
     const ms = watch ? 0 : requestTimeoutMs(ctx.searchParams.get('timeout'), maxMs);
+    let work: Promise<void>;
     try {
-      await withTimeout(next(), ms);
+      work = next();
     } catch (e) {
-      throw isRequestTimeout(e) && !ctx.req.complete ? requestBodyTimedOut(ctx.res) : e;
+      return Promise.reject(blame(ctx, e));
     }
+    // One promise and one timer a request, no `async` wrapper; a watch (no timeout) adds nothing.
+    if (ms > 0) return withTimeout(work, ms, (e) => blame(ctx, e));
+    return watch ? work : work.catch((e: unknown) => Promise.reject(blame(ctx, e)));
   };
+}
+
+/** A timeout while the client is still sending its body is its fault (408), not the server's (504). */
+function blame(ctx: FilterContext, e: unknown): unknown {
+  return isRequestTimeout(e) && !ctx.req.complete ? requestBodyTimedOut(ctx.res) : e;
 }
