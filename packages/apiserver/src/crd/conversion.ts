@@ -1,6 +1,6 @@
 import { type ApiObject, formatApiVersion, parseApiVersion } from '@orchard/meta';
 import type { RequestContext } from '../context.js';
-import type { WriteStep } from '../handlers/write-pipeline.js';
+import type { WriteRequest, WriteStep } from '../handlers/write-pipeline.js';
 import type { ResourceDefinition } from '../registry/resource.js';
 import { customResourceInfo } from '../schema/schemas.js';
 import type { ServerState } from '../state.js';
@@ -232,22 +232,25 @@ export function convertForResponse(ctx: RequestContext, value: unknown): unknown
 export const versionInStep: WriteStep = {
   name: 'version-in',
   operations: ['update', 'patch'],
-  async run(w) {
-    if (w.old && (customResourceInfo(w.def) || isMultiVersion(w.def))) {
-      const [old] = await convertAllToVersion(w.ctx.server, w.def, [w.old], w.ctx.version);
-      w.old = old as typeof w.old;
-    }
-  },
+  // Synchronous for a create and for a built-in type with one version: no promise on their write path.
+  run: (w) => (w.old && (customResourceInfo(w.def) || isMultiVersion(w.def)) ? convertIn(w) : undefined),
 };
+
+async function convertIn(w: WriteRequest): Promise<void> {
+  if (!w.old) return;
+  const [old] = await convertAllToVersion(w.ctx.server, w.def, [w.old], w.ctx.version);
+  w.old = old as typeof w.old;
+}
 
 /** `version-out`: objects are stored at the storage version (a custom resource's: its CRD's). */
 export const versionOutStep: WriteStep = {
   name: 'version-out',
   operations: ['create', 'update', 'patch'],
-  async run(w) {
-    if (customResourceInfo(w.def) || isMultiVersion(w.def)) {
-      const [obj] = await convertAllToVersion(w.ctx.server, w.def, [w.obj], storageVersionOf(w.def));
-      w.obj = obj as ApiObject;
-    }
-  },
+  // Synchronous for a built-in type with one version: no promise on its write path.
+  run: (w) => (customResourceInfo(w.def) || isMultiVersion(w.def) ? convertOut(w) : undefined),
 };
+
+async function convertOut(w: WriteRequest): Promise<void> {
+  const [obj] = await convertAllToVersion(w.ctx.server, w.def, [w.obj], storageVersionOf(w.def));
+  w.obj = obj as ApiObject;
+}

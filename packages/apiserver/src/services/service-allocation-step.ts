@@ -1,5 +1,5 @@
 import type { RequestContext } from '../context.js';
-import { DeferredWriteWork, type WriteStep } from '../handlers/write-pipeline.js';
+import { DeferredWriteWork, type WriteRequest, type WriteStep } from '../handlers/write-pipeline.js';
 import { Reservation } from './allocation-taker.js';
 import type { ServiceAllocator } from './service-allocator.js';
 
@@ -13,35 +13,39 @@ import type { ServiceAllocator } from './service-allocator.js';
  */
 export function serviceAllocationStep(allocator: () => ServiceAllocator | undefined): WriteStep {
   const reservations = new WeakMap<RequestContext, Reservation>();
+  const allocate = async (w: WriteRequest): Promise<void> => {
+    const a = allocator();
+    if (!a) return;
+    await a.ready;
+    const name = w.obj.metadata?.name ?? w.name;
+    if (w.old === undefined || w.dryRun) {
+      const undo = await a.allocateNew(w.obj, name, w.dryRun);
+      w.undo = [...(w.undo ?? []), undo];
+      return;
+    }
+    let reservation = reservations.get(w.ctx);
+    if (!reservation) {
+      reservation = new Reservation();
+      reservations.set(w.ctx, reservation);
+    }
+    const taker = reservation.taker();
+    await a.allocate(w.obj, name, w.old, taker);
+    if (taker.missing()) {
+      const r = reservation;
+      throw new DeferredWriteWork(
+        () => r.fill(),
+        (persisted) => r.finish(persisted),
+      );
+    }
+    taker.finishPass();
+  };
   return {
     name: 'service-allocation',
     operations: ['create', 'update', 'patch'],
-    async run(w) {
-      if (w.def.group !== '' || w.def.resource !== 'services' || w.ctx.info.subresource !== '') return;
-      const a = allocator();
-      if (!a) return;
-      await a.ready;
-      const name = w.obj.metadata?.name ?? w.name;
-      if (w.old === undefined || w.dryRun) {
-        const undo = await a.allocateNew(w.obj, name, w.dryRun);
-        w.undo = [...(w.undo ?? []), undo];
-        return;
-      }
-      let reservation = reservations.get(w.ctx);
-      if (!reservation) {
-        reservation = new Reservation();
-        reservations.set(w.ctx, reservation);
-      }
-      const taker = reservation.taker();
-      await a.allocate(w.obj, name, w.old, taker);
-      if (taker.missing()) {
-        const r = reservation;
-        throw new DeferredWriteWork(
-          () => r.fill(),
-          (persisted) => r.finish(persisted),
-        );
-      }
-      taker.finishPass();
-    },
+    // Synchronous for every other type: no promise on the write path of a type it does not touch.
+    run: (w) =>
+      w.def.group !== '' || w.def.resource !== 'services' || w.ctx.info.subresource !== ''
+        ? undefined
+        : allocate(w),
   };
 }
