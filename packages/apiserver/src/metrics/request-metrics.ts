@@ -88,10 +88,45 @@ export function recordRequest(
   code: number,
   startedAt: number,
 ): void {
+  const labels = requestLabels(ctx);
+  let total = labels.withCode.get(code);
+  if (!total) {
+    const codeText = String(code);
+    total = { values: [...labels.values, codeText], key: `${labels.key}\0${codeText}` };
+    // Status codes are the server's own: a few per request shape.
+    labels.withCode.set(code, total);
+  }
+  metrics.requestTotal.inc(total.values, 1, total.key);
+  if (labels.values[0] !== 'WATCH')
+    metrics.requestDuration.observe(labels.values, (performance.now() - startedAt) / 1000, labels.key);
+}
+
+/** The label values of a request shape, joined, and with each status code seen for it. */
+interface RequestLabels {
+  readonly def: FilterContext['def'];
+  readonly method: string | undefined;
+  readonly values: readonly string[];
+  readonly key: string;
+  readonly withCode: Map<number, { readonly values: readonly string[]; readonly key: string }>;
+}
+
+/**
+ * Label values per resolved request info (the resolver shares one frozen info per path shape): a
+ * request without `dryRun` that is not a patch (whose verb depends on its content type) takes the
+ * ones of the last request of its shape, method and resource type instead of building them again.
+ */
+const labelsByInfo = new WeakMap<FilterContext['info'], RequestLabels>();
+
+function requestLabels(ctx: FilterContext): RequestLabels {
+  const { info, def } = ctx;
+  const method = ctx.req.method;
+  const reusable = info.verb !== 'patch' && !ctx.searchParams.has('dryRun');
+  if (reusable) {
+    const known = labelsByInfo.get(info);
+    if (known && known.def === def && known.method === method) return known;
+  }
   const values = requestLabelValues(ctx);
-  const key = values.join('\0');
-  const codeText = String(code);
-  metrics.requestTotal.inc([...values, codeText], 1, `${key}\0${codeText}`);
-  if (values[0] !== 'WATCH')
-    metrics.requestDuration.observe(values, (performance.now() - startedAt) / 1000, key);
+  const labels: RequestLabels = { def, method, values, key: values.join('\0'), withCode: new Map() };
+  if (reusable && Object.isFrozen(info)) labelsByInfo.set(info, labels);
+  return labels;
 }
