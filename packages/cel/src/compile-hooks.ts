@@ -3,13 +3,8 @@
  * of a walk per concern): the `has()` fix before a node is checked, the checked-AST patches once
  * it is checked, and the declared variables the expression refers to.
  */
-import {
-  type AstPatchContext,
-  type CheckHooks,
-  type EngineNode,
-  patchHasNode,
-  patchNode,
-} from './patches/index.js';
+import type { AstPatchContext, CheckHooks, EngineNode } from './patches/index.js';
+import { patchHasNode, patchNode } from './patches/index.js';
 
 /** The hooks of one compile (see `CheckHooks`): create one per checked expression. */
 export class CompileHooks implements CheckHooks {
@@ -18,10 +13,15 @@ export class CompileHooks implements CheckHooks {
   private readonly maps: EngineNode[] = [];
   private readonly context: AstPatchContext;
 
+  /**
+   * `patch: false` for the checking-only (typed) environment's AST, which is never evaluated: it
+   * gets the `has()` fix and the map-literal checks (compile errors) but no evaluation patches.
+   */
   constructor(
     source: string,
     unchecked: boolean,
     private readonly variables: ReadonlyMap<string, unknown>,
+    private readonly patch = true,
   ) {
     this.context = { source, unchecked };
   }
@@ -39,7 +39,7 @@ export class CompileHooks implements CheckHooks {
   }
 
   leave(node: EngineNode): void {
-    if (node.op !== 'map') patchNode(node, this.context);
+    if (this.patch && node.op !== 'map') patchNode(node, this.context);
   }
 
   /** Patches the map literals (after a successful check); throws their compile-time errors. */
@@ -67,6 +67,3 @@ export class CompileHooks implements CheckHooks {
       for (const k of Object.keys(v)) this.collectIds((v as Record<string, unknown>)[k]);
   }
 }
-
-/** The hooks of the checking-only (typed) environment's check: the `has()` fix only. */
-export const hasOnlyHooks: CheckHooks = Object.freeze({ enter: patchHasNode, leave: () => {} });

@@ -55,6 +55,42 @@ describe('compile', () => {
   });
 });
 
+describe('compile over schema variables (typed check, evaluation AST on first use)', () => {
+  const schema = {
+    type: 'object' as const,
+    properties: { a: { type: 'integer' as const }, s: { type: 'string' as const } },
+  };
+  const env = createEnv({ variables: { self: { schema }, oldSelf: { schema } } });
+
+  it.each([
+    // the estimate's undefined field comes before the typed check's overload error
+    ['has(self.nosuch) || self.a + "x" == "1"', "undefined field 'nosuch'", 5],
+    // a repeated map key comes before both
+    ['{1: 2, 1: 3}.size() == 1 || self.a + "x" == "1"', 'duplicate map key: 1', 8],
+    // the evaluation environment's check comes first
+    ['nosuchfn(1) || self.nosuch == 1', "found no matching overload for 'nosuchfn(int)'", 1],
+    ['self.a + "x" == "1"', 'no such overload: int + string', 1],
+  ] as const)('reports the error the full pipeline meets first: %s', (expr, message, column) => {
+    const f = failure(() => compile(expr, env));
+    expect(f.code).toBe('type-check');
+    expect(f.message).toContain(message);
+    expect(f.column).toBe(column);
+  });
+
+  it('types, references and evaluates as one program', () => {
+    const program = compile('self.a < oldSelf.a && has(self.s)', env, { outputType: 'bool' });
+    expect(program.outputType).toBe('bool');
+    expect([...program.references].sort()).toEqual(['oldSelf', 'self']);
+    const activation = { self: { a: 1n, s: 'x' }, oldSelf: { a: 2n } };
+    // the same value and cost as the program of an environment without schemas (built eagerly)
+    const plain = createEnv({ variables: { self: 'map<string, dyn>', oldSelf: 'map<string, dyn>' } });
+    const eager = compile('self.a < oldSelf.a && has(self.s)', plain).evaluateWithCost(activation);
+    expect(eager.value).toBe(true);
+    expect(program.evaluateWithCost(activation)).toEqual(eager);
+    expect(program.evaluate({ self: { a: 3n }, oldSelf: { a: 2n } })).toBe(false);
+  });
+});
+
 describe('evaluate', () => {
   const env = createEnv({ variables: { x: 'int', obj: 'dyn', xs: 'list<int>' } });
 

@@ -5,36 +5,31 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import type { StructuralSchema } from '@orchard/schema';
-import { CompileHooks, hasOnlyHooks } from './compile-hooks.js';
+import { CompileHooks } from './compile-hooks.js';
 import { type CostEstimate, estimateCost } from './cost-estimator.js';
-import type { CostTracker } from './cost-tracker.js';
-import { budgetExceeded } from './cost-tracker.js';
 import { CelError, fromEngineError, isCelError } from './errors.js';
 import { registerLibraries } from './library/index.js';
-import { PerCallLimit } from './limits.js';
 import { resolveNames } from './names.js';
 import {
   applyParsed,
-  type CallCost,
   type Checker,
   type CheckHooks,
   captureChecker,
   captureEvaluator,
-  costRegionOptions,
-  costSymbol,
   type EngineNode,
   type Evaluator,
   hooksSymbol,
-  isPlainRun,
   lenientSymbol,
   type Preprocessed,
   paramsAsDyn,
-  planCostRegions,
   preprocess,
   registerCheckProbe,
   registerProbe,
-  switchRun,
 } from './patches/index.js';
+import { CompiledProgram, type EvaluationAst, type Program } from './program.js';
+
+export type { EvaluateOptions, EvaluationResult, Program } from './program.js';
+
 import { type CelType, celTypeOf, registerSchemaTypes } from './types.js';
 
 /** Feature gates that change the environment (same names and defaults as upstream). */
@@ -178,26 +173,6 @@ export function createEnv(options: CelEnvOptions = {}): CelEnv {
 }
 
 /**
- * Options of one `Program.evaluate`/`evaluateWithCost` call; the call throws a `cost-budget-exceeded`
- * CelError when it exceeds `costBudget` or what is left of `tracker`, whichever is smaller.
- */
-export interface EvaluateOptions {
-  /** Cost limit of this evaluation. Default `PerCallLimit` (1,000,000). */
-  costBudget?: number;
-  /** A tracker shared across evaluations (a total budget); charged with this evaluation's cost. */
-  tracker?: CostTracker;
-}
-
-/**
- * What `Program.evaluateWithCost` returns: the CEL value (int64 as `bigint`, …) and the cost units it spent.
- */
-export interface EvaluationResult {
-  value: unknown;
-  /** Cost units this evaluation spent. */
-  cost: number;
-}
-
-/**
  * Options of `compile`; all optional. `compile` throws a CelError with code `parse`, `type-check` (including
  * a wrong `outputType`) or `estimated-cost-exceeded` when the expression is rejected.
  */
@@ -214,107 +189,6 @@ export interface CompileOptions {
    * The output type is `dyn`. Default `true`; rules and anything user-facing should keep it.
    */
   check?: boolean;
-}
-
-/** A compiled expression. Evaluation is synchronous and does not mutate the activation. */
-export interface Program {
-  readonly expression: string;
-  /** The checked type of the result (`bool`, `string`, `dyn`, …). */
-  readonly outputType: CelType;
-  /** The static worst-case cost estimate. */
-  readonly estimatedCost: CostEstimate;
-  /** The declared variables the expression refers to (e.g. whether a rule uses `oldSelf`). */
-  readonly references: ReadonlySet<string>;
-  /** Evaluates; throws a `CelError` (`evaluation` or `cost-budget-exceeded`). */
-  evaluate(activation?: Record<string, unknown>, options?: EvaluateOptions): unknown;
-  /** Like `evaluate`, also reporting the cost spent. */
-  evaluateWithCost(activation?: Record<string, unknown>, options?: EvaluateOptions): EvaluationResult;
-}
-
-class CompiledProgram implements Program {
-  constructor(
-    readonly expression: string,
-    readonly outputType: CelType,
-    readonly estimatedCost: CostEstimate,
-    readonly references: ReadonlySet<string>,
-    private readonly fn: (ctx: Record<string, unknown>) => unknown,
-    private readonly evaluator: Evaluator,
-    private readonly root: EngineNode,
-  ) {}
-
-  /**
-   * The root region's constant cost for the region pass, or undefined (always charged per node);
-   * planned on the first evaluation (`planCostRegions`), so compiling a rule costs nothing more.
-   */
-  private regions: number | undefined | null = null;
-
-  evaluate(activation: Record<string, unknown> = {}, options: EvaluateOptions = {}): unknown {
-    return this.evaluateWithCost(activation, options).value;
-  }
-
-  evaluateWithCost(
-    activation: Record<string, unknown> = {},
-    options: EvaluateOptions = {},
-  ): EvaluationResult {
-    const shared = options.tracker;
-    const budget = options.costBudget ?? PerCallLimit;
-    const limit = shared === undefined ? budget : Math.min(budget, shared.remaining());
-    const call: CallCost = { used: 1, limit, halted: false, shared, slow: false, rerun: false };
-    const ev = this.evaluator;
-    const outer = ev[costSymbol];
-    ev[costSymbol] = call;
-    try {
-      // the region pass (cost-regions.ts); anything it cannot decide is evaluated again per node
-      if (this.regions === null) this.regions = planCostRegions(this.root);
-      const regions = this.regions;
-      if (regions !== undefined && limit >= 1 && isPlainRun(ev) && !costRegionOptions.perNodeOnly) {
-        try {
-          const value = this.fn(activation);
-          call.used += regions;
-          if (!call.rerun && !call.halted && call.used <= limit && !(value instanceof Promise))
-            return { value, cost: call.used };
-        } catch {
-          // decided by the exact pass below
-        }
-        call.used = 1;
-        call.halted = false;
-        call.rerun = false;
-      }
-      return { value: this.evaluatePerNode(activation, call), cost: call.used };
-    } finally {
-      ev[costSymbol] = outer;
-      shared?.charge(Math.min(call.used, shared.remaining()));
-    }
-  }
-
-  /** The exact pass: every node charged by the cost hook, halting where the budget runs out. */
-  private evaluatePerNode(activation: Record<string, unknown>, call: CallCost): unknown {
-    const ev = this.evaluator;
-    const wasPlain = isPlainRun(ev);
-    call.slow = true;
-    switchRun(ev, true);
-    let value: unknown;
-    try {
-      if (call.used > call.limit) throw budgetExceeded(call.limit);
-      value = this.fn(activation);
-    } catch (e) {
-      if (call.halted) throw withPosition(budgetExceeded(call.limit), this.expression);
-      throw fromEngineError(e, this.expression, 'evaluation');
-    } finally {
-      switchRun(ev, !wasPlain);
-    }
-    // An exceeded budget inside `a || b` may have been absorbed by CEL's commutative error rules.
-    if (call.halted) throw withPosition(budgetExceeded(call.limit), this.expression);
-    if (value instanceof Promise)
-      throw new CelError('evaluation', 'asynchronous functions are not supported', {
-        expression: this.expression,
-      });
-    return value;
-  }
-}
-
-function withPosition(e: CelError, expression: string): CelError {
-  return new CelError(e.code, e.summary, { expression, detail: e.detail });
 }
 
 /** Whether a compile against `env` must resolve qualified names (computed once per environment). */
@@ -354,53 +228,110 @@ function checkHooked(
   }
 }
 
+/** The estimate of `root`; its `type-check` errors (undefined fields) carry the expression. */
+function estimateOrThrow(root: EngineNode, expr: string, env: EnvInternals): CostEstimate {
+  try {
+    return estimateCost(root, env.variables);
+  } catch (e) {
+    if (isCelError(e))
+      throw new CelError(e.code, e.summary, { expression: expr, position: e.position, detail: e.detail });
+    throw e;
+  }
+}
+
+interface Prepared extends EvaluationAst {
+  type: CelType;
+  references: ReadonlySet<string>;
+}
+
+/**
+ * The evaluation AST of `expr`: parsed, names resolved, checked against the evaluation environment
+ * with the `has()` fix, the checked-AST patches and the map-literal checks applied in the same pass.
+ * Throws the `parse`/`type-check` CelError compile reports.
+ */
+function prepareEvaluation(expr: string, pre: Preprocessed, env: EnvInternals, unchecked: boolean): Prepared {
+  let parsed: ReturnType<Environment['parse']>;
+  try {
+    parsed = env.engine.parse(pre.source);
+  } catch (e) {
+    throw fromEngineError(e, expr, 'parse', pre.toOriginal);
+  }
+  const root = parsed.ast as unknown as EngineNode;
+  resolveParsed(root, pre, env, unchecked);
+  const hooks = new CompileHooks(expr, unchecked, env.variables);
+  const checked = checkHooked(parsed, env.checker, hooks, unchecked);
+  if (!checked.valid)
+    throw fromEngineError(checked.error, expr, checked.error?.name === 'ParseError' ? 'parse' : 'type-check');
+  hooks.finish();
+  let type = unchecked ? 'dyn' : (checked.type ?? 'dyn');
+  const rootType = root.checkedType as Parameters<typeof paramsAsDyn>[1] | undefined;
+  if (!unchecked && rootType?.hasPlaceholderType) {
+    const t = paramsAsDyn(env.checker, rootType).name;
+    type = t === 'list<dyn>' ? 'list' : t === 'map<dyn, dyn>' ? 'map' : t;
+  }
+  const fn = parsed as unknown as EvaluationAst['fn'];
+  return { fn, root, type, references: hooks.references };
+}
+
 /**
  * Parses and type-checks `expr` against `env`. Throws a `CelError` with code `parse`,
  * `type-check` (with the source position) or `estimated-cost-exceeded`.
+ *
+ * Over schema variables the compile-time check is the typed environment's (field types checked),
+ * and the evaluation AST is built on the first evaluation; whenever the typed check, the
+ * map-literal checks or the estimate reject the expression, the evaluation AST is built first,
+ * so the error reported is the one the full pipeline meets first (evaluation check, map literals,
+ * estimate, typed check).
  */
 export function compile(expr: string, env: CelEnv, options: CompileOptions = {}): Program {
   const internals = env as EnvInternals;
   if (internals.engine === undefined)
     throw new CelError('invalid-argument', 'env was not created by createEnv()');
   const pre = preprocess(expr);
-  let parsed: ReturnType<Environment['parse']>;
+  const unchecked = options.check === false;
+  const typed = internals.typed;
+  if (typed === undefined || unchecked) {
+    const ev = prepareEvaluation(expr, pre, internals, unchecked);
+    const estimate = estimateOrThrow(ev.root, expr, internals);
+    return finish(expr, options, ev.type, estimate, ev.references, internals, ev);
+  }
+  const prepare = () => prepareEvaluation(expr, pre, internals, false);
+  let shadow: ReturnType<Environment['parse']>;
   try {
-    parsed = internals.engine.parse(pre.source);
+    shadow = typed.engine.parse(pre.source);
   } catch (e) {
+    prepare();
     throw fromEngineError(e, expr, 'parse', pre.toOriginal);
   }
-  const unchecked = options.check === false;
-  const root = parsed.ast as unknown as EngineNode;
-  resolveParsed(root, pre, internals, unchecked);
-  // one pass: the checker hook fixes `has()`, patches each checked node and collects references
-  const hooks = new CompileHooks(expr, unchecked, internals.variables);
-  const checked = checkHooked(parsed, internals.checker, hooks, unchecked);
-  if (!checked.valid)
-    throw fromEngineError(checked.error, expr, checked.error?.name === 'ParseError' ? 'parse' : 'type-check');
-  hooks.finish();
-  let outputType = unchecked ? 'dyn' : (checked.type ?? 'dyn');
-  const rootType = root.checkedType as Parameters<typeof paramsAsDyn>[1] | undefined;
-  if (!unchecked && rootType?.hasPlaceholderType) {
-    const t = paramsAsDyn(internals.checker, rootType).name;
-    outputType = t === 'list<dyn>' ? 'list' : t === 'map<dyn, dyn>' ? 'map' : t;
+  const root = shadow.ast as unknown as EngineNode;
+  resolveParsed(root, pre, internals, false);
+  const hooks = new CompileHooks(expr, false, internals.variables, false);
+  const checked = checkHooked(shadow, typed.checker, hooks, false);
+  if (!checked.valid) {
+    estimateOrThrow(prepare().root, expr, internals);
+    throw fromEngineError(checked.error, expr, 'type-check');
   }
   let estimate: CostEstimate;
   try {
-    estimate = estimateCost(root, env.variables);
+    hooks.finish();
+    estimate = estimateOrThrow(root, expr, internals);
   } catch (e) {
-    if (isCelError(e))
-      throw new CelError(e.code, e.summary, { expression: expr, position: e.position, detail: e.detail });
+    prepare();
     throw e;
   }
-  const typed = internals.typed;
-  if (typed !== undefined && !unchecked) {
-    // the same expression against message types: field types are checked too
-    const shadow = typed.engine.parse(pre.source);
-    resolveParsed(shadow.ast as unknown as EngineNode, pre, internals, false);
-    const typedCheck = checkHooked(shadow, typed.checker, hasOnlyHooks, false);
-    if (!typedCheck.valid) throw fromEngineError(typedCheck.error, expr, 'type-check');
-    outputType = typedCheck.type ?? outputType;
-  }
+  return finish(expr, options, checked.type ?? 'dyn', estimate, hooks.references, internals, prepare);
+}
+
+/** The checks of the result (output type, estimated cost limit) and the program. */
+function finish(
+  expr: string,
+  options: CompileOptions,
+  outputType: CelType,
+  estimate: CostEstimate,
+  references: ReadonlySet<string>,
+  env: EnvInternals,
+  ast: EvaluationAst | (() => EvaluationAst),
+): Program {
   if (options.outputType !== undefined && outputType !== options.outputType && outputType !== 'dyn') {
     throw new CelError('type-check', `expression must evaluate to ${options.outputType}, got ${outputType}`, {
       expression: expr,
@@ -413,13 +344,5 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
       { expression: expr, detail: String(estimate.max) },
     );
   }
-  return new CompiledProgram(
-    expr,
-    outputType,
-    estimate,
-    hooks.references,
-    parsed as unknown as (ctx: Record<string, unknown>) => unknown,
-    internals.evaluator,
-    root,
-  );
+  return new CompiledProgram(expr, outputType, estimate, references, env.evaluator, ast);
 }
