@@ -1,4 +1,4 @@
-import { X509Certificate } from 'node:crypto';
+import { createPublicKey, X509Certificate } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { generateServerTls, issueClientCert, loadCa, toSubjectAltNames, webCryptoKeys } from './certs.js';
@@ -16,6 +16,14 @@ describe('generated TLS material', async () => {
     expect(serving.verify(ca.publicKey)).toBe(true);
     expect(admin.verify(ca.publicKey)).toBe(true);
     expect(serving.ca).toBe(false);
+  });
+
+  it('gives the CA, the serving and the admin certificate a key pair each (generated side by side)', () => {
+    const spki = (c: X509Certificate) => c.publicKey.export({ type: 'spki', format: 'der' }).toString('hex');
+    expect(new Set([spki(ca), spki(serving), spki(admin)]).size).toBe(3);
+    expect(new Set([tls.ca.key, tls.serving.key, tls.admin.key]).size).toBe(3);
+    expect(createPublicKey(tls.serving.key).equals(serving.publicKey)).toBe(true);
+    expect(createPublicKey(tls.admin.key).equals(admin.publicKey)).toBe(true);
   });
 
   it('serves loopback names', () => {
