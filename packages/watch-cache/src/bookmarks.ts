@@ -1,5 +1,5 @@
 import { type ApiObject, initialEventsEndAnnotation } from '@orchard/meta';
-import type { Entry } from './object-state.js';
+import { revisionOf } from './object-state.js';
 import type { CacheWatchOptions } from './read-options.js';
 import type { WatchCacheEvent, WatcherQueue } from './watcher.js';
 
@@ -54,7 +54,7 @@ export function sendBookmark<T extends ApiObject>(
  * ADDED per object the watch selects, then, when asked, the BOOKMARK that ends the initial events.
  */
 export function initialEvents<T extends ApiObject>(
-  entries: Iterable<[string, Entry<T>]>,
+  entries: Iterable<[string, T]>,
   rev: number,
   o: CacheWatchOptions<T>,
   bookmarkObject: BookmarkObject<T>,
@@ -64,7 +64,7 @@ export function initialEvents<T extends ApiObject>(
   const kp = o.keyPrefix;
   for (const [k, e] of entries) {
     if (kp && !k.startsWith(kp)) continue;
-    if (!p || p(e.object)) out.push({ type: 'ADDED', object: e.object, revision: e.revision });
+    if (!p || p(e)) out.push({ type: 'ADDED', object: e, revision: revisionOf(e) });
   }
   if (o.initialEventsEndBookmark) {
     out.push({ type: 'BOOKMARK', object: bookmarkObject(String(rev), true), revision: rev });

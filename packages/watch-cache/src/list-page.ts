@@ -23,7 +23,7 @@ export function pageOfState<T extends ApiObject>(
   let last: string | undefined;
   keys.walk(i, (k) => {
     if (i >= end || items.length >= limit) return false;
-    const object = (entries.get(k) as { object: T }).object;
+    const object = entries.get(k) as T;
     last = k;
     if (!p || p(object)) items.push(object);
     i++;

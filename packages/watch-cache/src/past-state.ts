@@ -22,8 +22,7 @@ export class PastState<T extends ApiObject> {
     window.forEachAfterNewestFirst(rev, (c) => {
       if (c.type === 'ADDED') entries.delete(c.key);
       else {
-        const prev = c.prevObject as T;
-        entries.set(c.key, { object: prev, revision: Number(prev.metadata?.resourceVersion ?? 0) });
+        entries.set(c.key, c.prevObject as T);
       }
     });
     this.rebuilt = { rev, entries, keys: KeyIndex.fromSorted([...entries.keys()].sort()) };

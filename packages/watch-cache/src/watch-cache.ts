@@ -11,7 +11,7 @@ import {
 import { WatchCacheError } from './errors.js';
 import { EventWindow } from './event-window.js';
 import { pageFromStore, pageOfState } from './list-page.js';
-import { corruptValue, type Entry, ObjectState, type StateView } from './object-state.js';
+import { corruptValue, ObjectState, type StateView } from './object-state.js';
 import { PastState } from './past-state.js';
 import type {
   CacheGetResult,
@@ -191,7 +191,7 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
       await readyPromise;
       if (revision.kind === 'Exact') {
         const st = await exactState(revision.revision, false);
-        if (st !== 'store') return { object: st.entries.get(key)?.object, revision: revision.revision };
+        if (st !== 'store') return { object: st.entries.get(key), revision: revision.revision };
       }
       const where: ReadSource =
         revision.kind === 'Exact' ? { from: 'store', at: revision.revision } : await resolveRead(revision);
@@ -262,10 +262,7 @@ export function createWatchCache<T extends ApiObject = ApiObject>(
       }
       try {
         const res = await listFromStore(at, wo.keyPrefix ? { keyPrefix: wo.keyPrefix } : {});
-        const entries = res.items.map((object): [string, Entry<T>] => [
-          '',
-          { object, revision: Number(object.metadata?.resourceVersion ?? 0) },
-        ]);
+        const entries = res.items.map((object): [string, T] => ['', object]);
         w.release(initialEvents(entries, at, wo, bookmarkObject));
         return w;
       } catch (e) {
