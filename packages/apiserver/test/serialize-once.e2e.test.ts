@@ -63,7 +63,9 @@ describe.each([orchFlavor, kubernetesFlavor])(
             kind: 'ConfigMap',
             metadata: { name: `cm-${i}`, labels: { parity: i % 2 ? 'odd' : 'even' } },
             data: {
-              text: `ünïcødé ${'x'.repeat(i * 13)} "quoted" \\ ${String.fromCodePoint(0x1f600)}`,
+              // The last one is over 16 KiB, so a joined list also holds an item passed through as
+              // its own chunk, and the list spans several chunks.
+              text: `ünïcødé ${'x'.repeat(i === 29 ? 20_000 : i * 13)} "quoted" \\ ${String.fromCodePoint(0x1f600)}`,
               n: String(i),
             },
           },

@@ -1,5 +1,6 @@
 import type { Flavor, GroupVersionKind } from '@orchard/meta';
 import { hasBrand } from '@orchard/meta/internal';
+import type { ByteChunks } from './chunks.js';
 
 /**
  * A wire encoding of API objects (JSON, YAML, Protobuf, CBOR …). The server keeps a list of codecs;
@@ -28,10 +29,11 @@ export interface Codec {
   encode(value: unknown, context: CodecContext): Uint8Array;
   /**
    * Serialize once: a list's bytes from its items' `encode` bytes (kept by the watch cache), with
-   * `list` the list itself holding `items: []`. Byte for byte what `encode` of the whole list gives.
-   * Absent = the list is encoded whole.
+   * `list` the list itself holding `items: []`, as chunks to write in order (a large list is not
+   * copied into one buffer). Their concatenation is byte for byte what `encode` of the whole list
+   * gives. Absent = the list is encoded whole.
    */
-  joinList?(list: unknown, items: readonly Uint8Array[], context: CodecContext): Uint8Array;
+  joinList?(list: unknown, items: readonly Uint8Array[], context: CodecContext): ByteChunks;
   /**
    * Watch streams: the response `Content-Type` of a stream (`application/json` for JSON,
    * `application/cbor-seq` for CBOR) and the bytes of one framed event. Absent = cannot stream.

@@ -3,6 +3,8 @@
  * JSON and YAML live here; Protobuf, CBOR and Table live behind subpath exports.
  */
 
+export type { ByteChunks } from './chunks.js';
+export { chunksLength, joinChunks, packChunks } from './chunks.js';
 export type { Codec, CodecContext, CodecErrorCode } from './codec.js';
 export { CodecError, isCodecError } from './codec.js';
 export { jsonCodec, parseJson } from './json.js';

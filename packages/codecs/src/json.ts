@@ -1,3 +1,4 @@
+import { type ByteChunks, packChunks } from './chunks.js';
 import { type Codec, CodecError } from './codec.js';
 import { mediaTypes } from './media-type.js';
 
@@ -31,9 +32,10 @@ const listEnd = encoder.encode(']}');
 
 /**
  * A JSON list from its items' bytes: `list` (holding `items: []`, its last member) encoded, its
- * closing `[]}` cut, then the items joined by commas: what `JSON.stringify` of the whole list gives.
+ * closing `[]}` cut, then the items joined by commas: what `JSON.stringify` of the whole list gives,
+ * as chunks (see `packChunks`).
  */
-function joinJsonList(list: unknown, items: readonly Uint8Array[]): Uint8Array {
+function joinJsonList(list: unknown, items: readonly Uint8Array[]): ByteChunks {
   const head = encoder.encode(JSON.stringify(list));
   // `…"items":[]}`: keep through `[`.
   if (head.length < 3 || head[head.length - 3] !== 0x5b || head[head.length - 2] !== 0x5d)
@@ -44,15 +46,7 @@ function joinJsonList(list: unknown, items: readonly Uint8Array[]): Uint8Array {
     parts.push(items[i] as Uint8Array);
   }
   parts.push(listEnd);
-  let size = 0;
-  for (const p of parts) size += p.length;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return packChunks(parts);
 }
 
 /** `application/json`: the default encoding of every request and response. */
@@ -65,7 +59,7 @@ export const jsonCodec: Codec = Object.freeze({
   encode(value: unknown): Uint8Array {
     return encoder.encode(JSON.stringify(value));
   },
-  joinList(list: unknown, items: readonly Uint8Array[]): Uint8Array {
+  joinList(list: unknown, items: readonly Uint8Array[]): ByteChunks {
     return joinJsonList(list, items);
   },
   stream: Object.freeze({

@@ -1,4 +1,5 @@
 import { gzipSync } from 'node:zlib';
+import { type ByteChunks, chunksLength, joinChunks } from '@orchard/codecs';
 import type { RequestContext } from '../context.js';
 import { featureEnabled } from '../feature-gates.js';
 
@@ -25,16 +26,17 @@ export function acceptsGzip(header: string | undefined): boolean {
  * `APIResponseCompression` on (beta, default on) and a body of at least `gzipThresholdBytes`.
  * Returns the bytes to send and the headers to add.
  */
-export function maybeGzip(
+export function maybeGzip<B extends Uint8Array | ByteChunks>(
   ctx: RequestContext,
-  body: Uint8Array,
-): { body: Uint8Array; headers: Record<string, string> } {
+  body: B,
+): { body: B | Uint8Array; headers: Record<string, string> } {
   if (
     ctx.req.method !== 'GET' ||
-    body.byteLength < gzipThresholdBytes ||
+    (Array.isArray(body) ? chunksLength(body) : (body as Uint8Array).byteLength) < gzipThresholdBytes ||
     !acceptsGzip(ctx.req.headers['accept-encoding']) ||
     !featureEnabled(ctx.server.options.featureGates, 'APIResponseCompression')
   )
     return { body, headers: {} };
-  return { body: gzipSync(body), headers: { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } };
+  const whole = Array.isArray(body) ? joinChunks(body) : (body as Uint8Array);
+  return { body: gzipSync(whole), headers: { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } };
 }

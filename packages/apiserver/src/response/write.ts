@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type Codec, jsonCodec } from '@orchard/codecs';
+import { type ByteChunks, type Codec, chunksLength, jsonCodec } from '@orchard/codecs';
 import type { ApiError, Flavor } from '@orchard/meta';
 import { negotiateResponse, offersFor, type ResponseEncoding, type ResponseOffer } from '../codecs.js';
 import type { RequestContext } from '../context.js';
@@ -23,12 +23,15 @@ export function formatWarning(text: string): string {
   return Buffer.from(`299 - ${quoted}`, 'utf8').toString('latin1');
 }
 
-/** Writes a complete response with a body. HEAD requests get the headers only. */
+/**
+ * Writes a complete response with a body (one buffer, a string, or chunks written in order, as a
+ * joined list comes). HEAD requests get the headers only.
+ */
 export function send(
   res: ServerResponse,
   code: number,
   contentType: string,
-  body: Uint8Array | string,
+  body: Uint8Array | string | ByteChunks,
   headers: Record<string, string | string[]> = {},
   head = false,
 ): void {
@@ -37,13 +40,14 @@ export function send(
     return;
   }
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  const length = String(isChunks(bytes) ? chunksLength(bytes) : bytes.byteLength);
   const flat = res instanceof AuditedResponse && res.untouchedHeaders ? flatHeaders(headers) : undefined;
   if (flat) {
     flat.unshift(
       'Content-Type',
       contentType,
       'Content-Length',
-      String(bytes.byteLength),
+      length,
       'Cache-Control',
       'no-cache, private',
       'X-Content-Type-Options',
@@ -53,12 +57,23 @@ export function send(
   } else
     res.writeHead(code, {
       'Content-Type': contentType,
-      'Content-Length': String(bytes.byteLength),
+      'Content-Length': length,
       'Cache-Control': 'no-cache, private',
       'X-Content-Type-Options': 'nosniff',
       ...headers,
     });
-  res.end(head ? undefined : bytes);
+  if (head || !isChunks(bytes)) {
+    res.end(head ? undefined : bytes);
+    return;
+  }
+  // Corked, the chunks leave in one writev; end() uncorks.
+  res.cork();
+  for (const chunk of bytes) res.write(chunk);
+  res.end();
+}
+
+function isChunks(body: Uint8Array | ByteChunks): body is ByteChunks {
+  return Array.isArray(body);
 }
 
 /** The headers `send` always writes (lower case): a caller's header of the same name replaces one. */

@@ -9,6 +9,7 @@ import type { WatchEvent } from '@orchard/meta';
 import { setOwn } from '@orchard/meta/internal';
 import { Decoder, Encoder } from 'cbor-x';
 import { CodecError } from '../codec.js';
+import { type ByteChunks, packChunks } from '../chunks.js';
 import { WireDecodeError } from '../protobuf/errors.js';
 import { toBase64 } from '../protobuf/wire-values.js';
 import { CborScanError, maxCborNestingDepth, scanCbor } from './scan.js';
@@ -119,27 +120,16 @@ function arrayHead(n: number): number[] {
 /**
  * Serialize once: a list body from `list` (holding `items: []`, its last member) and the bodies
  * `encodeCbor` gave for its items: the list encoded, its empty array head (`80`, the last byte)
- * replaced by one for the items, then each item without its self-described tag. Byte for byte what
- * `encodeCbor` of the whole list gives.
+ * replaced by one for the items, then each item without its self-described tag, as chunks whose
+ * concatenation is byte for byte what `encodeCbor` of the whole list gives.
  */
-export function joinCborList(list: unknown, itemBodies: readonly Uint8Array[]): Uint8Array {
+export function joinCborList(list: unknown, itemBodies: readonly Uint8Array[]): ByteChunks {
   const head = encodeCbor(list);
   if (head[head.length - 1] !== 0x80)
     throw new CodecError('NotEncodable', cborMediaType, 'a joined list must end with its empty items');
-  const arr = arrayHead(itemBodies.length);
-  let size = head.length - 1 + arr.length;
-  for (const b of itemBodies) size += b.length - (hasTag(b) ? 3 : 0);
-  const out = new Uint8Array(size);
-  out.set(head.subarray(0, head.length - 1), 0);
-  let at = head.length - 1;
-  out.set(arr, at);
-  at += arr.length;
-  for (const b of itemBodies) {
-    const item = hasTag(b) ? b.subarray(3) : b;
-    out.set(item, at);
-    at += item.length;
-  }
-  return out;
+  const parts: Uint8Array[] = [head.subarray(0, head.length - 1), Uint8Array.from(arrayHead(itemBodies.length))];
+  for (const b of itemBodies) parts.push(hasTag(b) ? b.subarray(3) : b);
+  return packChunks(parts);
 }
 
 /** cbor-x gives byte strings as Uint8Array and big integers as bigint; the JSON form has neither. */

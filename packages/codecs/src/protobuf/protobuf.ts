@@ -7,6 +7,7 @@
 import type { ApiObject, Flavor, GroupVersionKind, WatchEvent, WatchEventType } from '@orchard/meta';
 import { parseApiVersion } from '@orchard/meta';
 import type { Type } from 'protobufjs';
+import { type ByteChunks, packChunks } from '../chunks.js';
 import { CodecError } from '../codec.js';
 import { WireDecodeError } from './errors.js';
 import { messageType, protobufMessageName } from './registry.js';
@@ -138,37 +139,47 @@ function varintBytes(n: number): number[] {
 /**
  * Serialize once: a `<Kind>List` body from `list` (holding `items: []`) and the bodies
  * `encodeProtobuf` gave for its items, byte for byte what `encodeProtobufList` of the whole list
- * gives (the items' messages are copied out of their envelopes, not re-encoded).
+ * gives (the items' messages are copied out of their envelopes, not re-encoded), as one chunk.
  */
 export function joinProtobufList(
   list: ApiObject,
   itemBodies: readonly Uint8Array[],
   flavor: Flavor,
-): Uint8Array {
+): ByteChunks {
   const gvk = gvkOf(list, flavor);
   const type = typeFor(gvk, flavor);
   const itemsField = type?.fields.items;
   if (!type || !itemsField)
     throw notEncodable(flavor, `${list.apiVersion}, Kind=${list.kind} has no Protobuf form`);
   const head = encodeMessage(type, list, flavor);
-  const raws = itemBodies.map((b) => rawOfEnvelope(b, flavor.protobufMediaType));
   const tag = varintBytes((itemsField.id << 3) | 2);
-  const lengths = raws.map((r) => varintBytes(r.length));
-  let size = head.length;
-  for (let i = 0; i < raws.length; i++)
-    size += tag.length + (lengths[i] as number[]).length + (raws[i] as Uint8Array).length;
-  const raw = new Uint8Array(size);
-  raw.set(head, 0);
-  let at = head.length;
-  for (let i = 0; i < raws.length; i++) {
-    raw.set(tag, at);
-    at += tag.length;
-    raw.set(lengths[i] as number[], at);
-    at += (lengths[i] as number[]).length;
-    raw.set(raws[i] as Uint8Array, at);
-    at += (raws[i] as Uint8Array).length;
+  const rawParts: Uint8Array[] = [head];
+  let rawLength = head.length;
+  for (const body of itemBodies) {
+    const item = rawOfEnvelope(body, flavor.protobufMediaType);
+    const itemHead = Uint8Array.from([...tag, ...varintBytes(item.length)]);
+    rawParts.push(itemHead, item);
+    rawLength += itemHead.length + item.length;
   }
-  return envelope(list.apiVersion as string, gvk.kind, raw);
+  return envelopeChunks(list.apiVersion as string, gvk.kind, rawParts, rawLength);
+}
+
+/**
+ * `envelope()` around a raw body given as parts: the same bytes, as chunks. The Unknown message's
+ * fields are written in field order (typeMeta, raw, contentEncoding, contentType), so its bytes are
+ * the typeMeta field, raw's key and length, the parts, then the two empty strings.
+ */
+function envelopeChunks(
+  apiVersion: string,
+  kind: string,
+  rawParts: readonly Uint8Array[],
+  rawLength: number,
+): ByteChunks {
+  const unknown = messageType(unknownMessage);
+  const typeMeta = unknown.encode({ typeMeta: { apiVersion, kind } }).finish();
+  const rawKey = Uint8Array.from([0x12, ...varintBytes(rawLength)]);
+  const tail = unknown.encode({ contentEncoding: '', contentType: '' }).finish();
+  return packChunks([prefixBytes, typeMeta, rawKey, ...rawParts, tail]);
 }
 
 /** Maps what protobufjs throws on bad input to our typed error. */
