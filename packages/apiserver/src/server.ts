@@ -1,5 +1,5 @@
 import { createNodeGraph } from '@orchard/authz';
-import type { Codec } from '@orchard/codecs';
+import { ChunkPool, type Codec } from '@orchard/codecs';
 import { ApiError } from '@orchard/meta';
 import { createRbacEvaluator } from '@orchard/rbac';
 import type { ApiServer } from './api-server.js';
@@ -113,6 +113,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     objects,
     watchCaches,
     codecs,
+    chunkPool: new ChunkPool(),
     offers: buildOffers(codecs, conversions, flavor),
     writePipeline,
     nodeRestriction,

@@ -1,5 +1,5 @@
 import type { Authorizer } from '@orchard/authz';
-import type { Codec } from '@orchard/codecs';
+import type { ChunkPool, Codec } from '@orchard/codecs';
 import type { Flavor } from '@orchard/meta';
 import type { Store } from '@orchard/store';
 import type { ServerAuthentication } from './authentication/server-authentication.js';
@@ -28,6 +28,8 @@ export interface ServerState {
   /** The watch caches (one per resource) and the continue-token codec that get/list/watch read through. */
   readonly watchCaches: WatchCaches;
   readonly codecs: readonly Codec[];
+  /** The 16 KiB buffers joined list answers are copied into, reused once a response is written. */
+  readonly chunkPool: ChunkPool;
   /** Response offers for resource requests (codecs × conversions). Recomputed when codecs change. */
   offers: readonly ResponseOffer[];
   readonly writePipeline: WritePipeline;

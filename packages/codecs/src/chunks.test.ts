@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunksLength, joinChunks, packChunks } from './chunks.js';
+import { ChunkPool, chunksLength, joinChunks, packChunks } from './chunks.js';
 
 const bytes = (n: number, fill: number): Uint8Array => new Uint8Array(n).fill(fill);
 
@@ -30,5 +30,30 @@ describe('packChunks', () => {
   it('a lone small part is its own chunk, not a copy', () => {
     const one = bytes(10, 9);
     expect(packChunks([one])[0]).toBe(one);
+  });
+});
+
+describe('ChunkPool', () => {
+  it('packs runs into its buffers and reuses them once released, each once', () => {
+    const pool = new ChunkPool(4);
+    const parts = Array.from({ length: 300 }, (_, i) => bytes(100, i % 200));
+    const first = packChunks(parts, pool);
+    expect(Buffer.from(joinChunks(first)).equals(Buffer.concat(parts))).toBe(true);
+    expect(pool.freeCount).toBe(0);
+    pool.release(first);
+    pool.release(first); // twice: still each buffer once
+    expect(pool.freeCount).toBe(2);
+    const reused = pool.take();
+    expect(first.some((c) => c.buffer === reused.buffer)).toBe(true);
+  });
+
+  it('ignores chunks it did not lend and keeps at most maxFree', () => {
+    const pool = new ChunkPool(1);
+    pool.release([bytes(10, 1)]);
+    expect(pool.freeCount).toBe(0);
+    const a = pool.take();
+    const b = pool.take();
+    pool.release([a, b]);
+    expect(pool.freeCount).toBe(1);
   });
 });

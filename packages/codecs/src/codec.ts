@@ -1,6 +1,6 @@
 import type { Flavor, GroupVersionKind } from '@orchard/meta';
 import { hasBrand } from '@orchard/meta/internal';
-import type { ByteChunks } from './chunks.js';
+import type { ByteChunks, ChunkPool } from './chunks.js';
 
 /**
  * A wire encoding of API objects (JSON, YAML, Protobuf, CBOR …). The server keeps a list of codecs;
@@ -47,6 +47,8 @@ export interface Codec {
 /** What a codec may need beyond the bytes: the flavor (protobuf media type, group names). */
 export interface CodecContext {
   readonly flavor: Flavor;
+  /** Where `joinList` copies small parts (the server's; released once the response is written). */
+  readonly chunkPool?: ChunkPool;
 }
 
 /** Why a codec failed: malformed input, an unsupported type, or a value it cannot encode. */

@@ -40,13 +40,16 @@ describe.each(flavors)('joinList equals encode of the whole list ($name flavor)'
       const items = list.items.map((i) => codec.encode(i, context));
       const joined = codec.joinList?.({ ...list, items: [] }, items, context);
       expect(joined).toBeDefined();
-      expect(Buffer.from(joinChunks(joined ?? [])).equals(Buffer.from(codec.encode(list, context)))).toBe(true);
+      expect(Buffer.from(joinChunks(joined ?? [])).equals(Buffer.from(codec.encode(list, context)))).toBe(
+        true,
+      );
     });
   }
 
   it('items of 16 KiB and more (passed through as their own chunks) join byte for byte', () => {
     const list = configMapList(5);
-    for (const [i, item] of list.items.entries()) (item as { data: object }).data = { k: 'x'.repeat(i * 9000) };
+    for (const [i, item] of list.items.entries())
+      (item as { data: object }).data = { k: 'x'.repeat(i * 9000) };
     for (const codec of codecs) {
       const items = list.items.map((i) => codec.encode(i, context));
       const joined = joinChunks(codec.joinList?.({ ...list, items: [] }, items, context) ?? []);

@@ -1,5 +1,5 @@
-import { type ByteChunks, packChunks } from './chunks.js';
-import { type Codec, CodecError } from './codec.js';
+import { type ByteChunks, type ChunkPool, packChunks } from './chunks.js';
+import { type Codec, type CodecContext, CodecError } from './codec.js';
 import { mediaTypes } from './media-type.js';
 
 const encoder = new TextEncoder();
@@ -35,7 +35,7 @@ const listEnd = encoder.encode(']}');
  * closing `[]}` cut, then the items joined by commas: what `JSON.stringify` of the whole list gives,
  * as chunks (see `packChunks`).
  */
-function joinJsonList(list: unknown, items: readonly Uint8Array[]): ByteChunks {
+function joinJsonList(list: unknown, items: readonly Uint8Array[], pool?: ChunkPool): ByteChunks {
   const head = encoder.encode(JSON.stringify(list));
   // `…"items":[]}`: keep through `[`.
   if (head.length < 3 || head[head.length - 3] !== 0x5b || head[head.length - 2] !== 0x5d)
@@ -46,7 +46,7 @@ function joinJsonList(list: unknown, items: readonly Uint8Array[]): ByteChunks {
     parts.push(items[i] as Uint8Array);
   }
   parts.push(listEnd);
-  return packChunks(parts);
+  return packChunks(parts, pool);
 }
 
 /** `application/json`: the default encoding of every request and response. */
@@ -59,8 +59,8 @@ export const jsonCodec: Codec = Object.freeze({
   encode(value: unknown): Uint8Array {
     return encoder.encode(JSON.stringify(value));
   },
-  joinList(list: unknown, items: readonly Uint8Array[]): ByteChunks {
-    return joinJsonList(list, items);
+  joinList(list: unknown, items: readonly Uint8Array[], context?: CodecContext): ByteChunks {
+    return joinJsonList(list, items, context?.chunkPool);
   },
   stream: Object.freeze({
     mediaType: mediaTypes.json,

@@ -1,4 +1,4 @@
-import type { ByteChunks, Codec } from '@orchard/codecs';
+import type { ByteChunks, ChunkPool, Codec } from '@orchard/codecs';
 import type { Flavor } from '@orchard/meta';
 import { encodedOnce } from '@orchard/watch-cache';
 
@@ -6,15 +6,17 @@ import { encodedOnce } from '@orchard/watch-cache';
  * Serialize once (issue 18): the bytes of a watch-cache object, or of a list of them, with `codec`.
  * An object's bytes are built on its first read and kept beside it by the watch cache; a list is
  * its header and footer around its items' kept bytes when the codec can join them (JSON, Protobuf,
- * CBOR), as chunks, else encoded whole. Byte for byte what `codec.encode` gives.
+ * CBOR), as chunks (small parts copied into `chunkPool`'s buffers), else encoded whole. Byte for
+ * byte what `codec.encode` gives.
  */
 export function encodeCached(
   codec: Codec,
   value: unknown,
   shape: 'object' | 'list',
   flavor: Flavor,
+  chunkPool?: ChunkPool,
 ): Uint8Array | ByteChunks {
-  const context = { flavor };
+  const context = chunkPool ? { flavor, chunkPool } : { flavor };
   if (typeof value !== 'object' || value === null) return codec.encode(value, context);
   if (shape === 'object') return encodedOnce(value, codec, () => codec.encode(value, context));
   const items = (value as { items?: unknown }).items;

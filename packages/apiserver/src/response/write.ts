@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { type ByteChunks, type Codec, chunksLength, jsonCodec } from '@orchard/codecs';
+import { type ByteChunks, type ChunkPool, type Codec, chunksLength, jsonCodec } from '@orchard/codecs';
 import type { ApiError, Flavor } from '@orchard/meta';
 import { negotiateResponse, offersFor, type ResponseEncoding, type ResponseOffer } from '../codecs.js';
 import type { RequestContext } from '../context.js';
@@ -34,6 +34,7 @@ export function send(
   body: Uint8Array | string | ByteChunks,
   headers: Record<string, string | string[]> = {},
   head = false,
+  chunkPool?: ChunkPool,
 ): void {
   if (res.headersSent) {
     res.end();
@@ -66,10 +67,13 @@ export function send(
     res.end(head ? undefined : bytes);
     return;
   }
-  // Corked, the chunks leave in one writev; end() uncorks.
+  // Corked, the chunks leave in one writev; end() uncorks. Their pooled buffers are reused only
+  // once the whole response has been handed to the socket ('finish'); on an error they are left to
+  // the collector.
   res.cork();
   for (const chunk of bytes) res.write(chunk);
-  res.end();
+  if (chunkPool) res.end(() => chunkPool.release(bytes));
+  else res.end();
 }
 
 function isChunks(body: Uint8Array | ByteChunks): body is ByteChunks {
@@ -154,7 +158,7 @@ function writeConverted(
 ): void {
   const encoded =
     fromCache && !enc.conversion && !ctx.query.pretty
-      ? encodeCached(enc.codec, value, shape, ctx.server.flavor)
+      ? encodeCached(enc.codec, value, shape, ctx.server.flavor, ctx.server.chunkPool)
       : encodeWhole(ctx, enc, value, shape);
   const { body, headers } = maybeGzip(ctx, encoded);
   send(
@@ -164,7 +168,11 @@ function writeConverted(
     body,
     { ...warningHeaders(ctx), ...headers },
     ctx.req.method === 'HEAD',
+    ctx.server.chunkPool,
   );
+  // Gzipped or a HEAD request: the chunks were not written, their buffers are free now.
+  if (isChunks(encoded) && (body !== encoded || ctx.req.method === 'HEAD'))
+    ctx.server.chunkPool.release(encoded);
 }
 
 function encodeWhole(

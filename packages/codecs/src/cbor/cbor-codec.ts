@@ -19,7 +19,7 @@ export function createCborCodec(): Codec {
     binary: true,
     decode: (body) => decodeCbor(body),
     encode: (value) => encodeCbor(value),
-    joinList: (list, items) => joinCborList(list, items),
+    joinList: (list, items, context) => joinCborList(list, items, context.chunkPool),
     stream: { mediaType: cborSeqMediaType, encodeEvent: (event) => encodeCborWatchEvent(event) },
   };
 }

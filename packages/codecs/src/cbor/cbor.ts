@@ -8,8 +8,8 @@
 import type { WatchEvent } from '@orchard/meta';
 import { setOwn } from '@orchard/meta/internal';
 import { Decoder, Encoder } from 'cbor-x';
+import { type ByteChunks, type ChunkPool, packChunks } from '../chunks.js';
 import { CodecError } from '../codec.js';
-import { type ByteChunks, packChunks } from '../chunks.js';
 import { WireDecodeError } from '../protobuf/errors.js';
 import { toBase64 } from '../protobuf/wire-values.js';
 import { CborScanError, maxCborNestingDepth, scanCbor } from './scan.js';
@@ -123,13 +123,16 @@ function arrayHead(n: number): number[] {
  * replaced by one for the items, then each item without its self-described tag, as chunks whose
  * concatenation is byte for byte what `encodeCbor` of the whole list gives.
  */
-export function joinCborList(list: unknown, itemBodies: readonly Uint8Array[]): ByteChunks {
+export function joinCborList(list: unknown, itemBodies: readonly Uint8Array[], pool?: ChunkPool): ByteChunks {
   const head = encodeCbor(list);
   if (head[head.length - 1] !== 0x80)
     throw new CodecError('NotEncodable', cborMediaType, 'a joined list must end with its empty items');
-  const parts: Uint8Array[] = [head.subarray(0, head.length - 1), Uint8Array.from(arrayHead(itemBodies.length))];
+  const parts: Uint8Array[] = [
+    head.subarray(0, head.length - 1),
+    Uint8Array.from(arrayHead(itemBodies.length)),
+  ];
   for (const b of itemBodies) parts.push(hasTag(b) ? b.subarray(3) : b);
-  return packChunks(parts);
+  return packChunks(parts, pool);
 }
 
 /** cbor-x gives byte strings as Uint8Array and big integers as bigint; the JSON form has neither. */

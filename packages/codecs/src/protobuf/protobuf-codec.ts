@@ -13,7 +13,8 @@ export function createProtobufCodec(flavor: Flavor): Codec {
     binary: true,
     decode: (body, context) => decodeProtobuf(body, context.flavor),
     encode: (value, context) => encodeProtobuf(value as ApiObject, context.flavor),
-    joinList: (list, items, context) => joinProtobufList(list as ApiObject, items, context.flavor),
+    joinList: (list, items, context) =>
+      joinProtobufList(list as ApiObject, items, context.flavor, context.chunkPool),
     stream: {
       mediaType: `${flavor.protobufMediaType};stream=watch`,
       encodeEvent: (event, context) => encodeProtobufWatchEvent(event as WatchEvent, context.flavor),

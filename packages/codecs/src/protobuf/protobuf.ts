@@ -7,7 +7,7 @@
 import type { ApiObject, Flavor, GroupVersionKind, WatchEvent, WatchEventType } from '@orchard/meta';
 import { parseApiVersion } from '@orchard/meta';
 import type { Type } from 'protobufjs';
-import { type ByteChunks, packChunks } from '../chunks.js';
+import { type ByteChunks, type ChunkPool, packChunks } from '../chunks.js';
 import { CodecError } from '../codec.js';
 import { WireDecodeError } from './errors.js';
 import { messageType, protobufMessageName } from './registry.js';
@@ -139,12 +139,13 @@ function varintBytes(n: number): number[] {
 /**
  * Serialize once: a `<Kind>List` body from `list` (holding `items: []`) and the bodies
  * `encodeProtobuf` gave for its items, byte for byte what `encodeProtobufList` of the whole list
- * gives (the items' messages are copied out of their envelopes, not re-encoded), as one chunk.
+ * gives (the items' messages are copied out of their envelopes, not re-encoded), as chunks.
  */
 export function joinProtobufList(
   list: ApiObject,
   itemBodies: readonly Uint8Array[],
   flavor: Flavor,
+  pool?: ChunkPool,
 ): ByteChunks {
   const gvk = gvkOf(list, flavor);
   const type = typeFor(gvk, flavor);
@@ -161,7 +162,7 @@ export function joinProtobufList(
     rawParts.push(itemHead, item);
     rawLength += itemHead.length + item.length;
   }
-  return envelopeChunks(list.apiVersion as string, gvk.kind, rawParts, rawLength);
+  return envelopeChunks(list.apiVersion as string, gvk.kind, rawParts, rawLength, pool);
 }
 
 /**
@@ -174,12 +175,13 @@ function envelopeChunks(
   kind: string,
   rawParts: readonly Uint8Array[],
   rawLength: number,
+  pool: ChunkPool | undefined,
 ): ByteChunks {
   const unknown = messageType(unknownMessage);
   const typeMeta = unknown.encode({ typeMeta: { apiVersion, kind } }).finish();
   const rawKey = Uint8Array.from([0x12, ...varintBytes(rawLength)]);
   const tail = unknown.encode({ contentEncoding: '', contentType: '' }).finish();
-  return packChunks([prefixBytes, typeMeta, rawKey, ...rawParts, tail]);
+  return packChunks([prefixBytes, typeMeta, rawKey, ...rawParts, tail], pool);
 }
 
 /** Maps what protobufjs throws on bad input to our typed error. */
