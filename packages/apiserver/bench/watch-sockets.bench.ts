@@ -13,7 +13,13 @@
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { Agent, type ClientRequest, request } from 'node:http';
-import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import {
+  constants,
+  monitorEventLoopDelay,
+  type PerformanceEntry,
+  PerformanceObserver,
+  performance,
+} from 'node:perf_hooks';
 
 const role = process.argv[2] ?? 'main';
 const perNamespace = 10;
@@ -74,10 +80,26 @@ async function serverRole(): Promise<void> {
   let t = performance.now();
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
+  // GC pauses of the server while loaded: do they make the delivery tail?
+  const gc = { pauses: 0, totalMs: 0, maxMs: 0, major: 0, majorMs: 0 };
+  const gcObserver = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gc.pauses++;
+      gc.totalMs += e.duration;
+      gc.maxMs = Math.max(gc.maxMs, e.duration);
+      const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+        gc.major++;
+        gc.majorMs += e.duration;
+      }
+    }
+  });
+  gcObserver.observe({ entryTypes: ['gc'] });
   process.on('message', (m: Msg) => {
     if (m.op === 'mark') {
       peakRss = process.memoryUsage().rss;
       loop.reset();
+      Object.assign(gc, { pauses: 0, totalMs: 0, maxMs: 0, major: 0, majorMs: 0 });
       cpu = process.cpuUsage();
       t = performance.now();
       process.send?.({});
@@ -89,9 +111,11 @@ async function serverRole(): Promise<void> {
         cpuPerSecond: (c.user + c.system) / 1e6 / seconds,
         loopP99: loop.percentile(99) / 1e6,
         loopMax: loop.max / 1e6,
+        gc: { ...gc },
       });
     } else if (m.op === 'stop') {
       clearInterval(sampler);
+      gcObserver.disconnect();
       void server.close().then(() => process.exit(0));
     }
   });
@@ -158,6 +182,8 @@ interface RunResult {
   loopMax: number;
   /** The creates' response time, p99 (ms). */
   createP99: number;
+  /** The server's GC pauses in the measured window: count, total and longest (ms), and the major ones. */
+  gc: { pauses: number; totalMs: number; maxMs: number; major: number; majorMs: number };
 }
 
 async function run(watchers: number, seconds: number, eventsPerSecond: number): Promise<RunResult> {
@@ -218,6 +244,7 @@ async function run(watchers: number, seconds: number, eventsPerSecond: number): 
     cpuPerSecond: number;
     loopP99: number;
     loopMax: number;
+    gc: RunResult['gc'];
   };
   const latencies: number[] = [];
   for (const c of clients) {
@@ -244,6 +271,7 @@ async function run(watchers: number, seconds: number, eventsPerSecond: number): 
     loopP99: stats.loopP99,
     loopMax: stats.loopMax,
     createP99: q(0.99, createLatencies),
+    gc: stats.gc,
   };
 }
 
@@ -266,7 +294,7 @@ async function main(): Promise<void> {
     for (const w of [perNamespace, ...scales]) {
       const res = await run(w, seconds, Math.min(eps, (eps / perNamespace) * Math.min(w, perNamespace)));
       console.log(
-        `  round ${r + 1}, ${String(w).padStart(5)} watchers: ${res.delivered}/${res.expected} events, p50 ${res.p50.toFixed(1)} ms, p99 ${res.p99.toFixed(1)} ms, max ${res.max.toFixed(0)} ms, server RSS ${res.peakRssMb.toFixed(0)} MB, CPU ${(res.cpuPerSecond * 100).toFixed(0)}%, event-loop delay p99 ${res.loopP99.toFixed(0)} ms (max ${res.loopMax.toFixed(0)}), create p99 ${res.createP99.toFixed(0)} ms`,
+        `  round ${r + 1}, ${String(w).padStart(5)} watchers: ${res.delivered}/${res.expected} events, p50 ${res.p50.toFixed(1)} ms, p99 ${res.p99.toFixed(1)} ms, max ${res.max.toFixed(0)} ms, server RSS ${res.peakRssMb.toFixed(0)} MB, CPU ${(res.cpuPerSecond * 100).toFixed(0)}%, event-loop delay p99 ${res.loopP99.toFixed(0)} ms (max ${res.loopMax.toFixed(0)}), create p99 ${res.createP99.toFixed(0)} ms, GC ${res.gc.pauses} pauses ${res.gc.totalMs.toFixed(0)} ms in all (longest ${res.gc.maxMs.toFixed(1)} ms; ${res.gc.major} major, ${res.gc.majorMs.toFixed(0)} ms)`,
       );
       results.set(w, [...(results.get(w) ?? []), res]);
     }

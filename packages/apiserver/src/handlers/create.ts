@@ -115,5 +115,5 @@ export async function handleCreate(ctx: RequestContext, def: ResourceDefinition)
   }
   const created = await createObject(ctx, def, value, '');
   // The created object is the watch cache's for this revision: its bytes are kept for later reads.
-  await writeObject(ctx, 201, created, 'object', true);
+  return writeObject(ctx, 201, created, 'object', true);
 }

@@ -118,10 +118,7 @@ const maxDeferredRounds = 4;
 export async function handleUpdate(ctx: RequestContext, def: ResourceDefinition): Promise<void> {
   const { value } = await decodeBody(ctx);
   const updated = await updateObject(ctx, def, 'update', value, undefined);
-  if (updated) {
-    await writeObject(ctx, 200, updated);
-    return;
-  }
+  if (updated) return writeObject(ctx, 200, updated);
   const name = ctx.info.name;
   if (!def.allowCreateOnUpdate || ctx.info.subresource !== '')
     throw errors.notFound(errorTarget(def, name), name);
