@@ -48,6 +48,16 @@ describe('compile', () => {
     expect([...compile('x > 0 && xs.all(v, v < x)', env).references].sort()).toEqual(['x', 'xs']);
   });
 
+  it('estimates when the estimate is read as when a limit needs it', () => {
+    const expr = 'xs.all(a, xs.exists(b, a == b)) && name.size() > x';
+    const eager = compile(expr, env, { estimatedCostLimit: Number.POSITIVE_INFINITY });
+    expect(eager.estimatedCost.max).toBeGreaterThan(1_000);
+    expect(compile(expr, env).estimatedCost).toEqual(eager.estimatedCost);
+    const evaluatedFirst = compile(expr, env);
+    expect(evaluatedFirst.evaluate({ xs: [1n, 2n], name: 'ab', x: 1n })).toBe(true);
+    expect(evaluatedFirst.estimatedCost).toEqual(eager.estimatedCost);
+  });
+
   it('rejects an expression over the estimated cost limit', () => {
     const f = failure(() => compile('xs.all(a, xs.all(b, a != b))', env, { estimatedCostLimit: 1_000 }));
     expect(f.code).toBe('estimated-cost-exceeded');

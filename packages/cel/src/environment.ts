@@ -292,7 +292,11 @@ export function compile(expr: string, env: CelEnv, options: CompileOptions = {})
   const typed = internals.typed;
   if (typed === undefined || unchecked) {
     const ev = prepareEvaluation(expr, pre, internals, unchecked);
-    const estimate = estimateOrThrow(ev.root, expr, internals);
+    // without schema variables the estimate rejects nothing: made when read, unless a limit is set
+    const estimate =
+      typed === undefined && options.estimatedCostLimit === undefined
+        ? () => estimateOrThrow(ev.root, expr, internals)
+        : estimateOrThrow(ev.root, expr, internals);
     return finish(expr, options, ev.type, estimate, ev.references, internals, ev);
   }
   const prepare = () => prepareEvaluation(expr, pre, internals, false);
@@ -327,7 +331,7 @@ function finish(
   expr: string,
   options: CompileOptions,
   outputType: CelType,
-  estimate: CostEstimate,
+  estimate: CostEstimate | (() => CostEstimate),
   references: ReadonlySet<string>,
   env: EnvInternals,
   ast: EvaluationAst | (() => EvaluationAst),
@@ -337,11 +341,13 @@ function finish(
       expression: expr,
     });
   }
-  if (options.estimatedCostLimit !== undefined && estimate.max > options.estimatedCostLimit) {
+  const limit = options.estimatedCostLimit;
+  const max = limit === undefined ? 0 : (typeof estimate === 'function' ? estimate() : estimate).max;
+  if (limit !== undefined && max > limit) {
     throw new CelError(
       'estimated-cost-exceeded',
-      `estimated rule cost exceeds budget by factor of ${(estimate.max / options.estimatedCostLimit).toFixed(1)}x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
-      { expression: expr, detail: String(estimate.max) },
+      `estimated rule cost exceeds budget by factor of ${(max / limit).toFixed(1)}x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)`,
+      { expression: expr, detail: String(max) },
     );
   }
   return new CompiledProgram(expr, outputType, estimate, references, env.evaluator, ast);

@@ -68,16 +68,25 @@ export class CompiledProgram implements Program {
   private root!: EngineNode;
   private prepare: (() => EvaluationAst) | undefined;
 
+  private estimate: CostEstimate | (() => CostEstimate);
+
+  /** `estimate` may be a function: the estimate is then made when `estimatedCost` is first read. */
   constructor(
     readonly expression: string,
     readonly outputType: CelType,
-    readonly estimatedCost: CostEstimate,
+    estimate: CostEstimate | (() => CostEstimate),
     readonly references: ReadonlySet<string>,
     private readonly evaluator: Evaluator,
     ast: EvaluationAst | (() => EvaluationAst),
   ) {
+    this.estimate = estimate;
     if (typeof ast === 'function') this.prepare = ast;
     else this.use(ast);
+  }
+
+  get estimatedCost(): CostEstimate {
+    if (typeof this.estimate === 'function') this.estimate = this.estimate();
+    return this.estimate;
   }
 
   private use(ast: EvaluationAst): void {
