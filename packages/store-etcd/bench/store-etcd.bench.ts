@@ -6,7 +6,7 @@
 // ratio compares phases run moments apart (min / median / max of the rounds); then the latency of
 // listing 1,000 objects, raw range vs a GET of the list through the API.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +29,37 @@ async function inFlight(count: number, op: (i: number) => Promise<unknown>): Pro
     }),
   );
   return count / ((performance.now() - start) / 1000);
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (0 when unreadable). */
+function cpuMsOf(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The pid of the etcd process serving `dataDir` (found in /proc), for its CPU time. */
+function pidServing(dataDir: string): number | undefined {
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      if (readFileSync(`/proc/${d}/cmdline`, 'utf8').includes(dataDir)) return Number(d);
+    } catch {}
+  }
+  return undefined;
+}
+
+/** CPU µs per operation of the bench client, the server and etcd over one phase. */
+interface PhaseCpu {
+  client: number;
+  server: number;
+  etcd: number;
 }
 
 function median(xs: number[]): number {
@@ -130,18 +161,39 @@ try {
   const kv = raw.client.kv;
   await inFlight(200, (i) => post('bench', `warm-${i}`));
   await inFlight(200, (i) => kv.put({ key: Buffer.from(`/warm/raw/${i}`), value }));
+  const etcdPid = pidServing(cluster.members[0]!.dataDir);
+  const serverPid = children[0]?.pid;
+  /** Runs `n` ops like inFlight, also noting the CPU per op of this process, the server and etcd. */
+  async function measured(cpu: PhaseCpu[], op: (i: number) => Promise<unknown>, pid = serverPid) {
+    const c0 = process.cpuUsage();
+    const s0 = cpuMsOf(pid);
+    const e0 = cpuMsOf(etcdPid);
+    const rate = await inFlight(n, op);
+    const c = process.cpuUsage(c0);
+    cpu.push({
+      client: (c.user + c.system) / n,
+      server: ((cpuMsOf(pid) - s0) * 1000) / n,
+      etcd: ((cpuMsOf(etcdPid) - e0) * 1000) / n,
+    });
+    return rate;
+  }
   const apiCreates: number[] = [];
   const rawPuts: number[] = [];
   const storeCreates: number[] = [];
+  const apiCpu: PhaseCpu[] = [];
+  const rawCpu: PhaseCpu[] = [];
+  const storeCpu: PhaseCpu[] = [];
   for (let round = 0; round < rounds; round++) {
     const phases = [
-      async () => apiCreates.push(await inFlight(n, (i) => post('bench', `c-${round}-${i}`))),
+      async () => apiCreates.push(await measured(apiCpu, (i) => post('bench', `c-${round}-${i}`))),
       async () =>
         rawPuts.push(
-          await inFlight(n, (i) => kv.put({ key: Buffer.from(`/raw/cm/bench/${round}/${i}`), value })),
+          await measured(rawCpu, (i) => kv.put({ key: Buffer.from(`/raw/cm/bench/${round}/${i}`), value })),
         ),
       async () =>
-        storeCreates.push(await inFlight(n, (i) => raw.create(`/store/cm/bench/${round}/${i}`, value))),
+        storeCreates.push(
+          await measured(storeCpu, (i) => raw.create(`/store/cm/bench/${round}/${i}`, value)),
+        ),
     ];
     if (round % 2 === 1) phases.reverse();
     for (const phase of phases) await phase();
@@ -161,7 +213,8 @@ try {
   const memUrl = await startServer(['--storage', 'memory']);
   await call('POST', '/api/v1/namespaces', ns, memUrl);
   await inFlight(200, (i) => post('bench', `warm-${i}`, memUrl));
-  const memCreates = await inFlight(n, (i) => post('bench', `c-${i}`, memUrl));
+  const memCpu: PhaseCpu[] = [];
+  const memCreates = await measured(memCpu, (i) => post('bench', `c-${i}`, memUrl), children.at(-1)?.pid);
   await stop(children.pop());
   agent.destroy();
 
@@ -185,6 +238,14 @@ try {
   console.log(
     `API creates on the memory store:     ${fmt(memCreates)} (etcd API median = ${(median(apiCreates) / memCreates).toFixed(2)}× memory API)`,
   );
+  const us = (xs: PhaseCpu[], k: keyof PhaseCpu) => `${Math.round(median(xs.map((x) => x[k])))} µs`;
+  const cpuRow = (label: string, xs: PhaseCpu[]) =>
+    console.log(`  ${label} client ${us(xs, 'client')}, server ${us(xs, 'server')}, etcd ${us(xs, 'etcd')}`);
+  console.log('CPU per operation (median of the rounds; from process.cpuUsage and /proc):');
+  cpuRow('raw puts:          ', rawCpu);
+  cpuRow('Store creates:     ', storeCpu);
+  cpuRow('API creates (etcd):', apiCpu);
+  cpuRow('API creates (mem): ', memCpu);
   console.log(
     `list of 1,000, median of ${listRuns}: raw range ${median(rawList).toFixed(1)} ms, API GET ${median(apiList).toFixed(1)} ms (${(median(apiList) / median(rawList)).toFixed(1)}× raw)`,
   );
