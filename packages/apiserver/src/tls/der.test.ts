@@ -54,6 +54,15 @@ describe('DER building blocks', () => {
     expect(() => ipBytes('example.com')).toThrow('not an IP address: example.com');
   });
 
+  it('answer the loopback addresses from a table that agrees with the parser, with a fresh copy each time', () => {
+    expect(hex(ipBytes('127.0.0.1'))).toBe('7f000001');
+    expect(ipBytes('::1')).toEqual(ipBytes('0:0:0:0:0:0:0:1'));
+    expect(ipBytes('::1')).toEqual(ipBytes('::0.0.0.1'));
+    const mine = ipBytes('127.0.0.1');
+    mine.fill(0);
+    expect(hex(ipBytes('127.0.0.1'))).toBe('7f000001');
+  });
+
   it('read elements back, and refuse truncated or oversized lengths', () => {
     const seq = sequence(tlv(0x02, Buffer.from([1])), tlv(0x04, Buffer.alloc(130)));
     const parts = children(readElement(seq).contents);
@@ -73,6 +82,8 @@ describe('ipVersion', () => {
     const { isIP } = await import('node:net');
     const cases = [
       '127.0.0.1',
+      '::1',
+      '0:0:0:0:0:0:0:1',
       '255.255.255.255',
       '256.1.1.1',
       '01.2.3.4',

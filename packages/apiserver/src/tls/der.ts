@@ -107,16 +107,29 @@ function ipv6Bytes(text: string): Buffer | undefined {
 }
 
 /**
+ * The loopback addresses every serving certificate names, known beforehand: a process's first start
+ * compiles none of the expressions above for them (~1-2 ms on the loaded 2-core machine).
+ */
+const loopback: ReadonlyMap<string, readonly number[]> = new Map([
+  ['127.0.0.1', [127, 0, 0, 1]],
+  ['::1', [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]],
+]);
+
+/**
  * 4 or 6 for an IP address, 0 otherwise: `net.isIP`'s answer without its IPv6 expression, whose
  * first use costs ~30 ms of regular expression compilation on a test server's first start.
  */
 export function ipVersion(s: string): 0 | 4 | 6 {
+  const known = loopback.get(s);
+  if (known) return known.length === 4 ? 4 : 6;
   if (ipv4.test(s)) return 4;
   return s.includes(':') && ipv6Bytes(s) ? 6 : 0;
 }
 
 /** The 4 or 16 bytes of an IP address (IPv6 with `::` and an embedded IPv4 tail too). */
 export function ipBytes(ip: string): Buffer {
+  const known = loopback.get(ip);
+  if (known) return Buffer.from(known);
   if (ipv4.test(ip)) return Buffer.from(ip.split('.').map(Number));
   const v6 = ip.includes(':') ? ipv6Bytes(ip) : undefined;
   if (!v6) throw new Error(`not an IP address: ${ip}`);
