@@ -80,10 +80,33 @@ export function maxSizeOf(s: StructuralSchema | undefined): number {
 
 const strCost = (n: number) => Math.ceil(n * StringTraversalCostFactor);
 
+/**
+ * Declared properties looked up by CEL field name, per object schema (`null`: not declared). One
+ * per environment: its schemas do not change, and the same fields are selected rule after rule.
+ */
+export type FieldCache = Map<StructuralSchema, Map<string, StructuralSchema | null>>;
+
 interface Scope {
   vars: ReadonlyMap<string, { schema?: StructuralSchema }>;
   locals: Map<string, Info>;
   source: string;
+  fields: FieldCache;
+}
+
+/** The property schema `s` declares for the CEL field name `name` (escaped), or null. */
+function declaredField(s: StructuralSchema, name: string, fields: FieldCache): StructuralSchema | null {
+  let byName = fields.get(s);
+  if (byName === undefined) {
+    byName = new Map();
+    fields.set(s, byName);
+  }
+  let ps = byName.get(name);
+  if (ps === undefined) {
+    const prop = unescapePropertyName(name);
+    ps = (prop === undefined ? undefined : propertySchema(s, prop)) ?? null;
+    byName.set(name, ps);
+  }
+  return ps;
 }
 
 function child(node: EngineNode, key: string): EngineNode | undefined {
@@ -100,9 +123,8 @@ function fieldOf(
   const s = parent.schema;
   if (s === undefined) return undefined;
   if (s.properties) {
-    const prop = unescapePropertyName(name);
-    const ps = prop === undefined ? undefined : propertySchema(s, prop);
-    if (ps !== undefined) return ps;
+    const ps = declaredField(s, name, scope.fields);
+    if (ps !== null) return ps;
     if (typeof s.additionalProperties === 'object') return s.additionalProperties;
     if (
       !s.preserveUnknownFields &&
@@ -360,11 +382,13 @@ function resultSize(name: string, subject: Info | undefined): number {
 export function estimateCost(
   root: EngineNode,
   vars: ReadonlyMap<string, { schema?: StructuralSchema }>,
+  fields: FieldCache = new Map(),
 ): CostEstimate {
   const info = est(root, {
     vars,
     locals: new Map(),
     source: (root as unknown as { input: string }).input ?? '',
+    fields,
   });
   return { min: 0, max: Math.ceil(info.cost) };
 }

@@ -6,7 +6,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import type { StructuralSchema } from '@orchard/schema';
 import { CompileHooks } from './compile-hooks.js';
-import { type CostEstimate, estimateCost } from './cost-estimator.js';
+import { type CostEstimate, estimateCost, type FieldCache } from './cost-estimator.js';
 import { CelError, fromEngineError, isCelError } from './errors.js';
 import { registerLibraries } from './library/index.js';
 import { resolveNames } from './names.js';
@@ -93,6 +93,8 @@ interface EnvInternals extends CelEnv {
   declared: ReadonlySet<string>;
   /** Whether names need resolving (a container or dotted variable names); set on first compile. */
   resolvesNames?: boolean;
+  /** The estimate's field lookups in the variables' schemas (see `FieldCache`). */
+  fields: FieldCache;
 }
 
 const bases = new Map<string, Environment>();
@@ -168,6 +170,7 @@ export function createEnv(options: CelEnvOptions = {}): CelEnv {
     checker,
     typed,
     declared,
+    fields: new Map(),
   };
   return env;
 }
@@ -231,7 +234,7 @@ function checkHooked(
 /** The estimate of `root`; its `type-check` errors (undefined fields) carry the expression. */
 function estimateOrThrow(root: EngineNode, expr: string, env: EnvInternals): CostEstimate {
   try {
-    return estimateCost(root, env.variables);
+    return estimateCost(root, env.variables, env.fields);
   } catch (e) {
     if (isCelError(e))
       throw new CelError(e.code, e.summary, { expression: expr, position: e.position, detail: e.detail });
