@@ -94,4 +94,27 @@ describe('ObjectStore', () => {
     expect(shared2).toEqual(updated);
     expect(Object.isFrozen(o.decode(kv2))).toBe(false);
   });
+
+  it('gives a shared object the bytes a plain decode gives, for stored values of any shape', async () => {
+    const store = createMemoryStore();
+    const o = new ObjectStore(store);
+    const enc = new TextEncoder();
+    const values = [
+      '{"kind":"ConfigMap","metadata":{"name":"a"},"data":{"x":"\\"metadata\\":{}"}}',
+      ' { "metadata" : { } } ',
+      '{"metadata":{"resourceVersion":"1","name":"b","labels":{"a":"}"}}}',
+      '{"metadata":{"name":"c"},"metadata":{"name":"d"}}',
+      '{"metad\\u0061ta":{"name":"e"}}',
+      '{"spec":{"metadata":{"name":"inner"}},"metadata":{"name":"f"}}',
+      '{"metadata":[]}',
+    ];
+    for (const [i, v] of values.entries()) {
+      const kv = await store.create(`/core/configmaps/ns/v${i}`, enc.encode(v));
+      expect(JSON.stringify(o.decodeShared(kv)), v).toBe(JSON.stringify(o.decode(kv)));
+    }
+    for (const bad of ['{"metadata":null}', '{"metadata":{"a":1}', '[]']) {
+      const kv = await store.create(`/core/configmaps/ns/bad${bad.length}`, enc.encode(bad));
+      expect(() => o.decodeShared(kv)).toThrow(/failed to decode the object stored at/);
+    }
+  });
 });
