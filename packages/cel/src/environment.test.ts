@@ -87,6 +87,17 @@ describe('compile over schema variables (typed check, evaluation AST on first us
     expect(f.column).toBe(column);
   });
 
+  it.each(['__proto__', 'constructor', 'hasOwnProperty'])(
+    'rejects the undeclared field %s on every compile (field lookups are cached per environment)',
+    (field) => {
+      for (let i = 0; i < 2; i++) {
+        const f = failure(() => compile(`has(self.${field}) || self.${field} == 1`, env));
+        expect(f.message).toContain(`undefined field '${field}'`);
+      }
+      expect(compile('self.a == 1', env).evaluate({ self: { a: 1n } })).toBe(true);
+    },
+  );
+
   it('types, references and evaluates as one program', () => {
     const program = compile('self.a < oldSelf.a && has(self.s)', env, { outputType: 'bool' });
     expect(program.outputType).toBe('bool');
