@@ -19,8 +19,8 @@ import { createEtcdCalls } from './etcd-calls.js';
 import { createEtcdClient } from './etcd-client.js';
 import { createEtcdCompactionPoint } from './etcd-compaction.js';
 import { createEtcdKeyspace, type EtcdKeyspace } from './etcd-keyspace.js';
-import { createEtcdWatchFeeds } from './etcd-shared-watch.js';
 import { defaultEtcdStoreOptions, type EtcdStoreOptions } from './etcd-store-options.js';
+import { openEtcdWatch } from './etcd-watch.js';
 
 export { defaultEtcdStoreOptions, type EtcdStoreOptions } from './etcd-store-options.js';
 
@@ -82,15 +82,6 @@ export function createEtcdStore(
     );
     return { raw: res.kvs[0], revision: atRevision ? atRevision : Number(res.header.revision) };
   }
-
-  // Watches of one prefix share an etcd watch stream where they can (see etcd-shared-watch.ts).
-  const feeds = createEtcdWatchFeeds({
-    client,
-    keyspace: ks,
-    retryMs: o.watchRetryMs,
-    toKeyValue,
-    onCompacted: (rev) => compaction.note(rev),
-  });
 
   const store: EtcdStore = {
     client,
@@ -235,7 +226,16 @@ export function createEtcdStore(
                 floor,
               );
             if (ac.signal.aborted) return;
-            yield* feeds.watch(prefix, from, ac.signal);
+            yield* openEtcdWatch({
+              client,
+              keyspace: ks,
+              prefix,
+              fromRevision: from,
+              signal: ac.signal,
+              retryMs: o.watchRetryMs,
+              toKeyValue,
+              onCompacted: (rev) => compaction.note(rev),
+            });
           } finally {
             options.signal?.removeEventListener('abort', onAbort);
             watches.delete(ac);
@@ -261,7 +261,6 @@ export function createEtcdStore(
       closed = true;
       for (const ac of watches) ac.abort();
       watches.clear();
-      feeds.close();
       client.close();
     },
   };
