@@ -5,12 +5,12 @@ import {
   type Server,
   ServerResponse,
 } from 'node:http';
-import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { ApiError, type Flavor } from '@orchard/meta';
 import type { ApiServerOptions } from './options.js';
 import { AuditedResponse } from './response/audited-response.js';
 import { writeError } from './response/write.js';
+import { createHttpsServerSharingContext } from './tls/serving-context.js';
 
 /** The HTTP(S) server of an `ApiServer`: listens, tracks connections, closes them all. */
 export interface Listener {
@@ -64,7 +64,8 @@ export function createListener(
       const connectionsCheckingInterval = Math.min(1000, options.requestHeaderTimeoutMs);
       const clientCas = [tls?.clientCa, tls?.requestHeaderClientCa].filter((c): c is string => !!c);
       const s = tls
-        ? createHttpsServer(
+        ? // The key, certificate and CAs are parsed once per process (`tls/serving-context.ts`).
+          createHttpsServerSharingContext(
             {
               connectionsCheckingInterval,
               ServerResponse: AuditedResponse,
