@@ -70,6 +70,29 @@ describe.each([orchFlavor, kubernetesFlavor])(
       expect(encodeDefault(odd)).toBeUndefined();
     });
 
+    it('hand the caches, without parsing, exactly the objects decoding the stored bytes gives', async () => {
+      const a = createApiServer({ flavor });
+      const b = createApiServer({ flavor });
+      try {
+        await Promise.all([a.ready, b.ready]);
+        const prefix = `/${rbacGroup(flavor)}/`;
+        const [kvsA, kvsB] = [(await a.storage.list(prefix)).kvs, (await b.storage.list(prefix)).kvs];
+        expect(kvsA.length).toBe(all.length);
+        for (const [i, kv] of kvsA.entries()) {
+          const shared = a.objects.decodeShared(kv);
+          expect(Object.isFrozen(shared) && Object.isFrozen(shared.metadata), kv.key).toBe(true);
+          expect(JSON.stringify(shared), kv.key).toBe(JSON.stringify(a.objects.decode(kv)));
+          // Built from the per-process template (its frozen parts are shared), not parsed.
+          const other = b.objects.decodeShared(kvsB[i]!);
+          expect(other.metadata.uid).not.toBe(shared.metadata.uid);
+          const body = Object.keys(shared).find((f) => f !== 'metadata' && typeof shared[f] === 'object');
+          if (body) expect(other[body], kv.key).toBe(shared[body]);
+        }
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
     it('give each server its own objects (uids differ, a change in one is not seen by the other)', async () => {
       const a = createApiServer({ flavor });
       const b = createApiServer({ flavor });

@@ -11,7 +11,13 @@ import {
 } from '@orchard/rbac';
 import { isStoreError } from '@orchard/store';
 import type { ServerState } from '../state.js';
-import { type EncodedDefault, encodeDefault, fillDefault, jsonBytes } from './encoded-default.js';
+import {
+  decodedDefault,
+  type EncodedDefault,
+  encodeDefault,
+  fillDefault,
+  jsonBytes,
+} from './encoded-default.js';
 import { rbacGroup } from './rbac-resources.js';
 
 type Obj = Record<string, any>;
@@ -183,12 +189,15 @@ async function reconcileOne(
   if (!existing) {
     try {
       // The bytes `objects.create(k, fresh())` would store, from the template (nothing reads the result).
-      if (encoded)
-        await state.objects.store.create(
+      if (encoded) {
+        const uid = newUid();
+        const kv = await state.objects.store.create(
           k,
-          fillDefault(encoded, jsonBytes(newUid()), creationTimestamp.bytes),
+          fillDefault(encoded, jsonBytes(uid), creationTimestamp.bytes),
         );
-      else await state.objects.create(k, fresh());
+        // The watch caches and the RBAC informer get this object without parsing the bytes.
+        state.objects.primeShared(kv, decodedDefault(encoded, uid, creationTimestamp.text, kv.modRevision));
+      } else await state.objects.create(k, fresh());
     } catch (e) {
       if (!isStoreError(e, 'AlreadyExists')) throw e;
     }

@@ -6,6 +6,9 @@
  * encoding of the whole object.
  */
 
+import type { StoredObject } from '@orchard/meta';
+import { deepFreeze } from '../storage/shared-values.js';
+
 const encoder = new TextEncoder();
 const uidMark = 'orchard:default-policy:uid';
 const timeMark = 'orchard:default-policy:creationTimestamp';
@@ -15,6 +18,11 @@ export interface EncodedDefault {
   readonly head: Uint8Array;
   readonly middle: Uint8Array;
   readonly tail: Uint8Array;
+  /**
+   * The object as decoding its bytes gives it (key order included), deep-frozen, without uid,
+   * creationTimestamp and resourceVersion: the shared parts of every server's decoded copy.
+   */
+  readonly decoded: Readonly<Record<string, any>>;
 }
 
 /**
@@ -36,6 +44,7 @@ export function encodeDefault(expected: Readonly<Record<string, any>>): EncodedD
     head: encoder.encode(head),
     middle: encoder.encode(middle),
     tail: encoder.encode(tail),
+    decoded: deepFreeze(JSON.parse(JSON.stringify(expected))),
   });
 }
 
@@ -55,4 +64,24 @@ export function fillDefault(t: EncodedDefault, uid: Uint8Array, creationTimestam
 /** `value` as a JSON string in UTF-8 (a uid or timestamp to fill in). */
 export function jsonBytes(value: string): Uint8Array {
   return encoder.encode(JSON.stringify(value));
+}
+
+/**
+ * The decoded object of one created default object: what `ObjectStore.decode` gives for the bytes
+ * of `fillDefault(t, jsonBytes(uid), jsonBytes(creationTimestamp))` stored at `revision`, frozen,
+ * built without parsing (everything but its metadata is the template's, shared and frozen).
+ */
+export function decodedDefault(
+  t: EncodedDefault,
+  uid: string,
+  creationTimestamp: string,
+  revision: number,
+): StoredObject {
+  const metadata = Object.freeze({
+    ...t.decoded.metadata,
+    uid,
+    creationTimestamp,
+    resourceVersion: String(revision),
+  });
+  return Object.freeze({ ...t.decoded, metadata }) as StoredObject;
 }

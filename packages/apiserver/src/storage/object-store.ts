@@ -98,12 +98,25 @@ export class ObjectStore {
     const obj = this.decodeHeld(kv);
     this.sharedValues.compact(obj);
     deepFreeze(obj);
+    this.remember(id, obj);
+    return obj;
+  }
+
+  /**
+   * Makes `obj` the shared decoded object of `kv` (what `decodeShared(kv)` returns from now on), for
+   * a writer that built it without parsing: it must be deep-frozen and equal, key order included,
+   * to what decoding `kv.value` gives (the default RBAC objects, `rbac/default-policy.ts`).
+   */
+  primeShared(kv: KeyValue, obj: StoredObject): void {
+    if (kv.transformError === undefined) this.remember(`${kv.modRevision} ${kv.key}`, obj);
+  }
+
+  private remember(id: string, obj: StoredObject): void {
     if (this.shared.size >= maxSharedObjects) {
       const oldest = this.shared.keys().next().value;
       if (oldest !== undefined) this.shared.delete(oldest);
     }
     this.shared.set(id, obj);
-    return obj;
   }
 
   /**
