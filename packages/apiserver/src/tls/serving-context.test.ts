@@ -22,7 +22,7 @@ function handshake(port: number, ca: string, client?: { cert: string; key: strin
         body += d;
       });
       socket.on('end', () =>
-        resolve({ subject: peer.subject.CN ?? '', authorized: body.split('\r\n\r\n')[1] ?? '' }),
+        resolve({ subject: String(peer.subject.CN ?? ''), authorized: body.split('\r\n\r\n')[1] ?? '' }),
       );
     });
     socket.on('error', reject);
