@@ -39,11 +39,21 @@ function spawnRole(r: string, args: string[] = []) {
       process.exit(1);
     }
   });
+  // A message that arrives before anyone waits for it is queued, not dropped (a dropped one left
+  // the bench waiting for ever).
   const waiters: ((m: Msg) => void)[] = [];
-  child.on('message', (m: Msg) => waiters.shift()?.(m));
+  const queued: Msg[] = [];
+  child.on('message', (m: Msg) => {
+    const waiter = waiters.shift();
+    if (waiter) waiter(m);
+    else queued.push(m);
+  });
   return {
     child,
-    next: () => new Promise<Msg>((resolve) => waiters.push(resolve)),
+    next: () => {
+      const early = queued.shift();
+      return early ? Promise.resolve(early) : new Promise<Msg>((resolve) => waiters.push(resolve));
+    },
     send: (m: Msg) => child.send(m),
   };
 }
