@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ChunkPool, chunksLength, joinChunks, packChunks } from './chunks.js';
+import { bodyLength, ChunkPool, chunksLength, isByteChunks, joinChunks, packChunks } from './chunks.js';
 
 const bytes = (n: number, fill: number): Uint8Array => new Uint8Array(n).fill(fill);
 
@@ -55,5 +55,17 @@ describe('ChunkPool', () => {
     const b = pool.take();
     pool.release([a, b]);
     expect(pool.freeCount).toBe(1);
+  });
+});
+
+describe('bodyLength and isByteChunks', () => {
+  it('tell one buffer from chunks and measure either', () => {
+    const one = bytes(7, 1);
+    const chunks = [bytes(3, 1), bytes(4, 2)];
+    expect(isByteChunks(one)).toBe(false);
+    expect(isByteChunks(chunks)).toBe(true);
+    expect(bodyLength(one)).toBe(7);
+    expect(bodyLength(chunks)).toBe(7);
+    expect(bodyLength([])).toBe(0);
   });
 });

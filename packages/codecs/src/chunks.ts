@@ -95,6 +95,16 @@ export function chunksLength(chunks: ByteChunks): number {
   return n;
 }
 
+/** Whether a body is chunks rather than one buffer. */
+export function isByteChunks(body: Uint8Array | ByteChunks): body is ByteChunks {
+  return Array.isArray(body);
+}
+
+/** The length in bytes of a body given as one buffer or as chunks. */
+export function bodyLength(body: Uint8Array | ByteChunks): number {
+  return isByteChunks(body) ? chunksLength(body) : body.byteLength;
+}
+
 /** One buffer holding `chunks` (for a consumer that needs contiguous bytes, e.g. gzip). */
 export function joinChunks(chunks: ByteChunks): Uint8Array {
   if (chunks.length === 1) return chunks[0] as Uint8Array;

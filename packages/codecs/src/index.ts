@@ -4,7 +4,7 @@
  */
 
 export type { ByteChunks } from './chunks.js';
-export { ChunkPool, chunksLength, joinChunks, packChunks } from './chunks.js';
+export { bodyLength, ChunkPool, chunksLength, isByteChunks, joinChunks, packChunks } from './chunks.js';
 export type { Codec, CodecContext, CodecErrorCode } from './codec.js';
 export { CodecError, isCodecError } from './codec.js';
 export { jsonCodec, parseJson } from './json.js';

@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { type ByteChunks, chunksLength, joinChunks } from '@orchard/codecs';
+import { type ByteChunks, bodyLength, isByteChunks, joinChunks } from '@orchard/codecs';
 import type { RequestContext } from '../context.js';
 import { featureEnabled } from '../feature-gates.js';
 
@@ -26,17 +26,17 @@ export function acceptsGzip(header: string | undefined): boolean {
  * `APIResponseCompression` on (beta, default on) and a body of at least `gzipThresholdBytes`.
  * Returns the bytes to send and the headers to add.
  */
-export function maybeGzip<B extends Uint8Array | ByteChunks>(
+export function maybeGzip(
   ctx: RequestContext,
-  body: B,
-): { body: B | Uint8Array; headers: Record<string, string> } {
+  body: Uint8Array | ByteChunks,
+): { body: Uint8Array | ByteChunks; headers: Record<string, string> } {
   if (
     ctx.req.method !== 'GET' ||
-    (Array.isArray(body) ? chunksLength(body) : (body as Uint8Array).byteLength) < gzipThresholdBytes ||
+    bodyLength(body) < gzipThresholdBytes ||
     !acceptsGzip(ctx.req.headers['accept-encoding']) ||
     !featureEnabled(ctx.server.options.featureGates, 'APIResponseCompression')
   )
     return { body, headers: {} };
-  const whole = Array.isArray(body) ? joinChunks(body) : (body as Uint8Array);
+  const whole = isByteChunks(body) ? joinChunks(body) : body;
   return { body: gzipSync(whole), headers: { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' } };
 }

@@ -1,5 +1,12 @@
 import type { ServerResponse } from 'node:http';
-import { type ByteChunks, type ChunkPool, type Codec, chunksLength, jsonCodec } from '@orchard/codecs';
+import {
+  type ByteChunks,
+  bodyLength,
+  type ChunkPool,
+  type Codec,
+  isByteChunks,
+  jsonCodec,
+} from '@orchard/codecs';
 import type { ApiError, Flavor } from '@orchard/meta';
 import { negotiateResponse, offersFor, type ResponseEncoding, type ResponseOffer } from '../codecs.js';
 import type { RequestContext } from '../context.js';
@@ -41,7 +48,7 @@ export function send(
     return;
   }
   const bytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  const length = String(isChunks(bytes) ? chunksLength(bytes) : bytes.byteLength);
+  const length = String(bodyLength(bytes));
   const flat = res instanceof AuditedResponse && res.untouchedHeaders ? flatHeaders(headers) : undefined;
   if (flat) {
     flat.unshift(
@@ -63,7 +70,7 @@ export function send(
       'X-Content-Type-Options': 'nosniff',
       ...headers,
     });
-  if (head || !isChunks(bytes)) {
+  if (head || !isByteChunks(bytes)) {
     res.end(head ? undefined : bytes);
     return;
   }
@@ -74,10 +81,6 @@ export function send(
   for (const chunk of bytes) res.write(chunk);
   if (chunkPool) res.end(() => chunkPool.release(bytes));
   else res.end();
-}
-
-function isChunks(body: Uint8Array | ByteChunks): body is ByteChunks {
-  return Array.isArray(body);
 }
 
 /** The headers `send` always writes (lower case): a caller's header of the same name replaces one. */
@@ -171,7 +174,7 @@ function writeConverted(
     ctx.server.chunkPool,
   );
   // Gzipped or a HEAD request: the chunks were not written, their buffers are free now.
-  if (isChunks(encoded) && (body !== encoded || ctx.req.method === 'HEAD'))
+  if (isByteChunks(encoded) && (body !== encoded || ctx.req.method === 'HEAD'))
     ctx.server.chunkPool.release(encoded);
 }
 
