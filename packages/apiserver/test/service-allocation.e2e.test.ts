@@ -46,25 +46,26 @@ describe.each(flavorNames)('Service allocation over HTTP (%s flavor)', (flavorNa
     } else expect(r.status).toBe(404);
   });
 
-  it('a NodePort Service gets a cluster IP from 10.0.0.0/24 (never the first) and a node port from 30000-32767', async () => {
+  it('a NodePort Service gets a cluster IP from 10.0.0.0/24 and a node port from 30000-32767, both above the static band', async () => {
     const r = await post(service('web', { type: 'NodePort' }));
     expect(r.status, r.text).toBe(201);
     const { spec } = r.json as Svc & { spec: { ipFamilies: string[]; ipFamilyPolicy: string } };
     expect(spec.clusterIP).toMatch(/^10\.0\.0\.\d+$/);
-    expect(spec.clusterIP).not.toBe('10.0.0.1');
+    // Automatic values come from above the static band (10.0.0.1-16, ports 30000-30085) while it has room.
+    expect(Number(spec.clusterIP?.split('.')[3])).toBeGreaterThan(16);
     expect(spec.clusterIPs).toEqual([spec.clusterIP]);
     expect(spec).toMatchObject({ ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' });
     const port = spec.ports[0]?.nodePort ?? 0;
-    expect(port).toBeGreaterThanOrEqual(30000);
+    expect(port).toBeGreaterThanOrEqual(30086);
     expect(port).toBeLessThanOrEqual(32767);
   });
 
   it('a requested IP or node port that is taken or outside the range is upstream’s 422', async () => {
-    expect((await post(service('fixed', { clusterIP: '10.0.0.50' }))).status).toBe(201);
-    const again = await post(service('fixed2', { clusterIP: '10.0.0.50' }));
+    expect((await post(service('fixed', { clusterIP: '10.0.0.10' }))).status).toBe(201);
+    const again = await post(service('fixed2', { clusterIP: '10.0.0.10' }));
     expect(again.status).toBe(422);
     expect(message(again)).toBe(
-      'Service "fixed2" is invalid: spec.clusterIPs: Invalid value: []string{"10.0.0.50"}: failed to allocate IP 10.0.0.50: provided IP is already allocated',
+      'Service "fixed2" is invalid: spec.clusterIPs: Invalid value: []string{"10.0.0.10"}: failed to allocate IP 10.0.0.10: provided IP is already allocated',
     );
     const outside = await post(service('far', { clusterIP: '192.168.0.1' }));
     expect(outside.status).toBe(422);
@@ -166,12 +167,12 @@ describe.skipIf(!kubectlAvailable())('kubectl and Service allocation (kubernetes
 
   it('a requested IP or node port already taken gets upstream’s 422', async () => {
     expect(
-      await k('create', 'service', 'clusterip', 'fixed', '--tcp=80', '--clusterip=10.0.0.50'),
+      await k('create', 'service', 'clusterip', 'fixed', '--tcp=80', '--clusterip=10.0.0.10'),
     ).toMatchObject({ code: 0 });
-    const again = await k('create', 'service', 'clusterip', 'fixed2', '--tcp=80', '--clusterip=10.0.0.50');
+    const again = await k('create', 'service', 'clusterip', 'fixed2', '--tcp=80', '--clusterip=10.0.0.10');
     expect(again.code).toBe(1);
     expect(again.stderr).toContain(
-      'Service "fixed2" is invalid: spec.clusterIPs: Invalid value: []string{"10.0.0.50"}: failed to allocate IP 10.0.0.50: provided IP is already allocated',
+      'Service "fixed2" is invalid: spec.clusterIPs: Invalid value: []string{"10.0.0.10"}: failed to allocate IP 10.0.0.10: provided IP is already allocated',
     );
     const outside = await k('create', 'service', 'clusterip', 'far', '--tcp=80', '--clusterip=192.168.0.1');
     expect(outside.stderr).toContain(

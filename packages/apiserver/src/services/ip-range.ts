@@ -123,6 +123,28 @@ export function parsePortRange(text: string): PortRange {
   return { base: low, size: high - low + 1 };
 }
 
+/**
+ * The static band at the bottom of a range (upstream's `calculateRangeOffset`, KEP-3070/3668):
+ * `min(max(16, rangeSize / step), max)` values, 0 for a range of 16 or fewer. Automatic allocation
+ * takes from above it first, so a value a user asks for by number rarely collides with one handed
+ * out at random.
+ */
+export function staticBandSize(rangeSize: number, max: number, step: number): number {
+  const min = 16;
+  if (rangeSize <= min) return 0;
+  return Math.min(Math.max(min, Math.floor(rangeSize / step)), max);
+}
+
+/** The static band of a service CIDR: its whole size (network address included), step 16, at most 256. */
+export function ipStaticBand(r: ServiceIpRange): number {
+  return staticBandSize(r.family === 'IPv4' ? r.size + 2 : r.size + 1, 256, 16);
+}
+
+/** The static band of a node-port range: step 32, at most 128. */
+export function portStaticBand(r: PortRange): number {
+  return staticBandSize(r.size, 128, 32);
+}
+
 /** Upstream's `PortRange.String()`: `30000-32767`. */
 export function formatPortRange(r: PortRange): string {
   return `${r.base}-${r.base + r.size - 1}`;

@@ -37,6 +37,8 @@ export interface StoredRangeOptions {
   readonly reserved?: readonly number[];
   /** Upstream's wording of a taken value ("provided IP is already allocated"). */
   readonly allocatedMessage: string;
+  /** Offsets below this are the static band: `allocateNext` takes them only when the rest is full. */
+  readonly staticBand?: number;
   /** Random source in [0, 1) for the first offset tried; default `Math.random`. */
   readonly random?: () => number;
 }
@@ -70,7 +72,10 @@ export class StoredRange {
     });
   }
 
-  /** Takes a free offset (a random start, then the next free one, as upstream); `Full` when none is left. */
+  /**
+   * Takes a free offset, as upstream: above the static band from a random start, then the next free
+   * one, wrapping; then the same within the band; `Full` when none is left.
+   */
   async allocateNext(): Promise<number> {
     let chosen = -1;
     await this.change((bits) => {
@@ -125,10 +130,18 @@ export class StoredRange {
   }
 
   private findFree(bits: Uint8Array): number {
-    const size = this.o.size;
-    const start = Math.floor((this.o.random ?? Math.random)() * size) % size;
-    for (let i = 0; i < size; i++) {
-      const o = (start + i) % size;
+    const band = Math.min(this.o.staticBand ?? 0, this.o.size);
+    const upper = this.findFreeIn(bits, band, this.o.size);
+    return upper >= 0 ? upper : this.findFreeIn(bits, 0, band);
+  }
+
+  /** A free offset in [from, to), scanning from a random start and wrapping; -1 when none. */
+  private findFreeIn(bits: Uint8Array, from: number, to: number): number {
+    const width = to - from;
+    if (width <= 0) return -1;
+    const start = Math.floor((this.o.random ?? Math.random)() * width) % width;
+    for (let i = 0; i < width; i++) {
+      const o = from + ((start + i) % width);
       if (!this.reserved.has(o) && !testBit(bits, o)) return o;
     }
     return -1;

@@ -3,7 +3,7 @@ import { createMemoryStore } from '@orchard/store';
 import { describe, expect, it } from 'vitest';
 import { ObjectStore } from '../storage/object-store.js';
 import { DirectTaker, Reservation } from './allocation-taker.js';
-import { parsePortRange, parseServiceIpRange } from './ip-range.js';
+import { ipStaticBand, parsePortRange, parseServiceIpRange, portStaticBand } from './ip-range.js';
 import { ServiceAllocator, serviceIpsKey } from './service-allocator.js';
 import { ensureKubernetesService, repairServiceAllocations } from './service-repair.js';
 
@@ -53,6 +53,39 @@ describe('ServiceAllocator', () => {
       ipFamilyPolicy: 'SingleStack',
     });
     expect(await allocator.ips.taken()).toEqual([1]);
+  });
+
+  it('takes automatic values above the static band first, and from the band only when the rest is full', async () => {
+    // A /27 holds 32 addresses: the band is 16 (offsets 0-15), 14 offsets lie above it.
+    const { allocator } = setup('10.0.0.0/27', '30000-30031');
+    const ips: string[] = [];
+    const ports: number[] = [];
+    for (let i = 0; i < 15; i++) {
+      const s = svc(`s${i}`, { type: 'NodePort' }) as Svc & {
+        spec: { clusterIP: string; ports: { nodePort: number }[] };
+      };
+      await allocator.allocateNew(s, `s${i}`, false);
+      ips.push(s.spec.clusterIP);
+      ports.push(s.spec.ports[0]?.nodePort ?? 0);
+    }
+    const lastOctets = ips.map((ip) => Number(ip.split('.')[3]));
+    // Fourteen from 10.0.0.17-30 in order (random start 0), then the band's first free one past
+    // the reserved 10.0.0.1.
+    expect(lastOctets).toEqual([17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 2]);
+    // Ports: 32 in the range, band 16: 30016-30031, then 30000.
+    expect(ports.slice(0, 16 - 1)).toEqual([...Array.from({ length: 15 }, (_, i) => 30016 + i)]);
+  });
+
+  it('sizes the static band as upstream: min(max(16, size/step), cap), none for 16 or fewer', () => {
+    expect(ipStaticBand(parseServiceIpRange('10.0.0.0/24'))).toBe(16);
+    expect(ipStaticBand(parseServiceIpRange('10.0.0.0/16'))).toBe(256);
+    expect(ipStaticBand(parseServiceIpRange('10.0.0.0/20'))).toBe(256);
+    expect(ipStaticBand(parseServiceIpRange('10.0.0.0/21'))).toBe(128);
+    expect(ipStaticBand(parseServiceIpRange('10.0.0.0/28'))).toBe(0);
+    expect(ipStaticBand(parseServiceIpRange('fd00::/108'))).toBe(256);
+    expect(portStaticBand(parsePortRange('30000-32767'))).toBe(86);
+    expect(portStaticBand(parsePortRange('1-65535'))).toBe(128);
+    expect(portStaticBand(parsePortRange('30000-30015'))).toBe(0);
   });
 
   it('honours a requested IP and refuses a taken or out-of-range one with upstream messages', async () => {

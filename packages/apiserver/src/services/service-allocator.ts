@@ -6,8 +6,10 @@ import {
   formatIp,
   formatPortRange,
   type IpFamily,
+  ipStaticBand,
   type PortRange,
   parseIp,
+  portStaticBand,
   type ServiceIpRange,
 } from './ip-range.js';
 import { StoredRange } from './range-allocator.js';
@@ -55,6 +57,7 @@ export class ServiceAllocator {
       range: o.ipRange.cidr,
       size: o.ipRange.size,
       reserved: [0],
+      staticBand: ipStaticBand(o.ipRange),
       allocatedMessage: 'provided IP is already allocated',
       ...(o.random ? { random: o.random } : {}),
     });
@@ -63,6 +66,7 @@ export class ServiceAllocator {
       key: serviceNodePortsKey,
       range: formatPortRange(o.portRange),
       size: o.portRange.size,
+      staticBand: portStaticBand(o.portRange),
       allocatedMessage: 'provided port is already allocated',
       ...(o.random ? { random: o.random } : {}),
     });
