@@ -25,6 +25,7 @@ import { rbacGroup } from './rbac/rbac-resources.js';
 import { builtinResources } from './registry/builtin/index.js';
 import { createResourceRegistry } from './registry/registry.js';
 import { createRequestHandler } from './request/request-handler.js';
+import { ListSectionCache } from './response/list-section-cache.js';
 import { route } from './router.js';
 import { authorizesNodes, resolveAuthorizer, startServerAuthorization } from './server-authorization.js';
 import { addStartUpHooks, runStartUp } from './server-start-up.js';
@@ -114,6 +115,7 @@ export function createApiServer(input: Partial<ApiServerOptions> = {}): ApiServe
     watchCaches,
     codecs,
     chunkPool: new ChunkPool(),
+    listSections: new ListSectionCache(),
     offers: buildOffers(codecs, conversions, flavor),
     writePipeline,
     nodeRestriction,

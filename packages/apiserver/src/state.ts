@@ -10,6 +10,7 @@ import type { HealthChecks } from './health/health.js';
 import type { ServerMetrics } from './metrics/server-metrics.js';
 import type { ApiServerOptions, Logger } from './options.js';
 import type { ResourceRegistry } from './registry/registry.js';
+import type { ListSectionCache } from './response/list-section-cache.js';
 import type { ServiceAllocator } from './services/service-allocator.js';
 import type { ObjectStore } from './storage/object-store.js';
 import type { WatchCaches } from './storage/watch-caches.js';
@@ -30,6 +31,8 @@ export interface ServerState {
   readonly codecs: readonly Codec[];
   /** The 16 KiB buffers joined list answers are copied into, reused once a response is written. */
   readonly chunkPool: ChunkPool;
+  /** The items sections of recent LIST answers, reused when a LIST returns the same objects again. */
+  readonly listSections: ListSectionCache;
   /** Response offers for resource requests (codecs × conversions). Recomputed when codecs change. */
   offers: readonly ResponseOffer[];
   readonly writePipeline: WritePipeline;

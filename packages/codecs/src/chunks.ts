@@ -1,3 +1,5 @@
+import type { ListSection } from './codec.js';
+
 /**
  * A body as a sequence of chunks, written in order (their concatenation is the body). A joined list
  * is sent this way rather than copied into one buffer: a fresh allocation of a large list body (650
@@ -86,6 +88,12 @@ export function packChunks(parts: readonly Uint8Array[], pool?: ChunkPool): Byte
   }
   flush();
   return chunks;
+}
+
+/** A list's items section from its parts: packed as `packChunks` does, with its length. */
+export function packSection(parts: readonly Uint8Array[], count: number, pool?: ChunkPool): ListSection {
+  const chunks = packChunks(parts, pool);
+  return { count, chunks, length: chunksLength(chunks) };
 }
 
 /** The total length of `chunks`. */

@@ -28,12 +28,19 @@ export interface Codec {
   /** Encodes one value (object, list, Status, Table …). */
   encode(value: unknown, context: CodecContext): Uint8Array;
   /**
-   * Serialize once: a list's bytes from its items' `encode` bytes (kept by the watch cache), with
-   * `list` the list itself holding `items: []`, as chunks to write in order (a large list is not
-   * copied into one buffer). Their concatenation is byte for byte what `encode` of the whole list
-   * gives. Absent = the list is encoded whole.
+   * Serialize once, step 1: the items section of a list (each item's `encode` bytes, kept by the
+   * watch cache, framed as the list holds them), with `list` the list itself holding `items: []`.
+   * It depends only on the items and the list's kind, so a caller may keep it and join it again
+   * (small parts are copied into `context.chunkPool`'s buffers when given: keep only one built
+   * without a pool). Present exactly when `joinList` is.
    */
-  joinList?(list: unknown, items: readonly Uint8Array[], context: CodecContext): ByteChunks;
+  listSection?(list: unknown, items: readonly Uint8Array[], context: CodecContext): ListSection;
+  /**
+   * Serialize once, step 2: a list's bytes, its head and end around an items section, as chunks to
+   * write in order (a large list is not copied into one buffer). Their concatenation is byte for
+   * byte what `encode` of the whole list gives. Absent = the list is encoded whole.
+   */
+  joinList?(list: unknown, section: ListSection, context: CodecContext): ByteChunks;
   /**
    * Watch streams: the response `Content-Type` of a stream (`application/json` for JSON,
    * `application/cbor-seq` for CBOR) and the bytes of one framed event. Absent = cannot stream.
@@ -44,10 +51,20 @@ export interface Codec {
   };
 }
 
+/** The items of a list as its encoding frames them (see `Codec.listSection`). */
+export interface ListSection {
+  /** How many items it holds. */
+  readonly count: number;
+  /** Its bytes, in order. */
+  readonly chunks: ByteChunks;
+  /** The total length of `chunks`. */
+  readonly length: number;
+}
+
 /** What a codec may need beyond the bytes: the flavor (protobuf media type, group names). */
 export interface CodecContext {
   readonly flavor: Flavor;
-  /** Where `joinList` copies small parts (the server's; released once the response is written). */
+  /** Where `listSection` copies small parts (the server's; released once the response is written). */
   readonly chunkPool?: ChunkPool;
 }
 

@@ -4,8 +4,16 @@
  */
 
 export type { ByteChunks } from './chunks.js';
-export { bodyLength, ChunkPool, chunksLength, isByteChunks, joinChunks, packChunks } from './chunks.js';
-export type { Codec, CodecContext, CodecErrorCode } from './codec.js';
+export {
+  bodyLength,
+  ChunkPool,
+  chunksLength,
+  isByteChunks,
+  joinChunks,
+  packChunks,
+  packSection,
+} from './chunks.js';
+export type { Codec, CodecContext, CodecErrorCode, ListSection } from './codec.js';
 export { CodecError, isCodecError } from './codec.js';
 export { jsonCodec, parseJson } from './json.js';
 export type { AcceptRange, MediaType } from './media-type.js';

@@ -1,5 +1,5 @@
-import { type ByteChunks, type ChunkPool, packChunks } from './chunks.js';
-import { type Codec, type CodecContext, CodecError } from './codec.js';
+import { type ByteChunks, type ChunkPool, packSection } from './chunks.js';
+import { type Codec, type CodecContext, CodecError, type ListSection } from './codec.js';
 import { mediaTypes } from './media-type.js';
 
 const encoder = new TextEncoder();
@@ -30,23 +30,26 @@ export function parseJson(text: string): unknown {
 const comma = encoder.encode(',');
 const listEnd = encoder.encode(']}');
 
-/**
- * A JSON list from its items' bytes: `list` (holding `items: []`, its last member) encoded, its
- * closing `[]}` cut, then the items joined by commas: what `JSON.stringify` of the whole list gives,
- * as chunks (see `packChunks`).
- */
-function joinJsonList(list: unknown, items: readonly Uint8Array[], pool?: ChunkPool): ByteChunks {
-  const head = encoder.encode(JSON.stringify(list));
-  // `…"items":[]}`: keep through `[`.
-  if (head.length < 3 || head[head.length - 3] !== 0x5b || head[head.length - 2] !== 0x5d)
-    throw new CodecError('NotEncodable', mediaTypes.json, 'a joined list must end with its empty items');
-  const parts: Uint8Array[] = [head.subarray(0, head.length - 2)];
+/** The items section of a JSON list: the items' bytes joined by commas. */
+function jsonListSection(items: readonly Uint8Array[], pool?: ChunkPool): ListSection {
+  const parts: Uint8Array[] = [];
   for (let i = 0; i < items.length; i++) {
     if (i > 0) parts.push(comma);
     parts.push(items[i] as Uint8Array);
   }
-  parts.push(listEnd);
-  return packChunks(parts, pool);
+  return packSection(parts, items.length, pool);
+}
+
+/**
+ * A JSON list around its items section: `list` (holding `items: []`, its last member) encoded, its
+ * closing `[]}` cut, the section, then `]}`: what `JSON.stringify` of the whole list gives.
+ */
+function joinJsonList(list: unknown, section: ListSection): ByteChunks {
+  const head = encoder.encode(JSON.stringify(list));
+  // `…"items":[]}`: keep through `[`.
+  if (head.length < 3 || head[head.length - 3] !== 0x5b || head[head.length - 2] !== 0x5d)
+    throw new CodecError('NotEncodable', mediaTypes.json, 'a joined list must end with its empty items');
+  return [head.subarray(0, head.length - 2), ...section.chunks, listEnd];
 }
 
 /** `application/json`: the default encoding of every request and response. */
@@ -59,8 +62,11 @@ export const jsonCodec: Codec = Object.freeze({
   encode(value: unknown): Uint8Array {
     return encoder.encode(JSON.stringify(value));
   },
-  joinList(list: unknown, items: readonly Uint8Array[], context?: CodecContext): ByteChunks {
-    return joinJsonList(list, items, context?.chunkPool);
+  listSection(_list: unknown, items: readonly Uint8Array[], context?: CodecContext): ListSection {
+    return jsonListSection(items, context?.chunkPool);
+  },
+  joinList(list: unknown, section: ListSection): ByteChunks {
+    return joinJsonList(list, section);
   },
   stream: Object.freeze({
     mediaType: mediaTypes.json,

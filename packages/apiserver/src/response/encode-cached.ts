@@ -1,13 +1,15 @@
 import type { ByteChunks, ChunkPool, Codec } from '@orchard/codecs';
 import type { Flavor } from '@orchard/meta';
 import { encodedOnce } from '@orchard/watch-cache';
+import type { ListSectionCache } from './list-section-cache.js';
 
 /**
  * Serialize once (issue 18): the bytes of a watch-cache object, or of a list of them, with `codec`.
  * An object's bytes are built on its first read and kept beside it by the watch cache; a list is
- * its header and footer around its items' kept bytes when the codec can join them (JSON, Protobuf,
- * CBOR), as chunks (small parts copied into `chunkPool`'s buffers), else encoded whole. Byte for
- * byte what `codec.encode` gives.
+ * its head and end around its items' kept bytes when the codec can join them (JSON, Protobuf,
+ * CBOR), as chunks (small parts copied into `chunkPool`'s buffers; a repeated list of the same
+ * objects reuses the items section `listSections` keeps), else encoded whole. Byte for byte what
+ * `codec.encode` gives.
  */
 export function encodeCached(
   codec: Codec,
@@ -15,14 +17,25 @@ export function encodeCached(
   shape: 'object' | 'list',
   flavor: Flavor,
   chunkPool?: ChunkPool,
+  listSections?: ListSectionCache,
 ): Uint8Array | ByteChunks {
   const context = chunkPool ? { flavor, chunkPool } : { flavor };
   if (typeof value !== 'object' || value === null) return codec.encode(value, context);
   if (shape === 'object') return encodedOnce(value, codec, () => codec.encode(value, context));
   const items = (value as { items?: unknown }).items;
-  if (!codec.joinList || !Array.isArray(items)) return codec.encode(value, context);
-  const bodies = items.map((item: object) => encodedOnce(item, codec, () => codec.encode(item, context)));
-  return codec.joinList({ ...value, items: [] }, bodies, context);
+  if (!codec.joinList || !codec.listSection || !Array.isArray(items)) return codec.encode(value, context);
+  const list = { ...value, items: [] };
+  const bodies = () =>
+    items.map((item: object) => encodedOnce(item, codec, () => codec.encode(item, context)));
+  const found = listSections?.lookup(codec, items) ?? { kind: 'new' };
+  if (found.kind === 'kept') return codec.joinList(list, found.section, context);
+  if (found.kind === 'again') {
+    // Built without the pool: a kept section outlives the response.
+    const section = codec.listSection(list, bodies(), { flavor });
+    listSections?.keep(found.entry, section);
+    return codec.joinList(list, section, context);
+  }
+  return codec.joinList(list, codec.listSection(list, bodies(), context), context);
 }
 
 const encoder = new TextEncoder();

@@ -161,7 +161,14 @@ function writeConverted(
 ): void {
   const encoded =
     fromCache && !enc.conversion && !ctx.query.pretty
-      ? encodeCached(enc.codec, value, shape, ctx.server.flavor, ctx.server.chunkPool)
+      ? encodeCached(
+          enc.codec,
+          value,
+          shape,
+          ctx.server.flavor,
+          ctx.server.chunkPool,
+          ctx.server.listSections,
+        )
       : encodeWhole(ctx, enc, value, shape);
   const { body, headers } = maybeGzip(ctx, encoded);
   send(

@@ -1,5 +1,6 @@
 import type { Codec } from '../codec.js';
 import {
+  cborListSection,
   cborMediaType,
   cborSeqMediaType,
   decodeCbor,
@@ -19,7 +20,8 @@ export function createCborCodec(): Codec {
     binary: true,
     decode: (body) => decodeCbor(body),
     encode: (value) => encodeCbor(value),
-    joinList: (list, items, context) => joinCborList(list, items, context.chunkPool),
+    listSection: (_list, items, context) => cborListSection(items, context.chunkPool),
+    joinList: (list, section) => joinCborList(list, section),
     stream: { mediaType: cborSeqMediaType, encodeEvent: (event) => encodeCborWatchEvent(event) },
   };
 }

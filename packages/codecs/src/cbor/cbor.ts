@@ -8,8 +8,8 @@
 import type { WatchEvent } from '@orchard/meta';
 import { setOwn } from '@orchard/meta/internal';
 import { Decoder, Encoder } from 'cbor-x';
-import { type ByteChunks, type ChunkPool, packChunks } from '../chunks.js';
-import { CodecError } from '../codec.js';
+import { type ByteChunks, type ChunkPool, packSection } from '../chunks.js';
+import { CodecError, type ListSection } from '../codec.js';
 import { WireDecodeError } from '../protobuf/errors.js';
 import { toBase64 } from '../protobuf/wire-values.js';
 import { CborScanError, maxCborNestingDepth, scanCbor } from './scan.js';
@@ -117,22 +117,26 @@ function arrayHead(n: number): number[] {
   return [0x9a, (n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
 }
 
+/** Serialize once: the items section of a CBOR list, each item without its self-described tag. */
+export function cborListSection(itemBodies: readonly Uint8Array[], pool?: ChunkPool): ListSection {
+  return packSection(
+    itemBodies.map((b) => (hasTag(b) ? b.subarray(3) : b)),
+    itemBodies.length,
+    pool,
+  );
+}
+
 /**
- * Serialize once: a list body from `list` (holding `items: []`, its last member) and the bodies
- * `encodeCbor` gave for its items: the list encoded, its empty array head (`80`, the last byte)
- * replaced by one for the items, then each item without its self-described tag, as chunks whose
- * concatenation is byte for byte what `encodeCbor` of the whole list gives.
+ * Serialize once: a list body from `list` (holding `items: []`, its last member) and its items
+ * section: the list encoded, its empty array head (`80`, the last byte) replaced by one for the
+ * items, then the section, as chunks whose concatenation is byte for byte what `encodeCbor` of the
+ * whole list gives.
  */
-export function joinCborList(list: unknown, itemBodies: readonly Uint8Array[], pool?: ChunkPool): ByteChunks {
+export function joinCborList(list: unknown, section: ListSection): ByteChunks {
   const head = encodeCbor(list);
   if (head[head.length - 1] !== 0x80)
     throw new CodecError('NotEncodable', cborMediaType, 'a joined list must end with its empty items');
-  const parts: Uint8Array[] = [
-    head.subarray(0, head.length - 1),
-    Uint8Array.from(arrayHead(itemBodies.length)),
-  ];
-  for (const b of itemBodies) parts.push(hasTag(b) ? b.subarray(3) : b);
-  return packChunks(parts, pool);
+  return [head.subarray(0, head.length - 1), Uint8Array.from(arrayHead(section.count)), ...section.chunks];
 }
 
 /** cbor-x gives byte strings as Uint8Array and big integers as bigint; the JSON form has neither. */

@@ -9,6 +9,7 @@ export type { CborDecodeOptions } from './cbor.js';
 export {
   applyPatchCborMediaType,
   CborSeqReader,
+  cborListSection,
   cborMediaType,
   cborSelfDescribedTag,
   cborSeqMediaType,

@@ -26,6 +26,7 @@ export {
   joinProtobufList,
   maxProtobufFrameBytes,
   ProtobufFrameReader,
+  protobufListSection,
   protobufPrefix,
   protobufSupported,
 } from './protobuf.js';

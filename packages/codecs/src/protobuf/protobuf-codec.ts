@@ -1,6 +1,12 @@
 import type { ApiObject, Flavor, WatchEvent } from '@orchard/meta';
 import type { Codec } from '../codec.js';
-import { decodeProtobuf, encodeProtobuf, encodeProtobufWatchEvent, joinProtobufList } from './protobuf.js';
+import {
+  decodeProtobuf,
+  encodeProtobuf,
+  encodeProtobufWatchEvent,
+  joinProtobufList,
+  protobufListSection,
+} from './protobuf.js';
 
 /**
  * The Protobuf `Codec` for a flavor (`application/vnd.<product>.protobuf`). Watch responses use
@@ -13,8 +19,9 @@ export function createProtobufCodec(flavor: Flavor): Codec {
     binary: true,
     decode: (body, context) => decodeProtobuf(body, context.flavor),
     encode: (value, context) => encodeProtobuf(value as ApiObject, context.flavor),
-    joinList: (list, items, context) =>
-      joinProtobufList(list as ApiObject, items, context.flavor, context.chunkPool),
+    listSection: (list, items, context) =>
+      protobufListSection(list as ApiObject, items, context.flavor, context.chunkPool),
+    joinList: (list, section, context) => joinProtobufList(list as ApiObject, section, context.flavor),
     stream: {
       mediaType: `${flavor.protobufMediaType};stream=watch`,
       encodeEvent: (event, context) => encodeProtobufWatchEvent(event as WatchEvent, context.flavor),

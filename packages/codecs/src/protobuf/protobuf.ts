@@ -7,8 +7,8 @@
 import type { ApiObject, Flavor, GroupVersionKind, WatchEvent, WatchEventType } from '@orchard/meta';
 import { parseApiVersion } from '@orchard/meta';
 import type { Type } from 'protobufjs';
-import { type ByteChunks, type ChunkPool, packChunks } from '../chunks.js';
-import { CodecError } from '../codec.js';
+import { type ByteChunks, type ChunkPool, packChunks, packSection } from '../chunks.js';
+import { CodecError, type ListSection } from '../codec.js';
 import { WireDecodeError } from './errors.js';
 import { messageType, protobufMessageName } from './registry.js';
 import { ConversionError, decodeMessage, encodeMessage as encodeWire } from './wire-codec.js';
@@ -136,52 +136,51 @@ function varintBytes(n: number): number[] {
   return out;
 }
 
-/**
- * Serialize once: a `<Kind>List` body from `list` (holding `items: []`) and the bodies
- * `encodeProtobuf` gave for its items, byte for byte what `encodeProtobufList` of the whole list
- * gives (the items' messages are copied out of their envelopes, not re-encoded), as chunks.
- */
-export function joinProtobufList(
-  list: ApiObject,
-  itemBodies: readonly Uint8Array[],
-  flavor: Flavor,
-  pool?: ChunkPool,
-): ByteChunks {
+/** The Protobuf type of a `<Kind>List` and its `items` field; `NotEncodable` when it has none. */
+function listTypeOf(list: ApiObject, flavor: Flavor): { type: Type; itemsId: number; kind: string } {
   const gvk = gvkOf(list, flavor);
   const type = typeFor(gvk, flavor);
   const itemsField = type?.fields.items;
   if (!type || !itemsField)
     throw notEncodable(flavor, `${list.apiVersion}, Kind=${list.kind} has no Protobuf form`);
-  const head = encodeMessage(type, list, flavor);
-  const tag = varintBytes((itemsField.id << 3) | 2);
-  const rawParts: Uint8Array[] = [head];
-  let rawLength = head.length;
-  for (const body of itemBodies) {
-    const item = rawOfEnvelope(body, flavor.protobufMediaType);
-    const itemHead = Uint8Array.from([...tag, ...varintBytes(item.length)]);
-    rawParts.push(itemHead, item);
-    rawLength += itemHead.length + item.length;
-  }
-  return envelopeChunks(list.apiVersion as string, gvk.kind, rawParts, rawLength, pool);
+  return { type, itemsId: itemsField.id, kind: gvk.kind };
 }
 
 /**
- * `envelope()` around a raw body given as parts: the same bytes, as chunks. The Unknown message's
- * fields are written in field order (typeMeta, raw, contentEncoding, contentType), so its bytes are
- * the typeMeta field, raw's key and length, the parts, then the two empty strings.
+ * Serialize once: the items section of a `<Kind>List` from the bodies `encodeProtobuf` gave for
+ * its items: each item's message copied out of its envelope (not re-encoded) behind the `items`
+ * field's key and length.
  */
-function envelopeChunks(
-  apiVersion: string,
-  kind: string,
-  rawParts: readonly Uint8Array[],
-  rawLength: number,
-  pool: ChunkPool | undefined,
-): ByteChunks {
+export function protobufListSection(
+  list: ApiObject,
+  itemBodies: readonly Uint8Array[],
+  flavor: Flavor,
+  pool?: ChunkPool,
+): ListSection {
+  const tag = varintBytes((listTypeOf(list, flavor).itemsId << 3) | 2);
+  const parts: Uint8Array[] = [];
+  for (const body of itemBodies) {
+    const item = rawOfEnvelope(body, flavor.protobufMediaType);
+    parts.push(Uint8Array.from([...tag, ...varintBytes(item.length)]), item);
+  }
+  return packSection(parts, itemBodies.length, pool);
+}
+
+/**
+ * Serialize once: a `<Kind>List` body from `list` (holding `items: []`) and its items section, byte
+ * for byte what `encodeProtobufList` of the whole list gives, as chunks: the `runtime.Unknown`
+ * envelope, whose fields are written in field order (typeMeta, raw, contentEncoding, contentType),
+ * so its bytes are the typeMeta field, raw's key and length, the list's own fields, the section,
+ * then the two empty strings.
+ */
+export function joinProtobufList(list: ApiObject, section: ListSection, flavor: Flavor): ByteChunks {
+  const { type, kind } = listTypeOf(list, flavor);
+  const head = encodeMessage(type, list, flavor);
   const unknown = messageType(unknownMessage);
-  const typeMeta = unknown.encode({ typeMeta: { apiVersion, kind } }).finish();
-  const rawKey = Uint8Array.from([0x12, ...varintBytes(rawLength)]);
+  const typeMeta = unknown.encode({ typeMeta: { apiVersion: list.apiVersion as string, kind } }).finish();
+  const rawKey = Uint8Array.from([0x12, ...varintBytes(head.length + section.length)]);
   const tail = unknown.encode({ contentEncoding: '', contentType: '' }).finish();
-  return packChunks([prefixBytes, typeMeta, rawKey, ...rawParts, tail], pool);
+  return [...packChunks([prefixBytes, typeMeta, rawKey, head]), ...section.chunks, tail];
 }
 
 /** Maps what protobufjs throws on bad input to our typed error. */
