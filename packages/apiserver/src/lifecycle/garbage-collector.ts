@@ -12,7 +12,7 @@ import {
   mutateObject,
   removeFinalizer,
 } from './finalizers.js';
-import type { ObservedObject } from './observed.js';
+import { type ObservedObject, parseObjectKey } from './observed.js';
 import { createWorkQueue, type WorkQueue, type WorkQueueOptions } from './work-queue.js';
 
 /** One object of the dependency graph (upstream's GC `node`), kept from the store's events. */
@@ -47,6 +47,19 @@ function ownersOf(obj: StoredObject): OwnerReference[] {
   return Array.isArray(refs) ? refs.filter((r) => r && typeof r.uid === 'string') : [];
 }
 
+const none: readonly never[] = Object.freeze([]);
+
+/** A node the graph can hold as its key alone: no owners, no finalizers, not being deleted. */
+function isPlain(n: GraphNode): boolean {
+  return n.owners.length === 0 && n.finalizers.length === 0 && !n.deleting;
+}
+
+/** The node of a plain object held as its key. */
+function plainNode(uid: string, key: string): GraphNode | undefined {
+  const at = parseObjectKey(key);
+  return at && { uid, key, ...at, owners: none, deleting: false, finalizers: none };
+}
+
 function groupOfApiVersion(apiVersion: string): string {
   const i = apiVersion.indexOf('/');
   return i < 0 ? '' : apiVersion.slice(0, i);
@@ -75,7 +88,16 @@ export function createGarbageCollector(
   state: ServerState,
   queueOptions: Partial<WorkQueueOptions> = {},
 ): GarbageCollector {
-  const nodes = new Map<string, GraphNode>();
+  /**
+   * uid → node. Most objects have no owners and no finalizers and are not being deleted: such an
+   * object is held as its key alone (the rest is read from the key when asked), which keeps the
+   * graph at a map entry per object instead of a node and two arrays (~150 B per object).
+   */
+  const nodes = new Map<string, GraphNode | string>();
+  const nodeOf = (uid: string): GraphNode | undefined => {
+    const n = nodes.get(uid);
+    return typeof n === 'string' ? plainNode(uid, n) : n;
+  };
   /** owner uid → uids of the objects that reference it (also for owners not, or no longer, present). */
   const dependents = new Map<string, Set<string>>();
   let resyncPending = false;
@@ -119,7 +141,7 @@ export function createGarbageCollector(
   const liveDependents = (uid: string): GraphNode[] => {
     const out: GraphNode[] = [];
     for (const d of dependents.get(uid) ?? []) {
-      const n = nodes.get(d);
+      const n = nodeOf(d);
       if (n) out.push(n);
     }
     return out;
@@ -170,7 +192,7 @@ export function createGarbageCollector(
   }
 
   async function attemptToDelete(uid: string): Promise<void> {
-    const node = nodes.get(uid);
+    const node = nodeOf(uid);
     if (!node) return;
     let live: StoredObject | undefined;
     try {
@@ -245,7 +267,7 @@ export function createGarbageCollector(
   }
 
   async function attemptToOrphan(uid: string): Promise<void> {
-    const node = nodes.get(uid);
+    const node = nodeOf(uid);
     if (!node) return;
     const { object: live } = await state.objects.get(node.key);
     if (
@@ -277,12 +299,12 @@ export function createGarbageCollector(
       const obj = ev.object;
       const uid = obj.metadata.uid;
       if (!uid) return;
-      const old = nodes.get(uid);
+      const old = nodeOf(uid);
       if (ev.type === 'delete') {
         nodes.delete(uid);
         for (const r of old?.owners ?? ownersOf(obj)) {
           unlink(r.uid, uid);
-          if (isDeletingDependents(nodes.get(r.uid))) queue.add(deleteItem + r.uid);
+          if (isDeletingDependents(nodeOf(r.uid))) queue.add(deleteItem + r.uid);
         }
         for (const d of dependents.get(uid) ?? []) queue.add(deleteItem + d);
         return;
@@ -298,16 +320,16 @@ export function createGarbageCollector(
         deleting: Boolean(obj.metadata.deletionTimestamp),
         finalizers: finalizersOf(obj),
       };
-      nodes.set(uid, node);
+      nodes.set(uid, isPlain(node) ? node.key : node);
       const before = new Set((old?.owners ?? []).map((r) => r.uid));
       const after = new Set(node.owners.map((r) => r.uid));
       for (const o of before) {
         if (after.has(o)) continue;
         unlink(o, uid);
-        if (isDeletingDependents(nodes.get(o))) queue.add(deleteItem + o);
+        if (isDeletingDependents(nodeOf(o))) queue.add(deleteItem + o);
       }
       for (const o of after) if (!before.has(o)) link(o, uid);
-      if (node.owners.some((r) => nodes.get(r.uid)?.deleting !== false)) queue.add(deleteItem + uid);
+      if (node.owners.some((r) => nodeOf(r.uid)?.deleting !== false)) queue.add(deleteItem + uid);
       if (node.deleting) {
         if (node.finalizers.includes(finalizerOrphanDependents)) queue.add(orphanItem + uid);
         if (node.finalizers.includes(finalizerDeleteDependents)) {
@@ -319,6 +341,7 @@ export function createGarbageCollector(
     },
     resync() {
       for (const n of nodes.values()) {
+        if (typeof n === 'string') continue;
         if (n.owners.length > 0) queue.add(deleteItem + n.uid);
         if (n.deleting && n.finalizers.includes(finalizerOrphanDependents)) queue.add(orphanItem + n.uid);
         if (isDeletingDependents(n)) queue.add(deleteItem + n.uid);
