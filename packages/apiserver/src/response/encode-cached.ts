@@ -8,7 +8,7 @@ import type { ListSectionCache } from './list-section-cache.js';
  * An object's bytes are built on its first read and kept beside it by the watch cache; a list is
  * its head and end around its items' kept bytes when the codec can join them (JSON, Protobuf,
  * CBOR), as chunks (small parts copied into `chunkPool`'s buffers; a repeated list of the same
- * objects reuses the items section `listSections` keeps), else encoded whole. Byte for byte what
+ * objects by the same request reuses the items section `listSections` keeps), else encoded whole. Byte for byte what
  * `codec.encode` gives.
  */
 export function encodeCached(
@@ -17,7 +17,7 @@ export function encodeCached(
   shape: 'object' | 'list',
   flavor: Flavor,
   chunkPool?: ChunkPool,
-  listSections?: ListSectionCache,
+  listSections?: { readonly cache: ListSectionCache; readonly request: string },
 ): Uint8Array | ByteChunks {
   const context = chunkPool ? { flavor, chunkPool } : { flavor };
   if (typeof value !== 'object' || value === null) return codec.encode(value, context);
@@ -27,12 +27,12 @@ export function encodeCached(
   const list = { ...value, items: [] };
   const bodies = () =>
     items.map((item: object) => encodedOnce(item, codec, () => codec.encode(item, context)));
-  const found = listSections?.lookup(codec, items) ?? { kind: 'new' };
+  const found = listSections?.cache.lookup(codec, listSections.request, items) ?? { kind: 'new' };
   if (found.kind === 'kept') return codec.joinList(list, found.section, context);
   if (found.kind === 'again') {
     // Built without the pool: a kept section outlives the response.
     const section = codec.listSection(list, bodies(), { flavor });
-    listSections?.keep(found.entry, section);
+    listSections?.cache.keep(found.entry, section);
     return codec.joinList(list, section, context);
   }
   return codec.joinList(list, codec.listSection(list, bodies(), context), context);

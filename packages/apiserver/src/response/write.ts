@@ -161,14 +161,10 @@ function writeConverted(
 ): void {
   const encoded =
     fromCache && !enc.conversion && !ctx.query.pretty
-      ? encodeCached(
-          enc.codec,
-          value,
-          shape,
-          ctx.server.flavor,
-          ctx.server.chunkPool,
-          ctx.server.listSections,
-        )
+      ? encodeCached(enc.codec, value, shape, ctx.server.flavor, ctx.server.chunkPool, {
+          cache: ctx.server.listSections,
+          request: ctx.req.url ?? '',
+        })
       : encodeWhole(ctx, enc, value, shape);
   const { body, headers } = maybeGzip(ctx, encoded);
   send(
