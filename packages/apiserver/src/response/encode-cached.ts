@@ -8,8 +8,8 @@ import type { ListSectionCache } from './list-section-cache.js';
  * An object's bytes are built on its first read and kept beside it by the watch cache; a list is
  * its head and end around its items' kept bytes when the codec can join them (JSON, Protobuf,
  * CBOR), as chunks (small parts copied into `chunkPool`'s buffers; a repeated list of the same
- * objects by the same request reuses the items section `listSections` keeps), else encoded whole. Byte for byte what
- * `codec.encode` gives.
+ * objects by the same request reuses the items section `listSections` keeps), else encoded whole.
+ * Byte for byte what `codec.encode` gives.
  */
 export function encodeCached(
   codec: Codec,
