@@ -191,12 +191,13 @@ async function reconcileOne(
       // The bytes `objects.create(k, fresh())` would store, from the template (nothing reads the result).
       if (encoded) {
         const uid = newUid();
-        const kv = await state.objects.store.create(
-          k,
-          fillDefault(encoded, jsonBytes(uid), creationTimestamp.bytes),
-        );
-        // The watch caches and the RBAC informer get this object without parsing the bytes.
-        state.objects.primeShared(kv, decodedDefault(encoded, uid, creationTimestamp.text, kv.modRevision));
+        const bytes = fillDefault(encoded, jsonBytes(uid), creationTimestamp.bytes);
+        const build = (revision: number) => decodedDefault(encoded, uid, creationTimestamp.text, revision);
+        // The watch caches, the lifecycle controllers and the RBAC informer get this object without
+        // parsing the bytes (the memory store's watchers may see the event before `create` returns).
+        state.objects.primeBytes(bytes, build);
+        const kv = await state.objects.store.create(k, bytes);
+        state.objects.primeShared(kv, build(kv.modRevision));
       } else await state.objects.create(k, fresh());
     } catch (e) {
       if (!isStoreError(e, 'AlreadyExists')) throw e;

@@ -1,3 +1,4 @@
+import type { StoredObject } from '@orchard/meta';
 import { createMemoryStore } from '@orchard/store';
 import { describe, expect, it } from 'vitest';
 import { isUndecodableObjectError, ObjectStore } from './object-store.js';
@@ -93,6 +94,43 @@ describe('ObjectStore', () => {
     expect(shared2).not.toBe(created);
     expect(shared2).toEqual(updated);
     expect(Object.isFrozen(o.decode(kv2))).toBe(false);
+  });
+
+  it('gives a watcher that sees a primed write before the writer does the built object, not a parse', async () => {
+    const store = createMemoryStore();
+    const o = new ObjectStore(store);
+    const key = '/core/configmaps/ns/p';
+    const bytes = new TextEncoder().encode('{"kind":"ConfigMap","metadata":{"name":"p","uid":"u"}}');
+    const built: object[] = [];
+    const build = (rev: number): StoredObject => {
+      const obj = Object.freeze({
+        kind: 'ConfigMap',
+        metadata: Object.freeze({ name: 'p', uid: 'u', resourceVersion: String(rev) }),
+      });
+      built.push(obj);
+      return obj;
+    };
+    o.primeBytes(bytes, build);
+    const seen: unknown[] = [];
+    const ac = new AbortController();
+    const watching = (async () => {
+      for await (const ev of store.watch('/core/', { fromRevision: 0, signal: ac.signal })) {
+        seen.push(o.decodeShared(ev.kv));
+        ac.abort();
+      }
+    })();
+    const kv = await store.create(key, bytes);
+    await watching;
+    const shared = o.decodeShared(kv);
+    expect(seen[0]).toBe(built[0]);
+    expect(shared).toBe(built[0]);
+    expect(JSON.stringify(shared)).toBe(JSON.stringify(o.decode(kv)));
+    // The writer's later primeShared keeps the object readers already hold.
+    o.primeShared(kv, build(kv.modRevision));
+    expect(o.decodeShared(kv)).toBe(shared);
+    // Other bytes with the same content are parsed as usual.
+    const other = await store.create('/core/configmaps/ns/q', bytes.slice());
+    expect(o.decodeShared(other)).not.toBe(shared);
   });
 
   it('gives a shared object the bytes a plain decode gives, for stored values of any shape', async () => {

@@ -79,6 +79,8 @@ export class ObjectStore {
   private readonly shared = new Map<string, StoredObject>();
   /** The parts that repeat across shared objects (managedFields sets, labels…), held once. */
   private readonly sharedValues = new SharedValues();
+  /** Decoded objects of bytes being written, by the bytes (see `primeBytes`). */
+  private readonly pending = new WeakMap<Uint8Array, (modRevision: number) => StoredObject>();
 
   constructor(readonly store: Store) {}
 
@@ -95,6 +97,12 @@ export class ObjectStore {
     const id = `${kv.modRevision} ${kv.key}`;
     const hit = this.shared.get(id);
     if (hit) return hit;
+    const build = this.pending.get(kv.value);
+    if (build) {
+      const built = build(kv.modRevision);
+      this.remember(id, built);
+      return built;
+    }
     const obj = this.decodeHeld(kv);
     this.sharedValues.compact(obj);
     deepFreeze(obj);
@@ -108,7 +116,19 @@ export class ObjectStore {
    * to what decoding `kv.value` gives (the default RBAC objects, `rbac/default-policy.ts`).
    */
   primeShared(kv: KeyValue, obj: StoredObject): void {
-    if (kv.transformError === undefined) this.remember(`${kv.modRevision} ${kv.key}`, obj);
+    const id = `${kv.modRevision} ${kv.key}`;
+    if (kv.transformError === undefined && !this.shared.has(id)) this.remember(id, obj);
+  }
+
+  /**
+   * `primeShared` for bytes about to be written: a reader that decodes the revision holding these
+   * very bytes (same `Uint8Array`, as the memory store hands them to its watchers) before the
+   * writer's `primeShared` gets `build(modRevision)` instead of a parse. `build` must give what
+   * decoding the bytes at that revision gives (deep-frozen, key order included). Without a store
+   * that keeps the array (etcd, encryption at rest) readers decode as usual.
+   */
+  primeBytes(value: Uint8Array, build: (modRevision: number) => StoredObject): void {
+    this.pending.set(value, build);
   }
 
   private remember(id: string, obj: StoredObject): void {
