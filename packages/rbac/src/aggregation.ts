@@ -6,7 +6,28 @@
 import { labelSelectorFromObject } from '@orchard/meta';
 import type { ClusterRole, PolicyRule } from './types.js';
 
+/** The keys of frozen rules (the informer's shared objects: the same rules every pass and server see). */
+const frozenKeys = new WeakMap<PolicyRule, string>();
+
 function ruleKey(r: PolicyRule): string {
+  let k = frozenKeys.get(r);
+  if (k !== undefined) return k;
+  k = ruleText(r);
+  if (deeplyFrozen(r)) frozenKeys.set(r, k);
+  return k;
+}
+
+/** A rule whose key cannot change: it and every list the key reads are frozen. */
+function deeplyFrozen(r: PolicyRule): boolean {
+  return (
+    Object.isFrozen(r) &&
+    [r.verbs, r.apiGroups, r.resources, r.resourceNames, r.nonResourceURLs].every(
+      (l) => l === undefined || l === null || Object.isFrozen(l),
+    )
+  );
+}
+
+function ruleText(r: PolicyRule): string {
   return JSON.stringify([
     r.verbs,
     r.apiGroups ?? [],
@@ -48,5 +69,5 @@ export function sameRules(
 ): boolean {
   const x = a ?? [];
   const y = b ?? [];
-  return x.length === y.length && x.every((r, i) => ruleKey(r) === ruleKey(y[i] as PolicyRule));
+  return x.length === y.length && x.every((r, i) => r === y[i] || ruleKey(r) === ruleKey(y[i] as PolicyRule));
 }
