@@ -1,13 +1,13 @@
 import type { RequestListener, Server } from 'node:http';
-import { createServer as createHttpsServer, type ServerOptions } from 'node:https';
-import type { SecureContext } from 'node:tls';
+import { createServer as createHttpsServer, Server as HttpsServer, type ServerOptions } from 'node:https';
+import type { SecureContext, SecureContextOptions } from 'node:tls';
 
 /**
  * Node's TLS server builds its `SecureContext` (parsing the key, the certificate chain and the
  * client CAs) in its constructor: ~1–4 ms per server, the largest part of a warm test-server start.
  * A process that starts many servers with the same certificates (`@orchard/testing`) builds each
  * distinct context once: the first server with a certificate set builds it as usual, later ones are
- * built without key, certificate and CAs (a cheap context) and are given the first one's context.
+ * built without building a context of their own (`AdoptingServer`) and are given the first one's.
  * What a client sees is the same (one context serves any number of connections); servers with the
  * same certificates in one process also share the context's TLS session cache and ticket keys.
  */
@@ -28,6 +28,27 @@ function contextKey(options: ServerOptions): string {
   return JSON.stringify([parts, options.ciphers, options.minVersion, options.honorCipherOrder]);
 }
 
+/** The context the next `AdoptingServer` takes in its constructor (set just around `new`). */
+let adopting: SecureContext | undefined;
+
+/**
+ * An `https.Server` whose constructor takes the context in `adopting` instead of building one:
+ * Node's TLS server constructor always calls `setSecureContext(options)`, which builds a context
+ * (~0.3 ms even without key and certificate) that the shared one would replace at once. Later
+ * `setSecureContext` calls (none in Orchard) build as usual.
+ */
+class AdoptingServer extends HttpsServer {
+  override setSecureContext(options: SecureContextOptions): void {
+    const adopted = adopting;
+    if (adopted === undefined) {
+      super.setSecureContext(options);
+      return;
+    }
+    adopting = undefined;
+    (this as WithSharedCreds)._sharedCreds = adopted;
+  }
+}
+
 /**
  * `https.createServer(options, handle)`, with the `SecureContext` of `options`' key, certificate and
  * CAs built once per process (at most 16 distinct sets are kept, the oldest dropped).
@@ -37,12 +58,15 @@ export function createHttpsServerSharingContext(options: ServerOptions, handle: 
   const cached = key ? contexts.get(key) : undefined;
   if (cached) {
     const { cert: _cert, key: _key, ca: _ca, ...cheap } = options;
-    const s = createHttpsServer(cheap, handle);
-    if ('_sharedCreds' in s) {
-      (s as WithSharedCreds)._sharedCreds = cached;
-      return s;
+    adopting = cached;
+    let s: HttpsServer;
+    try {
+      s = new AdoptingServer(cheap, handle);
+    } finally {
+      adopting = undefined;
     }
-    // A Node without the field: build the context the documented way.
+    if ((s as WithSharedCreds)._sharedCreds === cached) return s;
+    // A Node whose constructor does not go through setSecureContext: build the documented way.
     s.setSecureContext(options);
     return s;
   }
