@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { kubernetesFlavor, orchFlavor, type UserInfo } from '@orchard/meta';
 import { describe, expect, it } from 'vitest';
-import { aggregatedRules } from './aggregation.js';
+import { aggregatedRules, sameRules } from './aggregation.js';
 import { nameFromFieldSelector, type RbacAttributes } from './attributes.js';
 import { defaultPolicy } from './bootstrap/default-policy.js';
 import { uncoveredRules } from './escalation.js';
@@ -247,6 +247,20 @@ describe('aggregation', () => {
       { verbs: ['list'], apiGroups: [''], resources: ['pods'] },
     ]);
     expect(aggregatedRules(c, [c])).toBeUndefined();
+  });
+
+  it('compares rules by content whether frozen (keys kept per object) or not (a mutated rule is seen)', () => {
+    const frozen = Object.freeze({ verbs: Object.freeze(['get']), resources: Object.freeze(['pods']) });
+    const copy = { verbs: ['get'], resources: ['pods'] };
+    expect(sameRules([frozen], [copy])).toBe(true);
+    expect(sameRules([frozen], [copy])).toBe(true);
+    copy.verbs.push('list');
+    expect(sameRules([frozen], [copy])).toBe(false);
+    // A frozen rule whose lists are not frozen is keyed afresh each time.
+    const shallow = Object.freeze({ verbs: ['get'], resources: ['pods'] });
+    expect(sameRules([shallow], [frozen])).toBe(true);
+    shallow.verbs.push('watch');
+    expect(sameRules([shallow], [frozen])).toBe(false);
   });
 });
 
