@@ -197,7 +197,7 @@ async function reconcileOne(
         // parsing the bytes (the memory store's watchers may see the event before `create` returns).
         state.objects.primeBytes(bytes, build);
         const kv = await state.objects.store.create(k, bytes);
-        state.objects.primeShared(kv, build(kv.modRevision));
+        state.objects.primeShared(kv, build);
       } else await state.objects.create(k, fresh());
     } catch (e) {
       if (!isStoreError(e, 'AlreadyExists')) throw e;

@@ -125,9 +125,10 @@ describe('ObjectStore', () => {
     expect(seen[0]).toBe(built[0]);
     expect(shared).toBe(built[0]);
     expect(JSON.stringify(shared)).toBe(JSON.stringify(o.decode(kv)));
-    // The writer's later primeShared keeps the object readers already hold.
-    o.primeShared(kv, build(kv.modRevision));
+    // The writer's later primeShared keeps the object readers already hold, without building another.
+    o.primeShared(kv, build);
     expect(o.decodeShared(kv)).toBe(shared);
+    expect(built).toHaveLength(1);
     // Other bytes with the same content are parsed as usual.
     const other = await store.create('/core/configmaps/ns/q', bytes.slice());
     expect(o.decodeShared(other)).not.toBe(shared);

@@ -111,13 +111,14 @@ export class ObjectStore {
   }
 
   /**
-   * Makes `obj` the shared decoded object of `kv` (what `decodeShared(kv)` returns from now on), for
-   * a writer that built it without parsing: it must be deep-frozen and equal, key order included,
-   * to what decoding `kv.value` gives (the default RBAC objects, `rbac/default-policy.ts`).
+   * Makes `build(kv.modRevision)` the shared decoded object of `kv` (what `decodeShared(kv)` returns
+   * from now on), for a writer that builds it without parsing: it must be deep-frozen and equal, key
+   * order included, to what decoding `kv.value` gives (the default RBAC objects,
+   * `rbac/default-policy.ts`). Not built when readers already hold one (`primeBytes`).
    */
-  primeShared(kv: KeyValue, obj: StoredObject): void {
+  primeShared(kv: KeyValue, build: (modRevision: number) => StoredObject): void {
     const id = `${kv.modRevision} ${kv.key}`;
-    if (kv.transformError === undefined && !this.shared.has(id)) this.remember(id, obj);
+    if (kv.transformError === undefined && !this.shared.has(id)) this.remember(id, build(kv.modRevision));
   }
 
   /**
