@@ -24,6 +24,8 @@ export const defaultListSectionLimits: ListSectionLimits = Object.freeze({
 });
 
 interface Entry {
+  /** Its key in the cache: `<media type> <request URL>`. */
+  readonly id: string;
   readonly codec: Codec;
   readonly items: readonly object[];
   section?: ListSection;
@@ -81,12 +83,12 @@ export class ListSectionCache {
     if (items.length < this.limits.minItems || items.length > this.limits.maxItems) return isNew;
     const id = `${codec.mediaType} ${request}`;
     const entry = this.#entries.get(id);
-    if (entry) this.#drop(id, entry);
+    if (entry) this.#drop(entry);
     if (entry && entry.codec === codec && sameItems(entry.items, items)) {
-      this.#add(id, entry);
+      this.#add(entry);
       return entry.section ? { kind: 'kept', section: entry.section } : { kind: 'again', entry };
     }
-    this.#add(id, { codec, items: [...items] });
+    this.#add({ id, codec, items: [...items] });
     return isNew;
   }
 
@@ -94,24 +96,22 @@ export class ListSectionCache {
   keep(entry: object, section: ListSection): void {
     const e = entry as Entry;
     if (e.section || section.length > this.limits.maxBytes / 4) return;
-    for (const held of this.#entries.values()) {
-      if (held !== e) continue;
-      e.section = section;
-      this.#bytes += section.length;
-      this.#trim();
-      return;
-    }
+    // Dropped meanwhile (or replaced by newer items of the same request): nothing to keep.
+    if (this.#entries.get(e.id) !== e) return;
+    e.section = section;
+    this.#bytes += section.length;
+    this.#trim();
   }
 
-  #add(id: string, entry: Entry): void {
-    this.#entries.set(id, entry);
+  #add(entry: Entry): void {
+    this.#entries.set(entry.id, entry);
     this.#items += entry.items.length;
     if (entry.section) this.#bytes += entry.section.length;
     this.#trim();
   }
 
-  #drop(id: string, entry: Entry): void {
-    this.#entries.delete(id);
+  #drop(entry: Entry): void {
+    this.#entries.delete(entry.id);
     this.#items -= entry.items.length;
     if (entry.section) this.#bytes -= entry.section.length;
   }
@@ -119,9 +119,9 @@ export class ListSectionCache {
   #trim(): void {
     const { maxEntries, maxBytes, maxItems } = this.limits;
     while (this.#entries.size > maxEntries || this.#bytes > maxBytes || this.#items > maxItems) {
-      const oldest = this.#entries.entries().next().value;
+      const oldest = this.#entries.values().next().value;
       if (!oldest) return;
-      this.#drop(oldest[0], oldest[1]);
+      this.#drop(oldest);
     }
   }
 }
