@@ -53,7 +53,7 @@ export function createEtcdStore(
   let closed = false;
   const watches = new Set<AbortController>();
   const compaction = createEtcdCompactionPoint(kv, ks, o.compactedRevisionTtlMs);
-  const { live, call, write, read, mapError, currentRevision } = createEtcdCalls({
+  const { live, call, write, read, currentRevision } = createEtcdCalls({
     kv,
     keyspace: ks,
     endpoints: o.endpoints.length,
@@ -95,7 +95,7 @@ export function createEtcdStore(
 
     async compactedRevision() {
       live();
-      return call(() => compaction.learn(false));
+      return read(() => compaction.learn(false));
     },
 
     async get(key: string, options: GetOptions = {}): Promise<GetResult> {
@@ -212,10 +212,13 @@ export function createEtcdStore(
           try {
             let floor: number;
             try {
-              floor = await compaction.learn(false);
+              // A read like any other: a member that went away is skipped for the next one, as the
+              // stream below rides over a broken connection (a watch opened just as a member died
+              // failed here).
+              floor = await read(() => compaction.learn(false));
             } catch (e) {
               if (ac.signal.aborted) return;
-              throw await mapError(e);
+              throw e;
             }
             // etcd itself replays from its compaction point; the contract starts one revision later.
             if (from < floor)
