@@ -7,7 +7,7 @@
  */
 
 import { createMemoryStore } from '../src/memory-store.js';
-import { OrderedKeys } from '../src/ordered-keys.js';
+import { OrderedIndex } from '../src/ordered-index.js';
 
 function lowerBound(sorted: readonly string[], key: string): number {
   let lo = 0;
@@ -36,11 +36,11 @@ for (const size of [1_000, 10_000, 100_000]) {
   const sorted: string[] = [];
   const arrayInsert = (k: string) => sorted.splice(lowerBound(sorted, k), 0, k);
   const array = timeInserts(size, arrayInsert, arrayInsert);
-  const tree = new OrderedKeys();
+  const tree = new OrderedIndex<undefined>();
   const btree = timeInserts(
     size,
-    (k) => tree.add(k),
-    (k) => tree.add(k),
+    (k) => tree.set(k, undefined),
+    (k) => tree.set(k, undefined),
   );
   console.log(
     `  ${String(size).padStart(7)} keys: sorted array ${array.toFixed(2)} µs, B+ tree ${btree.toFixed(2)} µs (${(array / btree).toFixed(1)}× faster)`,

@@ -40,6 +40,50 @@ describe('memory store specifics', () => {
     expect((await st.get('/a')).kv?.modRevision).toBe(later.modRevision);
   });
 
+  it('keeps a compacted value byte for byte (packed): every byte value, 1.5 MiB, revisions past 2^32', async () => {
+    const st = createMemoryStore();
+    const every = Uint8Array.from({ length: 512 }, (_, i) => (i * 7) % 256);
+    const big = Uint8Array.from({ length: 1.5 * 2 ** 20 }, (_, i) => (i * 31) % 251);
+    const empty = new Uint8Array(0);
+    const a = await st.create('/a', every);
+    const b = await st.create('/b', big);
+    const c = await st.create('/c', empty);
+    await st.compact(c.modRevision);
+    const read = await st.list('/');
+    expect(read.kvs.map((kv) => [kv.key, kv.createRevision, kv.modRevision])).toEqual([
+      ['/a', a.createRevision, a.modRevision],
+      ['/b', b.createRevision, b.modRevision],
+      ['/c', c.createRevision, c.modRevision],
+    ]);
+    expect(read.kvs[0]?.value).toEqual(every);
+    expect(read.kvs[1]?.value).toEqual(big);
+    expect(read.kvs[2]?.value).toEqual(empty);
+    // A read gets bytes of its own: changing them changes nothing stored.
+    read.kvs[0]!.value[0] = 99;
+    expect((await st.get('/a')).kv?.value).toEqual(every);
+    // An update of a packed key keeps the packed revision readable until the next compaction.
+    const a2 = await st.update('/a', () => new Uint8Array([1]));
+    expect((await st.get('/a', { atRevision: c.modRevision })).kv?.value).toEqual(every);
+    expect((await st.get('/a')).kv).toMatchObject({
+      createRevision: a.createRevision,
+      modRevision: a2.modRevision,
+    });
+    await st.delete('/b');
+    await st.compact(await st.currentRevision());
+    expect((await st.list('/')).kvs.map((kv) => kv.key)).toEqual(['/a', '/c']);
+  });
+
+  it('packs revisions above 2^32 exactly', async () => {
+    const { packValue, unpackValue } = await import('./packed-value.js');
+    const kv = {
+      key: '/k',
+      value: new Uint8Array([0, 255]),
+      createRevision: 2 ** 40 + 3,
+      modRevision: Number.MAX_SAFE_INTEGER,
+    };
+    expect(unpackValue('/k', packValue(kv))).toEqual(kv);
+  });
+
   it('ends watches on close', async () => {
     const st = createMemoryStore();
     const it = st.watch('/', { fromRevision: 0 })[Symbol.asyncIterator]();

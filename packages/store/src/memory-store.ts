@@ -1,5 +1,6 @@
 import { StoreError } from './errors.js';
-import { OrderedKeys } from './ordered-keys.js';
+import { OrderedIndex } from './ordered-index.js';
+import { type PackedValue, packedModRevision, packValue, unpackValue } from './packed-value.js';
 import { checkCompactRevision, compactedError, resolveReadRevision } from './read-revision.js';
 import type {
   DeleteOptions,
@@ -26,10 +27,12 @@ interface Version {
 /**
  * A key's history since the last compaction. Most keys have one live version: it is then held as
  * its `KeyValue` alone (its revision is its `modRevision`), not a version list, which costs a
- * version object and a growable array per key (~220 B of heap per stored object); a key written
- * or deleted since the last compaction holds the list, oldest first, until compaction shrinks it.
+ * version object and a growable array per key (~220 B of heap per stored object), and once a
+ * compaction has passed it, packed (`PackedValue`: the `KeyValue` is then also out of the event
+ * log, so packing frees it); a key written or deleted since the last compaction holds the list,
+ * oldest first, until compaction shrinks it.
  */
-type History = KeyValue | Version[];
+type History = KeyValue | PackedValue | Version[];
 
 /** Options of the in-memory store (automatic compaction). */
 export interface MemoryStoreOptions {
@@ -56,9 +59,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
 class MemoryStore implements Store {
   private revision = 0;
   private compacted = 0;
-  /** Every key that has a version since compaction, in order (prefix lists walk it from the prefix). */
-  private readonly keys = new OrderedKeys();
-  private readonly versions = new Map<string, History>();
+  /** Every key that has a version since compaction, in order (prefix lists walk it from the prefix), with its history. */
+  private readonly index = new OrderedIndex<History>();
   /** Events since compaction, in revision order (one per revision). */
   private events: StoreEvent[] = [];
   private readonly watchers = new Set<StoreWatcher>();
@@ -87,9 +89,9 @@ class MemoryStore implements Store {
     const from = options.startKey !== undefined && options.startKey > prefix ? options.startKey : prefix;
     const kvs: KeyValue[] = [];
     let remaining = 0;
-    for (const key of this.keys.from(from)) {
+    for (const [key, history] of this.index.from(from)) {
       if (!key.startsWith(prefix)) break;
-      const kv = this.valueAt(key, at);
+      const kv = historyAt(key, history, at);
       if (!kv) continue;
       if (kvs.length < limit) kvs.push(kv);
       else remaining++;
@@ -155,23 +157,21 @@ class MemoryStore implements Store {
     checkCompactRevision(revision, this.revision);
     this.compacted = revision;
     this.events = this.events.filter((e) => e.revision > revision);
-    const dead = new Set<string>();
-    for (const [key, versions] of this.versions) {
-      // A single live version is always kept as it is.
-      if (!Array.isArray(versions)) continue;
+    this.index.editAll((_key, history) => {
+      if (typeof history === 'string') return undefined;
+      if (!Array.isArray(history)) {
+        // A single live version the compaction point has passed is packed (the event log no longer holds it).
+        return history.modRevision <= revision ? { value: packValue(history) } : undefined;
+      }
       // Keep the newest version at or below the compaction point (it is the value seen there) and everything after.
       let keepFrom = 0;
-      for (let i = 0; i < versions.length; i++) if (versions[i]!.revision <= revision) keepFrom = i;
-      const kept = versions.slice(keepFrom);
-      const only = kept.length === 1 ? kept[0]! : undefined;
-      if (only?.kv === undefined && only !== undefined && only.revision <= revision) {
-        this.versions.delete(key);
-        dead.add(key);
-      } else {
-        this.versions.set(key, only?.kv ?? kept);
-      }
-    }
-    for (const key of dead) this.keys.delete(key);
+      for (let i = 0; i < history.length; i++) if (history[i]!.revision <= revision) keepFrom = i;
+      const kept = history.slice(keepFrom);
+      if (kept.length > 1) return { value: kept };
+      const only = kept[0]!;
+      if (only.revision > revision) return { value: only.kv ?? kept };
+      return only.kv ? { value: packValue(only.kv) } : { delete: true };
+    });
   }
 
   async close(): Promise<void> {
@@ -185,14 +185,8 @@ class MemoryStore implements Store {
   }
 
   private valueAt(key: string, revision: number): KeyValue | undefined {
-    const versions = this.versions.get(key);
-    if (!versions) return undefined;
-    if (!Array.isArray(versions)) return versions.modRevision <= revision ? versions : undefined;
-    for (let i = versions.length - 1; i >= 0; i--) {
-      const v = versions[i]!;
-      if (v.revision <= revision) return v.kv;
-    }
-    return undefined;
+    const history = this.index.get(key);
+    return history === undefined ? undefined : historyAt(key, history, revision);
   }
 
   private existing(key: string, options: WriteOptions): KeyValue {
@@ -202,16 +196,16 @@ class MemoryStore implements Store {
   private commit(event: StoreEvent): void {
     this.revision = event.revision;
     const key = event.kv.key;
-    const versions = this.versions.get(key);
+    const history = this.index.get(key);
     const version: Version = { revision: event.revision, kv: event.type === 'put' ? event.kv : undefined };
-    if (!versions) {
-      this.keys.add(key);
+    if (!history) {
       // A first write is a put (a delete needs a current value): its KeyValue is the whole history.
-      this.versions.set(key, version.kv ?? [version]);
-    } else if (Array.isArray(versions)) {
-      versions.push(version);
+      this.index.set(key, version.kv ?? [version]);
+    } else if (Array.isArray(history)) {
+      history.push(version);
     } else {
-      this.versions.set(key, [{ revision: versions.modRevision, kv: versions }, version]);
+      const kv = typeof history === 'string' ? unpackValue(key, history) : history;
+      this.index.set(key, [{ revision: kv.modRevision, kv }, version]);
     }
     this.events.push(event);
     for (const w of this.watchers) if (key.startsWith(w.prefix)) w.push(event);
@@ -228,4 +222,16 @@ class MemoryStore implements Store {
     );
     return run;
   }
+}
+
+/** The value of `key` at `revision` in its history (undefined: absent or deleted then). */
+function historyAt(key: string, history: History, revision: number): KeyValue | undefined {
+  if (typeof history === 'string')
+    return packedModRevision(history) <= revision ? unpackValue(key, history) : undefined;
+  if (!Array.isArray(history)) return history.modRevision <= revision ? history : undefined;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const v = history[i]!;
+    if (v.revision <= revision) return v.kv;
+  }
+  return undefined;
 }
