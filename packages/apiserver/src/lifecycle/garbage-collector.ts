@@ -87,13 +87,19 @@ function isDeletingDependents(n: GraphNode | undefined): boolean {
 export function createGarbageCollector(
   state: ServerState,
   queueOptions: Partial<WorkQueueOptions> = {},
+  observedRevision: () => number = () => Number.POSITIVE_INFINITY,
 ): GarbageCollector {
   /**
-   * uid → node. Most objects have no owners and no finalizers and are not being deleted: such an
-   * object is held as its key alone (the rest is read from the key when asked), which keeps the
-   * graph at a map entry per object instead of a node and two arrays (~150 B per object).
+   * uid → node. Most objects have no owners and no finalizers and are not being deleted (plain):
+   * the graph holds such an object only while something names it as owner, and then as its key
+   * alone (the rest is read from the key when asked). Holding every plain object cost a map entry
+   * and a second copy of its uid (~90 B per stored object, issue 18's memory target); an owner
+   * the graph does not hold is checked by a live read when a dependent names it, as one it has
+   * not seen yet always was, and that read puts it back in the graph (`learnOwner`).
    */
   const nodes = new Map<string, GraphNode | string>();
+  /** During a list (after `reset`, until `resync`) every plain object is kept: its dependents may come later in the list. */
+  let keepPlain = true;
   const nodeOf = (uid: string): GraphNode | undefined => {
     const n = nodes.get(uid);
     return typeof n === 'string' ? plainNode(uid, n) : n;
@@ -136,7 +142,20 @@ export function createGarbageCollector(
     const s = dependents.get(owner);
     if (!s) return;
     s.delete(dep);
-    if (s.size === 0) dependents.delete(owner);
+    if (s.size > 0) return;
+    dependents.delete(owner);
+    if (!keepPlain && typeof nodes.get(owner) === 'string') nodes.delete(owner);
+  };
+  /**
+   * A plain owner a dependent names, read live at store revision `readAt`, joins the graph. Only
+   * while the graph has observed no event past `readAt`: a deletion after the read then still
+   * reaches the graph after this and removes the node, so the graph never holds a stale owner.
+   */
+  const learnOwner = (owner: StoredObject, key: string, readAt: number) => {
+    const uid = owner.metadata.uid;
+    if (!uid || nodes.has(uid) || !dependents.has(uid) || observedRevision() > readAt) return;
+    if (ownersOf(owner).length > 0 || finalizersOf(owner).length > 0 || owner.metadata.deletionTimestamp) return;
+    nodes.set(uid, key);
   };
   const liveDependents = (uid: string): GraphNode[] => {
     const out: GraphNode[] = [];
@@ -163,13 +182,15 @@ export function createGarbageCollector(
       ref.name,
     );
     let owner: StoredObject | undefined;
+    let readAt: number;
     try {
-      ({ object: owner } = await state.objects.get(key));
+      ({ object: owner, revision: readAt } = await state.objects.get(key));
     } catch (e) {
       if (isUndecodableObjectError(e)) return 'solid';
       throw e;
     }
     if (!owner || owner.metadata.uid !== ref.uid) return 'dangling';
+    learnOwner(owner, key, readAt);
     if (owner.metadata.deletionTimestamp && finalizersOf(owner).includes(finalizerDeleteDependents))
       return 'waiting';
     return 'solid';
@@ -320,7 +341,9 @@ export function createGarbageCollector(
         deleting: Boolean(obj.metadata.deletionTimestamp),
         finalizers: finalizersOf(obj),
       };
-      nodes.set(uid, isPlain(node) ? node.key : node);
+      if (!isPlain(node)) nodes.set(uid, node);
+      else if (keepPlain || dependents.has(uid)) nodes.set(uid, node.key);
+      else nodes.delete(uid);
       const before = new Set((old?.owners ?? []).map((r) => r.uid));
       const after = new Set(node.owners.map((r) => r.uid));
       for (const o of before) {
@@ -340,8 +363,12 @@ export function createGarbageCollector(
       }
     },
     resync() {
-      for (const n of nodes.values()) {
-        if (typeof n === 'string') continue;
+      keepPlain = false;
+      for (const [uid, n] of nodes) {
+        if (typeof n === 'string') {
+          if (!dependents.has(uid)) nodes.delete(uid);
+          continue;
+        }
         if (n.owners.length > 0) queue.add(deleteItem + n.uid);
         if (n.deleting && n.finalizers.includes(finalizerOrphanDependents)) queue.add(orphanItem + n.uid);
         if (isDeletingDependents(n)) queue.add(deleteItem + n.uid);
@@ -350,6 +377,7 @@ export function createGarbageCollector(
     reset() {
       nodes.clear();
       dependents.clear();
+      keepPlain = true;
     },
     idle: () => queue.idle(),
     stop: () => queue.stop(),

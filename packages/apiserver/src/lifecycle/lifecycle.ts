@@ -115,7 +115,7 @@ export function installLifecycle(state: ServerState): Lifecycle {
       }),
       observed: 0,
       controllers: {
-        gc: createGarbageCollector(state),
+        gc: createGarbageCollector(state, {}, () => s.observed),
         namespaces: createNamespaceController(state),
         // Controllers that only follow events (default service accounts, bootstrap tokens).
         followers: createObservingControllers(state),
