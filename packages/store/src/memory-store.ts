@@ -61,6 +61,10 @@ class MemoryStore implements Store {
   private compacted = 0;
   /** Every key that has a version since compaction, in order (prefix lists walk it from the prefix), with its history. */
   private readonly index = new OrderedIndex<History>();
+  /** Keys whose history is not packed yet (written since they were last packed): all compaction and packing visit. */
+  private readonly unpacked = new Set<string>();
+  /** The background pass packing what compaction has passed, while it runs. */
+  private packing: NodeJS.Immediate | undefined;
   /** Events since compaction, in revision order (one per revision). */
   private events: StoreEvent[] = [];
   private readonly watchers = new Set<StoreWatcher>();
@@ -157,25 +161,56 @@ class MemoryStore implements Store {
     checkCompactRevision(revision, this.revision);
     this.compacted = revision;
     this.events = this.events.filter((e) => e.revision > revision);
-    this.index.editAll((_key, history) => {
-      if (typeof history === 'string') return undefined;
-      if (!Array.isArray(history)) {
-        // A single live version the compaction point has passed is packed (the event log no longer holds it).
-        return history.modRevision <= revision ? { value: packValue(history) } : undefined;
-      }
+    for (const key of this.unpacked) {
+      const history = this.index.get(key);
+      if (!Array.isArray(history)) continue;
       // Keep the newest version at or below the compaction point (it is the value seen there) and everything after.
       let keepFrom = 0;
       for (let i = 0; i < history.length; i++) if (history[i]!.revision <= revision) keepFrom = i;
       const kept = history.slice(keepFrom);
-      if (kept.length > 1) return { value: kept };
-      const only = kept[0]!;
-      if (only.revision > revision) return { value: only.kv ?? kept };
-      return only.kv ? { value: packValue(only.kv) } : { delete: true };
-    });
+      const only = kept.length === 1 ? kept[0]! : undefined;
+      if (only?.kv === undefined && only !== undefined && only.revision <= revision) {
+        this.index.delete(key);
+        this.unpacked.delete(key);
+      } else {
+        this.index.set(key, only?.kv ?? kept);
+      }
+    }
+    this.schedulePacking();
+  }
+
+  /**
+   * Packs, a batch per turn of the event loop, the keys whose one live version compaction has
+   * passed (out of the event log, so packing frees the `KeyValue`). In the background: packing
+   * 100k fresh values in one go held the event loop for ~250 ms.
+   */
+  private schedulePacking(): void {
+    if (this.packing || this.closed) return;
+    const keys = this.unpacked.values();
+    const step = () => {
+      this.packing = undefined;
+      let n = 0;
+      for (let next = keys.next(); !next.done; next = keys.next()) {
+        const key = next.value;
+        const history = this.index.get(key);
+        if (history === undefined || typeof history === 'string') this.unpacked.delete(key);
+        else if (!Array.isArray(history) && history.modRevision <= this.compacted) {
+          this.index.set(key, packValue(history));
+          this.unpacked.delete(key);
+        }
+        if (++n === packBatch) {
+          if (!this.closed) this.packing = setImmediate(step);
+          return;
+        }
+      }
+    };
+    this.packing = setImmediate(step);
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.packing) clearImmediate(this.packing);
+    this.packing = undefined;
     for (const w of this.watchers) w.end();
     this.watchers.clear();
   }
@@ -197,6 +232,7 @@ class MemoryStore implements Store {
     this.revision = event.revision;
     const key = event.kv.key;
     const history = this.index.get(key);
+    this.unpacked.add(key);
     const version: Version = { revision: event.revision, kv: event.type === 'put' ? event.kv : undefined };
     if (!history) {
       // A first write is a put (a delete needs a current value): its KeyValue is the whole history.
@@ -223,6 +259,9 @@ class MemoryStore implements Store {
     return run;
   }
 }
+
+/** Keys packed per turn of the event loop (well under 10 ms at 535 B a value, collector pauses included). */
+const packBatch = 250;
 
 /** The value of `key` at `revision` in its history (undefined: absent or deleted then). */
 function historyAt(key: string, history: History, revision: number): KeyValue | undefined {

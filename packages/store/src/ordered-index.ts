@@ -1,7 +1,7 @@
 /**
  * The memory store's index: every key in order with its history, in a B+ tree (sorted-btree), so
  * inserting and removing a key cost O(log n) whatever the store's size (the sorted array it
- * replaced spliced in O(n): 111 µs per insert at 50k keys) and compaction edits entries in place
+ * replaced spliced in O(n): 111 µs per insert at 50k keys) and compaction removes keys one by one
  * instead of spreading an array of every survivor into a call (a RangeError above ~125k keys). One
  * structure for both order and lookup: a `Map` beside the tree cost ~37 B more per key.
  */
@@ -16,9 +16,6 @@ const BTree: TreeClass = exported.default ?? exported;
 
 /** Keys compare by code unit, as every backend orders them. */
 const compareKeys = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** What `editAll` does with one entry: keep it (`undefined`), replace its value, or delete it. */
-export type IndexEdit<V> = { value: V } | { delete: true } | undefined;
 
 export class OrderedIndex<V> {
   private readonly tree: Tree<V> = new BTree<V>(undefined, compareKeys);
@@ -42,10 +39,5 @@ export class OrderedIndex<V> {
   /** Entries with keys ≥ `from`, in order (one pair array reused across the iteration). */
   from(from: string): IterableIterator<[string, V]> {
     return this.tree.entries(from, []);
-  }
-
-  /** Visits every entry in order, replacing or deleting as `edit` says. */
-  editAll(edit: (key: string, value: V) => IndexEdit<V>): void {
-    this.tree.editAll((k, v) => edit(k, v));
   }
 }

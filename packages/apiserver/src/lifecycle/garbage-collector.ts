@@ -154,7 +154,8 @@ export function createGarbageCollector(
   const learnOwner = (owner: StoredObject, key: string, readAt: number) => {
     const uid = owner.metadata.uid;
     if (!uid || nodes.has(uid) || !dependents.has(uid) || observedRevision() > readAt) return;
-    if (ownersOf(owner).length > 0 || finalizersOf(owner).length > 0 || owner.metadata.deletionTimestamp) return;
+    if (ownersOf(owner).length > 0 || finalizersOf(owner).length > 0 || owner.metadata.deletionTimestamp)
+      return;
     nodes.set(uid, key);
   };
   const liveDependents = (uid: string): GraphNode[] => {
