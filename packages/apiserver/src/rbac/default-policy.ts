@@ -12,6 +12,7 @@ import {
 import { isStoreError } from '@orchard/store';
 import type { ServerState } from '../state.js';
 import {
+  createByteArena,
   decodedDefault,
   type EncodedDefault,
   encodeDefault,
@@ -118,10 +119,11 @@ export async function reconcileDefaultPolicy(state: ServerState): Promise<void> 
   const noUpdate = autoupdateAnnotation(state.flavor);
   const creationTimestamp = nowRfc3339();
   const stamp = { text: creationTimestamp, bytes: jsonBytes(creationTimestamp) };
+  const alloc = createByteArena();
   for (const { resource, binding, objects } of defaultObjects(state.flavor)) {
     const results = await Promise.allSettled(
       objects.map(({ expected, encoded }) =>
-        reconcileOne(state, group, resource, binding, expected, encoded, stamp, noUpdate),
+        reconcileOne(state, group, resource, binding, expected, encoded, stamp, noUpdate, alloc),
       ),
     );
     // As one object after the other did: the first failure (in policy order) fails the start.
@@ -177,6 +179,7 @@ async function reconcileOne(
   encoded: EncodedDefault | undefined,
   creationTimestamp: { readonly text: string; readonly bytes: Uint8Array },
   noUpdate: string,
+  alloc: (size: number) => Uint8Array,
 ): Promise<void> {
   const namespace: string = expected.metadata.namespace ?? '';
   const k = state.objects.key({ group, resource, namespace }, expected.metadata.name);
@@ -191,7 +194,7 @@ async function reconcileOne(
       // The bytes `objects.create(k, fresh())` would store, from the template (nothing reads the result).
       if (encoded) {
         const uid = newUid();
-        const bytes = fillDefault(encoded, jsonBytes(uid), creationTimestamp.bytes);
+        const bytes = fillDefault(encoded, jsonBytes(uid), creationTimestamp.bytes, alloc);
         const build = (revision: number) => decodedDefault(encoded, uid, creationTimestamp.text, revision);
         // The watch caches, the lifecycle controllers and the RBAC informer get this object without
         // parsing the bytes (the memory store's watchers may see the event before `create` returns).
