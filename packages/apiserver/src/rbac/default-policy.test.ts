@@ -58,10 +58,18 @@ describe.each([orchFlavor, kubernetesFlavor])(
           ...o,
           metadata: { ...o.metadata, uid, creationTimestamp: at },
         } as unknown as ApiObject;
-        expect(text.decode(fillDefault(t!, jsonBytes(uid), jsonBytes(at)))).toBe(
-          text.decode(objects.encode(fresh)),
-        );
+        expect(text.decode(fillDefault(t!, uid, jsonBytes(at)))).toBe(text.decode(objects.encode(fresh)));
       }
+      // A uid that is not plain ASCII is JSON-encoded the usual way.
+      const odd = 'é"\\\n-x';
+      const first = all[0]!;
+      const fresh = {
+        ...first,
+        metadata: { ...first.metadata, uid: odd, creationTimestamp: at },
+      } as unknown as ApiObject;
+      expect(text.decode(fillDefault(encodeDefault(first)!, odd, jsonBytes(at)))).toBe(
+        text.decode(objects.encode(fresh)),
+      );
     });
 
     it('refuses an object whose own text holds a placeholder (it is then encoded as usual)', () => {

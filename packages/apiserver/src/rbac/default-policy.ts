@@ -194,7 +194,7 @@ async function reconcileOne(
       // The bytes `objects.create(k, fresh())` would store, from the template (nothing reads the result).
       if (encoded) {
         const uid = newUid();
-        const bytes = fillDefault(encoded, jsonBytes(uid), creationTimestamp.bytes, alloc);
+        const bytes = fillDefault(encoded, uid, creationTimestamp.bytes, alloc);
         const build = (revision: number) => decodedDefault(encoded, uid, creationTimestamp.text, revision);
         // The watch caches, the lifecycle controllers and the RBAC informer get this object without
         // parsing the bytes (the memory store's watchers may see the event before `create` returns).
