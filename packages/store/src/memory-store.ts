@@ -65,6 +65,8 @@ class MemoryStore implements Store {
   private readonly unpacked = new Set<string>();
   /** The background pass packing what compaction has passed, while it runs. */
   private packing: NodeJS.Immediate | undefined;
+  /** A compaction came while the pass ran: keys it already passed may be packable now, so it starts over. */
+  private repack = false;
   /** Events since compaction, in revision order (one per revision). */
   private events: StoreEvent[] = [];
   private readonly watchers = new Set<StoreWatcher>();
@@ -185,11 +187,15 @@ class MemoryStore implements Store {
    * 100k fresh values in one go held the event loop for ~250 ms.
    */
   private schedulePacking(): void {
-    if (this.packing || this.closed) return;
-    const keys = this.unpacked.values();
+    if (this.closed) return;
+    if (this.packing) {
+      this.repack = true;
+      return;
+    }
+    let keys = this.unpacked.values();
     const step = () => {
       this.packing = undefined;
-      let n = 0;
+      let bytes = 0;
       for (let next = keys.next(); !next.done; next = keys.next()) {
         const key = next.value;
         const history = this.index.get(key);
@@ -197,11 +203,18 @@ class MemoryStore implements Store {
         else if (!Array.isArray(history) && history.modRevision <= this.compacted) {
           this.index.set(key, packValue(history));
           this.unpacked.delete(key);
+          bytes += history.value.byteLength;
         }
-        if (++n === packBatch) {
+        // A turn ends after a bounded number of bytes copied (values go up to 1.5 MiB each).
+        if (bytes >= packBytesPerTurn) {
           if (!this.closed) this.packing = setImmediate(step);
           return;
         }
+      }
+      if (this.repack && !this.closed) {
+        this.repack = false;
+        keys = this.unpacked.values();
+        this.packing = setImmediate(step);
       }
     };
     this.packing = setImmediate(step);
@@ -240,7 +253,8 @@ class MemoryStore implements Store {
     } else if (Array.isArray(history)) {
       history.push(version);
     } else {
-      const kv = typeof history === 'string' ? unpackValue(key, history) : history;
+      // The previous value the write just read (`prevKv`), not a second copy of the same bytes.
+      const kv = typeof history === 'string' ? (event.prevKv ?? unpackValue(key, history)) : history;
       this.index.set(key, [{ revision: kv.modRevision, kv }, version]);
     }
     this.events.push(event);
@@ -260,8 +274,11 @@ class MemoryStore implements Store {
   }
 }
 
-/** Keys packed per turn of the event loop (well under 10 ms at 535 B a value, collector pauses included). */
-const packBatch = 250;
+/**
+ * Value bytes packed per turn of the event loop (a key's bytes are copied twice): ~250 ConfigMaps
+ * of 535 B, well under 10 ms with the collector's pauses; a single larger value is a turn of its own.
+ */
+const packBytesPerTurn = 128 * 1024;
 
 /** The value of `key` at `revision` in its history (undefined: absent or deleted then). */
 function historyAt(key: string, history: History, revision: number): KeyValue | undefined {
