@@ -9,7 +9,7 @@ import {
   sameRules,
   sharedDefaultPolicy,
 } from '@orchard/rbac';
-import { isStoreError } from '@orchard/store';
+import { isStoreError, type KeyValue } from '@orchard/store';
 import type { ServerState } from '../state.js';
 import {
   createByteArena,
@@ -121,15 +121,27 @@ export async function reconcileDefaultPolicy(state: ServerState): Promise<void> 
   const stamp = { text: creationTimestamp, bytes: jsonBytes(creationTimestamp) };
   const alloc = createByteArena();
   for (const { resource, binding, objects } of defaultObjects(state.flavor)) {
+    // One list of the kind's keys instead of a read per default object (a fresh store has none).
+    const stored = await storedByKey(state, group, resource);
     const results = await Promise.allSettled(
       objects.map(({ expected, encoded }) =>
-        reconcileOne(state, group, resource, binding, expected, encoded, stamp, noUpdate, alloc),
+        reconcileOne(state, group, resource, binding, expected, encoded, stamp, noUpdate, alloc, stored),
       ),
     );
     // As one object after the other did: the first failure (in policy order) fails the start.
     const failed = results.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
   }
+}
+
+/** The stored objects of one resource (every namespace) by key, still encoded. */
+async function storedByKey(
+  state: ServerState,
+  group: string,
+  resource: string,
+): Promise<Map<string, KeyValue>> {
+  const { kvs } = await state.objects.store.list(state.objects.prefix({ group, resource, namespace: '' }));
+  return new Map(kvs.map((kv) => [kv.key, kv]));
 }
 
 /** One kind of default object, in policy order, with its storage bytes (`defaultObjects`). */
@@ -180,6 +192,7 @@ async function reconcileOne(
   creationTimestamp: { readonly text: string; readonly bytes: Uint8Array },
   noUpdate: string,
   alloc: (size: number) => Uint8Array,
+  stored: ReadonlyMap<string, KeyValue>,
 ): Promise<void> {
   const namespace: string = expected.metadata.namespace ?? '';
   const k = state.objects.key({ group, resource, namespace }, expected.metadata.name);
@@ -188,7 +201,8 @@ async function reconcileOne(
       ...expected,
       metadata: { ...expected.metadata, uid: newUid(), creationTimestamp: creationTimestamp.text },
     }) as ApiObject;
-  const { object: existing } = await state.objects.get(k);
+  const kv = stored.get(k);
+  const existing = kv && state.objects.decode(kv);
   if (!existing) {
     try {
       // The bytes `objects.create(k, fresh())` would store, from the template (nothing reads the result).
