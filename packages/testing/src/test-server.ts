@@ -136,7 +136,10 @@ export interface RawResponse extends TestResponse {
 export interface TestServer {
   /** `https://127.0.0.1:PORT` (or `http://` with `insecureHttp`). */
   readonly url: string;
-  /** A kubeconfig file in a per-server temp directory. */
+  /**
+   * A kubeconfig file in a per-server temp directory, written when first read (a start writes no
+   * file; reading it after `stop()` throws). `stop()` removes it.
+   */
   readonly kubeconfigPath: string;
   /** The kubeconfig YAML. */
   readonly kubeconfig: string;
@@ -193,8 +196,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       : (options.flavor ?? flavorByName('orch'));
   const insecure = options.insecureHttp === true;
   const tls = insecure ? undefined : await sharedTls();
-  // Synchronous: a temporary directory and a small file are cheaper than two promise round trips.
-  const dir = mkdtempSync(join(tmpdir(), 'orchard-test-'));
+  // The per-server temp dir, made on first use (durable data, kubeconfig files): most starts need none.
+  let madeDir: string | undefined;
+  const dir = () => (madeDir ??= mkdtempSync(join(tmpdir(), 'orchard-test-')));
+  const removeDir = async () => {
+    if (madeDir !== undefined) await rm(madeDir, { recursive: true, force: true });
+  };
   // After the TLS material (its validity must follow the real clock), before anything is stamped.
   const uninstallClock = options.clock ? installFakeClock(options.clock) : undefined;
   // A store the caller passes is theirs to close; a durable one opened here is closed by stop().
@@ -207,7 +214,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     opened = own
       ? await openStorage({
           backend,
-          dataDir: join(dir, 'data'),
+          dataDir: join(dir(), 'data'),
           ...(etcd ? { etcd: { servers: etcd.endpoints } } : {}),
         })
       : undefined;
@@ -240,15 +247,15 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   } catch (e) {
     await opened?.store.close();
     await etcd?.stop();
-    await rm(dir, { recursive: true, force: true });
+    await removeDir();
     uninstallClock?.();
     throw e;
   }
   // The state reset() returns to: the bootstrap objects, once the start-up controllers are done.
   await launched.server.lifecycle.idle();
   const startState = await snapshotServer(launched.server);
-  const kubeconfigPath = join(dir, 'kubeconfig');
-  writeFileSync(kubeconfigPath, launched.kubeconfig, { mode: 0o600 });
+  let kubeconfigPath: string | undefined;
+  let stopped = false;
   const agent = tls
     ? new Agent({ ca: tls.ca.cert, cert: tls.admin.cert, key: tls.admin.key, keepAlive: true })
     : undefined;
@@ -352,7 +359,14 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   );
   const self: TestServer = {
     url: launched.url,
-    kubeconfigPath,
+    get kubeconfigPath() {
+      if (kubeconfigPath === undefined) {
+        if (stopped) throw new Error('startTestServer: kubeconfigPath read after stop()');
+        kubeconfigPath = join(dir(), 'kubeconfig');
+        writeFileSync(kubeconfigPath, launched.kubeconfig, { mode: 0o600 });
+      }
+      return kubeconfigPath;
+    },
     kubeconfig: launched.kubeconfig,
     server: launched.server,
     storage: options.server?.store === undefined ? backend : 'custom',
@@ -365,8 +379,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     request,
     raw,
     async kubeconfigFor(user) {
+      if (stopped) throw new Error('startTestServer: kubeconfigFor() after stop()');
       const c = await certFor(user);
-      const path = join(dir, `user-${++userConfigs}.kubeconfig`);
+      const path = join(dir(), `user-${++userConfigs}.kubeconfig`);
       const text = buildKubeconfig({
         server: launched.url,
         caPem: (tls as GeneratedTls).ca.cert,
@@ -383,7 +398,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       await launched.stop();
       await opened?.store.close();
       await etcd?.stop();
-      await rm(dir, { recursive: true, force: true });
+      stopped = true;
+      await removeDir();
       uninstallClock?.();
     },
   };

@@ -1,3 +1,6 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startTestServer } from '../src/index.js';
 
@@ -39,6 +42,29 @@ describe('startTestServer', () => {
     } finally {
       await Promise.all([a.stop(), b.stop()]);
     }
+  });
+
+  it('writes its kubeconfig file when first asked for it (a start makes no temp dir) and removes it on stop()', async () => {
+    const dirs = () => new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('orchard-test-')));
+    const api = await startTestServer({ insecureHttp: true });
+    let path: string | undefined;
+    try {
+      const before = dirs();
+      path = api.kubeconfigPath;
+      expect(readFileSync(path, 'utf8')).toBe(api.kubeconfig);
+      expect(api.kubeconfigPath).toBe(path);
+      expect(dirs().has(dirname(path).split('/').at(-1)!)).toBe(true);
+      expect(before.has(dirname(path).split('/').at(-1)!)).toBe(false);
+    } finally {
+      await api.stop();
+    }
+    expect(existsSync(dirname(path))).toBe(false);
+    expect(api.kubeconfigPath).toBe(path);
+    // Never read while running: nothing to write into once the server is gone.
+    const unread = await startTestServer({ insecureHttp: true });
+    await unread.stop();
+    expect(() => unread.kubeconfigPath).toThrow(/after stop/);
+    await expect(unread.kubeconfigFor({ username: 'u' })).rejects.toThrow(/after stop/);
   });
 
   it('passes server options through', async () => {
