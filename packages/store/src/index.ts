@@ -21,5 +21,5 @@ export type {
   WatchOptions,
   WriteOptions,
 } from './store.js';
-export { StoreWatcher } from './store-watcher.js';
+export { followStoreWatch, StoreWatcher } from './store-watcher.js';
 export { currentForWrite } from './write-precondition.js';

@@ -1,5 +1,7 @@
 import type { StoreEvent } from './store.js';
 
+const none: readonly StoreEvent[] = Object.freeze([]);
+
 /**
  * One store watch, for backends to hand out from `Store.watch`: an unbounded queue of events
  * (seeded with the backlog from the requested revision) drained by an async iterator. It ends when
@@ -47,6 +49,15 @@ export class StoreWatcher implements AsyncIterator<StoreEvent> {
     return this.head < this.queue.length ? Promise.resolve(this.shift()) : this.waitNext();
   }
 
+  /** Takes every queued event at once, in order, leaving the queue empty. */
+  drain(): readonly StoreEvent[] {
+    if (this.head >= this.queue.length) return none;
+    const out = this.head === 0 ? this.queue : this.queue.slice(this.head);
+    this.queue = [];
+    this.head = 0;
+    return out;
+  }
+
   private shift(): IteratorResult<StoreEvent> {
     const value = this.queue[this.head++]!;
     if (this.head > 1024 && this.head * 2 > this.queue.length) {
@@ -71,4 +82,46 @@ export class StoreWatcher implements AsyncIterator<StoreEvent> {
     this.end();
     return { value: undefined, done: true };
   }
+}
+
+/**
+ * Hands each event of a store watch to `apply`, in order, until the watch ends or `apply` answers
+ * `false` (then the watch is closed, as leaving a `for await` closes it). Events already queued in
+ * a `StoreWatcher` are taken together after the one that woke the reader: a burst of writes costs
+ * one promise and one wake-up instead of one per event (every watch cache follows the whole store,
+ * so a start's ~150 writes reached each cache one microtask turn at a time). Any other watch is
+ * read one event at a time. A failing watch rejects; so does a throwing `apply` (after closing).
+ */
+export async function followStoreWatch(
+  events: AsyncIterable<StoreEvent>,
+  apply: (event: StoreEvent) => boolean | undefined,
+): Promise<void> {
+  const it = events[Symbol.asyncIterator]();
+  const queued = it instanceof StoreWatcher ? it : undefined;
+  for (;;) {
+    const r = await it.next();
+    if (r.done) return;
+    let more: boolean;
+    try {
+      more = deliver(r.value, queued, apply);
+    } catch (e) {
+      await it.return?.();
+      throw e;
+    }
+    if (!more) {
+      await it.return?.();
+      return;
+    }
+  }
+}
+
+/** `first`, then whatever `queued` holds already; false once `apply` answers false. */
+function deliver(
+  first: StoreEvent,
+  queued: StoreWatcher | undefined,
+  apply: (event: StoreEvent) => boolean | undefined,
+): boolean {
+  if (apply(first) === false) return false;
+  if (queued) for (const ev of queued.drain()) if (apply(ev) === false) return false;
+  return true;
 }

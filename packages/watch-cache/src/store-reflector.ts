@@ -1,4 +1,4 @@
-import type { KeyValue, Store, StoreEvent } from '@orchard/store';
+import { followStoreWatch, type KeyValue, type Store, type StoreEvent } from '@orchard/store';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -103,10 +103,19 @@ export class StoreReflector {
   private async follow(gen: number, from: number, signal: AbortSignal): Promise<void> {
     let error: unknown;
     try {
-      for await (const ev of this.store.watch(this.o.progressPrefix, { fromRevision: from, signal })) {
-        if (gen !== this.generation) return;
-        this.sink.apply(ev);
-      }
+      let replaced = false;
+      await followStoreWatch(
+        this.store.watch(this.o.progressPrefix, { fromRevision: from, signal }),
+        (ev) => {
+          if (gen !== this.generation) {
+            replaced = true;
+            return false;
+          }
+          this.sink.apply(ev);
+          return true;
+        },
+      );
+      if (replaced) return;
       if (signal.aborted || this.stopped || gen !== this.generation) return;
     } catch (e) {
       if (signal.aborted || this.stopped || gen !== this.generation) return;

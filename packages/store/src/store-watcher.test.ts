@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { createMemoryStore } from './memory-store.js';
+import type { StoreEvent } from './store.js';
+import { followStoreWatch } from './store-watcher.js';
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+describe('followStoreWatch', () => {
+  it('hands every event of a burst over in revision order, then closes the watch when apply answers false', async () => {
+    const store = createMemoryStore();
+    const seen: number[] = [];
+    // A backlog of 5 (queued before the first read), then 5 more written while following.
+    for (let i = 0; i < 5; i++) await store.create(`/a/${i}`, bytes(`${i}`));
+    const followed = followStoreWatch(store.watch('/', { fromRevision: 0 }), (ev) => {
+      seen.push(ev.revision);
+      return seen.length < 10;
+    });
+    for (let i = 5; i < 12; i++) await store.create(`/a/${i}`, bytes(`${i}`));
+    await followed;
+    expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    await store.close();
+  });
+
+  it('closes the watch and rejects when apply throws; reads any other iterable one event at a time', async () => {
+    const store = createMemoryStore();
+    await store.create('/a/x', bytes('x'));
+    await store.create('/a/y', bytes('y'));
+    await expect(
+      followStoreWatch(store.watch('/', { fromRevision: 0 }), () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    let closed = false;
+    const plain: AsyncIterable<StoreEvent> = {
+      [Symbol.asyncIterator]: () => {
+        let n = 0;
+        return {
+          next: async () =>
+            ++n > 3
+              ? { value: undefined, done: true }
+              : {
+                  value: {
+                    type: 'put',
+                    kv: { key: `/k${n}`, value: bytes(''), createRevision: n, modRevision: n },
+                    revision: n,
+                  },
+                  done: false,
+                },
+          return: async () => {
+            closed = true;
+            return { value: undefined, done: true };
+          },
+        };
+      },
+    };
+    const revs: number[] = [];
+    await followStoreWatch(plain, (ev) => {
+      revs.push(ev.revision);
+      return undefined;
+    });
+    expect(revs).toEqual([1, 2, 3]);
+    expect(closed).toBe(false);
+    await followStoreWatch(plain, () => false);
+    expect(closed).toBe(true);
+    await store.close();
+  });
+});
