@@ -21,6 +21,7 @@ import { createEtcdCompactionPoint } from './etcd-compaction.js';
 import { createEtcdKeyspace, type EtcdKeyspace } from './etcd-keyspace.js';
 import { defaultEtcdStoreOptions, type EtcdStoreOptions } from './etcd-store-options.js';
 import { openEtcdWatch } from './etcd-watch.js';
+import { EtcdWatchHub } from './etcd-watch-hub.js';
 
 export { defaultEtcdStoreOptions, type EtcdStoreOptions } from './etcd-store-options.js';
 
@@ -60,6 +61,20 @@ export function createEtcdStore(
     compaction,
     isClosed: () => closed,
   });
+
+  const openWatch = (prefix: string, fromRevision: number, signal: AbortSignal) =>
+    openEtcdWatch({
+      client,
+      keyspace: ks,
+      prefix,
+      fromRevision,
+      signal,
+      retryMs: o.watchRetryMs,
+      toKeyValue,
+      onCompacted: (rev) => compaction.note(rev),
+    });
+  // Every watch that can shares one stream over the whole prefix (see EtcdWatchHub).
+  const hub = new EtcdWatchHub((fromRevision, signal) => openWatch('', fromRevision, signal));
 
   function toKeyValue(raw: {
     key: Buffer;
@@ -229,16 +244,7 @@ export function createEtcdStore(
                 floor,
               );
             if (ac.signal.aborted) return;
-            yield* openEtcdWatch({
-              client,
-              keyspace: ks,
-              prefix,
-              fromRevision: from,
-              signal: ac.signal,
-              retryMs: o.watchRetryMs,
-              toKeyValue,
-              onCompacted: (rev) => compaction.note(rev),
-            });
+            yield* hub.subscribe(prefix, from, ac.signal) ?? openWatch(prefix, from, ac.signal);
           } finally {
             options.signal?.removeEventListener('abort', onAbort);
             watches.delete(ac);
