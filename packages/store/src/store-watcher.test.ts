@@ -62,6 +62,15 @@ describe('followStoreWatch', () => {
     expect(closed).toBe(false);
     await followStoreWatch(plain, () => false);
     expect(closed).toBe(true);
+    // A promise apply answers is awaited before the next event, inside a drained burst too.
+    for (let i = 0; i < 4; i++) await store.create(`/b/${i}`, bytes(''));
+    const order: string[] = [];
+    await followStoreWatch(store.watch('/b/', { fromRevision: 0 }), (ev) => {
+      order.push(`apply ${ev.revision}`);
+      if (ev.revision === 6) return false;
+      return new Promise<void>((r) => setImmediate(() => r(void order.push(`yield ${ev.revision}`))));
+    });
+    expect(order).toEqual(['apply 3', 'yield 3', 'apply 4', 'yield 4', 'apply 5', 'yield 5', 'apply 6']);
     await store.close();
   });
 });

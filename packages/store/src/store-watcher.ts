@@ -86,15 +86,17 @@ export class StoreWatcher implements AsyncIterator<StoreEvent> {
 
 /**
  * Hands each event of a store watch to `apply`, in order, until the watch ends or `apply` answers
- * `false` (then the watch is closed, as leaving a `for await` closes it). Events already queued in
- * a `StoreWatcher` are taken together after the one that woke the reader: a burst of writes costs
- * one promise and one wake-up instead of one per event (every watch cache follows the whole store,
- * so a start's ~150 writes reached each cache one microtask turn at a time). Any other watch is
- * read one event at a time. A failing watch rejects; so does a throwing `apply` (after closing).
+ * `false` (then the watch is closed, as leaving a `for await` closes it); a promise `apply` answers
+ * is awaited before the next event (a reader yielding to the event loop now and then). Events
+ * already queued in a `StoreWatcher` are taken together after the one that woke the reader: a
+ * burst of writes costs one promise and one wake-up instead of one per event (every watch cache
+ * follows the whole store, so a start's ~150 writes reached each cache one microtask turn at a
+ * time). Any other watch is read one event at a time. A failing watch rejects; so does a throwing
+ * `apply` (after closing the watch).
  */
 export async function followStoreWatch(
   events: AsyncIterable<StoreEvent>,
-  apply: (event: StoreEvent) => boolean | undefined,
+  apply: (event: StoreEvent) => boolean | undefined | Promise<void>,
 ): Promise<void> {
   const it = events[Symbol.asyncIterator]();
   const queued = it instanceof StoreWatcher ? it : undefined;
@@ -103,7 +105,7 @@ export async function followStoreWatch(
     if (r.done) return;
     let more: boolean;
     try {
-      more = deliver(r.value, queued, apply);
+      more = await deliver(r.value, queued, apply);
     } catch (e) {
       await it.return?.();
       throw e;
@@ -119,9 +121,27 @@ export async function followStoreWatch(
 function deliver(
   first: StoreEvent,
   queued: StoreWatcher | undefined,
-  apply: (event: StoreEvent) => boolean | undefined,
-): boolean {
-  if (apply(first) === false) return false;
-  if (queued) for (const ev of queued.drain()) if (apply(ev) === false) return false;
+  apply: (event: StoreEvent) => boolean | undefined | Promise<void>,
+): boolean | Promise<boolean> {
+  const batch = queued?.drain() ?? none;
+  for (let i = -1; i < batch.length; i++) {
+    const answer = apply(i < 0 ? first : batch[i]!);
+    if (answer === false) return false;
+    if (answer instanceof Promise) return answer.then(() => deliverRest(batch, i + 1, apply));
+  }
+  return true;
+}
+
+/** The rest of a drained batch from `from`, awaiting what `apply` answers. */
+async function deliverRest(
+  batch: readonly StoreEvent[],
+  from: number,
+  apply: (event: StoreEvent) => boolean | undefined | Promise<void>,
+): Promise<boolean> {
+  for (let i = from; i < batch.length; i++) {
+    const answer = apply(batch[i]!);
+    if (answer === false) return false;
+    if (answer instanceof Promise) await answer;
+  }
   return true;
 }

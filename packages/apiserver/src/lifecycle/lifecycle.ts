@@ -1,5 +1,5 @@
 import type { StoredObject } from '@orchard/meta';
-import { isStoreError, type KeyValue } from '@orchard/store';
+import { followStoreWatch, isStoreError, type KeyValue } from '@orchard/store';
 import { createObservingControllers } from '../controllers/controllers.js';
 import { defaultLeaderElectionTimings, startLeaderElection } from '../controllers/leader-election.js';
 import { controllerLeaseName, createLeaseLock } from '../controllers/lease-lock.js';
@@ -144,15 +144,13 @@ export function installLifecycle(state: ServerState): Lifecycle {
           gc.resync();
           markStarted();
           let seen = 0;
-          for await (const ev of state.store.watch('/', {
-            fromRevision: list.revision,
-            signal: s.abort.signal,
-          })) {
+          const events = state.store.watch('/', { fromRevision: list.revision, signal: s.abort.signal });
+          await followStoreWatch(events, (ev) => {
             const o = toObserved(ev.type, ev.kv);
             if (o) dispatch(o);
             s.observed = ev.revision;
-            if (++seen % eventsPerTurn === 0) await new Promise<void>((r) => setImmediate(r));
-          }
+            return ++seen % eventsPerTurn === 0 ? new Promise<void>((r) => setImmediate(r)) : undefined;
+          });
           return;
         } catch (e) {
           if (s.abort.signal.aborted) return;
