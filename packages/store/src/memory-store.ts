@@ -196,6 +196,7 @@ class MemoryStore implements Store {
     const step = () => {
       this.packing = undefined;
       let bytes = 0;
+      let visited = 0;
       for (let next = keys.next(); !next.done; next = keys.next()) {
         const key = next.value;
         const history = this.index.get(key);
@@ -205,8 +206,9 @@ class MemoryStore implements Store {
           this.unpacked.delete(key);
           bytes += history.value.byteLength;
         }
-        // A turn ends after a bounded number of bytes copied (values go up to 1.5 MiB each).
-        if (bytes >= packBytesPerTurn) {
+        // A turn ends after a bounded number of bytes copied (values go up to 1.5 MiB each) or of
+        // keys looked at (those not packable yet copy nothing).
+        if (bytes >= packBytesPerTurn || ++visited >= packKeysPerTurn) {
           if (!this.closed) this.packing = setImmediate(step);
           return;
         }
@@ -279,6 +281,9 @@ class MemoryStore implements Store {
  * of 535 B, well under 10 ms with the collector's pauses; a single larger value is a turn of its own.
  */
 const packBytesPerTurn = 128 * 1024;
+
+/** Keys looked at per turn of the event loop, packed or not. */
+const packKeysPerTurn = 4096;
 
 /** The value of `key` at `revision` in its history (undefined: absent or deleted then). */
 function historyAt(key: string, history: History, revision: number): KeyValue | undefined {
