@@ -2,14 +2,21 @@ import { isStoreError, StoreError, type StoreEvent } from '@orchard/store';
 
 /** How many recent events the hub keeps for a watcher that starts a little behind it. */
 const maxBufferedEvents = 512;
+/**
+ * How far behind the hub (in revisions) a new watcher may start and still join it, the hub's stream
+ * restarting from there (the watch caches of a starting server each list at their own revision).
+ */
+const maxRewind = 2000;
 /** The value bytes those events may hold at most (values go up to 1.5 MiB each). */
 const maxBufferedBytes = 4 * 1024 * 1024;
 
 /** One watcher of the hub: its prefix, the revision it has seen, its queue of events and its end. */
 interface Subscriber {
   readonly prefix: string;
-  /** The last revision delivered to (or skipped for) this watcher. */
+  /** The last revision delivered to this watcher. */
   last: number;
+  /** The last revision queued for it: a restarted stream's events up to it are skipped. */
+  queued: number;
   readonly queue: StoreEvent[];
   failure: unknown;
   wake: (() => void) | undefined;
@@ -23,8 +30,9 @@ interface Subscriber {
  * resume-after-the-last-event reconnects) and hands each event, decoded once and shared, to the
  * watchers whose prefix it falls under, in revision order. A watcher can join when the hub has every
  * event after its start revision: the hub keeps its last few hundred events for watchers that start
- * just behind it (a list's revision, then a watch from it); one further behind gets `undefined` and
- * its own stream. An error that ends the hub's watch (compaction, etcd canceling it) ends every
+ * just behind it (a list's revision, then a watch from it), restarts its stream for one a little
+ * further behind (each watcher skips the events up to the last one it was given, so none sees an
+ * event twice), and gives one far behind `undefined` (its own stream). An error that ends the hub's watch (compaction, etcd canceling it) ends every
  * watcher's with the same error, as each watch's own stream would have.
  */
 export class EtcdWatchHub {
@@ -34,8 +42,8 @@ export class EtcdWatchHub {
   /** The buffer holds every event with a revision above this. */
   private floor = 0;
   private running: AbortController | undefined;
-  /** Whether the running hub has dispatched an event yet. */
-  private seen = false;
+  /** The revision of the last event dispatched (the start revision before any). */
+  private head = 0;
 
   /** `source(fromRevision, signal)`: the store's events (all keys) after `fromRevision`. */
   constructor(
@@ -50,15 +58,23 @@ export class EtcdWatchHub {
   ): AsyncGenerator<StoreEvent> | undefined {
     if (!this.running) this.start(fromRevision);
     else if (fromRevision < this.floor) {
-      // Behind the hub: restart it from there while it has delivered nothing (watchers starting
-      // together from different list revisions), else the caller opens its own stream.
-      if (this.seen) return undefined;
+      // Behind the hub: its stream restarts from there when that is only a little behind (the
+      // watchers already on it skip what they were given), else the caller opens its own stream.
+      if (this.head - fromRevision > maxRewind) return undefined;
       this.running.abort();
       this.start(fromRevision);
     }
-    const sub: Subscriber = { prefix, last: fromRevision, queue: [], failure: undefined, wake: undefined };
+    const sub: Subscriber = {
+      prefix,
+      last: fromRevision,
+      queued: fromRevision,
+      queue: [],
+      failure: undefined,
+      wake: undefined,
+    };
     for (const ev of this.buffer)
       if (ev.revision > fromRevision && ev.kv.key.startsWith(prefix)) sub.queue.push(ev);
+    sub.queued = Math.max(fromRevision, this.head);
     this.subscribers.add(sub);
     return this.drain(sub, signal);
   }
@@ -69,14 +85,18 @@ export class EtcdWatchHub {
     this.buffer.length = 0;
     this.bufferedBytes = 0;
     this.floor = fromRevision;
-    this.seen = false;
+    this.head = fromRevision;
     void this.pump(fromRevision, ac);
   }
 
   private async pump(fromRevision: number, ac: AbortController): Promise<void> {
     let failure: unknown = new StoreError('Unavailable', 'etcd watch ended');
     try {
-      for await (const ev of this.source(fromRevision, ac.signal)) this.dispatch(ev);
+      for await (const ev of this.source(fromRevision, ac.signal)) {
+        // A stream replaced by a restart delivers nothing more: the buffer stays in revision order.
+        if (this.running !== ac) return;
+        this.dispatch(ev);
+      }
     } catch (e) {
       failure = e;
     }
@@ -90,7 +110,7 @@ export class EtcdWatchHub {
   }
 
   private dispatch(ev: StoreEvent): void {
-    this.seen = true;
+    this.head = ev.revision;
     this.buffer.push(ev);
     this.bufferedBytes += sizeOf(ev);
     while (this.buffer.length > maxBufferedEvents || this.bufferedBytes > maxBufferedBytes) {
@@ -100,7 +120,9 @@ export class EtcdWatchHub {
     }
     const key = ev.kv.key;
     for (const sub of this.subscribers) {
-      if (ev.revision <= sub.last || !key.startsWith(sub.prefix)) continue;
+      if (ev.revision <= sub.queued) continue;
+      sub.queued = ev.revision;
+      if (!key.startsWith(sub.prefix)) continue;
       sub.queue.push(ev);
       if (sub.wake) {
         const w = sub.wake;
