@@ -60,7 +60,7 @@ describe.each([orchFlavor, kubernetesFlavor])(
         } as unknown as ApiObject;
         expect(text.decode(fillDefault(t!, uid, jsonBytes(at)))).toBe(text.decode(objects.encode(fresh)));
       }
-      // A uid that is not plain ASCII is JSON-encoded the usual way.
+      // A uid outside plain ASCII (escapes, multi-byte UTF-8) is encoded as `encode` would.
       const odd = 'é"\\\n-x';
       const first = all[0]!;
       const fresh = {

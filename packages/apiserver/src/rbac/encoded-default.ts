@@ -58,35 +58,19 @@ export function fillDefault(
   creationTimestamp: Uint8Array,
   alloc: (size: number) => Uint8Array = (size) => new Uint8Array(size),
 ): Uint8Array {
-  // A uid is plain ASCII: written in place, where encoding it first cost a buffer of its own each.
-  const encodedUid = isPlainAscii(uid) ? undefined : jsonBytes(uid);
-  const uidLength = encodedUid ? encodedUid.length : uid.length + 2;
+  // The uid is encoded straight into the result (a buffer of its own first cost an allocation each).
+  const uidJson = JSON.stringify(uid);
+  const uidLength = Buffer.byteLength(uidJson);
   const out = alloc(t.head.length + uidLength + t.middle.length + creationTimestamp.length + t.tail.length);
   out.set(t.head, 0);
   let at = t.head.length;
-  if (encodedUid) out.set(encodedUid, at);
-  else {
-    out[at] = quote;
-    for (let i = 0; i < uid.length; i++) out[at + 1 + i] = uid.charCodeAt(i);
-    out[at + uid.length + 1] = quote;
-  }
+  encoder.encodeInto(uidJson, out.subarray(at, at + uidLength));
   at += uidLength;
   for (const part of [t.middle, creationTimestamp, t.tail]) {
     out.set(part, at);
     at += part.length;
   }
   return out;
-}
-
-const quote = 0x22;
-
-/** Printable ASCII without a quote or backslash: its JSON string is itself between quotes. */
-function isPlainAscii(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === quote || c === 0x5c) return false;
-  }
-  return true;
 }
 
 /** Bytes per arena chunk: the ~130 default objects of a start fill a few. */
