@@ -50,7 +50,7 @@ function ownersOf(obj: StoredObject): OwnerReference[] {
 const none: readonly never[] = Object.freeze([]);
 
 /** A node the graph can hold as its key alone: no owners, no finalizers, not being deleted. */
-function isPlain(n: GraphNode): boolean {
+function isPlain(n: Pick<GraphNode, 'owners' | 'finalizers' | 'deleting'>): boolean {
   return n.owners.length === 0 && n.finalizers.length === 0 && !n.deleting;
 }
 
@@ -154,9 +154,12 @@ export function createGarbageCollector(
   const learnOwner = (owner: StoredObject, key: string, readAt: number) => {
     const uid = owner.metadata.uid;
     if (!uid || nodes.has(uid) || !dependents.has(uid) || observedRevision() > readAt) return;
-    if (ownersOf(owner).length > 0 || finalizersOf(owner).length > 0 || owner.metadata.deletionTimestamp)
-      return;
-    nodes.set(uid, key);
+    const facts = {
+      owners: ownersOf(owner),
+      finalizers: finalizersOf(owner),
+      deleting: Boolean(owner.metadata.deletionTimestamp),
+    };
+    if (isPlain(facts)) nodes.set(uid, key);
   };
   const liveDependents = (uid: string): GraphNode[] => {
     const out: GraphNode[] = [];
