@@ -1,4 +1,6 @@
-import { createPublicKey, X509Certificate } from 'node:crypto';
+import 'reflect-metadata';
+import { createHash, createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
+import * as x509 from '@peculiar/x509';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { generateServerTls, issueClientCert, loadCa, toSubjectAltNames, webCryptoKeys } from './certs.js';
@@ -24,6 +26,36 @@ describe('generated TLS material', async () => {
     expect(new Set([tls.ca.key, tls.serving.key, tls.admin.key]).size).toBe(3);
     expect(createPublicKey(tls.serving.key).equals(serving.publicKey)).toBe(true);
     expect(createPublicKey(tls.admin.key).equals(admin.publicKey)).toBe(true);
+  });
+
+  it('gives each certificate its usages, a year of validity and the CA key identifier chain', () => {
+    const read = (pem: string) => new x509.X509Certificate(pem);
+    const [c, s, a] = [read(tls.ca.cert), read(tls.serving.cert), read(tls.admin.cert)];
+    const ski = c.getExtension(x509.SubjectKeyIdentifierExtension);
+    const keyBits = ca.publicKey.export({ type: 'spki', format: 'der' }).subarray(-65);
+    expect(ski?.keyId).toBe(createHash('sha1').update(keyBits).digest('hex'));
+    for (const leaf of [s, a]) {
+      expect(leaf.getExtension(x509.AuthorityKeyIdentifierExtension)?.keyId).toBe(ski?.keyId);
+      expect(leaf.getExtension(x509.BasicConstraintsExtension)).toMatchObject({ ca: false, critical: true });
+      const ku = leaf.getExtension(x509.KeyUsagesExtension);
+      expect(ku?.critical).toBe(true);
+      expect(ku?.usages).toBe(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment);
+    }
+    expect(c.getExtension(x509.BasicConstraintsExtension)).toMatchObject({ ca: true, critical: true });
+    expect(c.getExtension(x509.KeyUsagesExtension)?.usages).toBe(
+      x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign,
+    );
+    expect(s.getExtension(x509.ExtendedKeyUsageExtension)?.usages).toEqual(['1.3.6.1.5.5.7.3.1']);
+    expect(a.getExtension(x509.ExtendedKeyUsageExtension)?.usages).toEqual(['1.3.6.1.5.5.7.3.2']);
+    for (const cert of [c, s, a]) {
+      expect(cert.notAfter.getTime() - cert.notBefore.getTime()).toBe(365 * 24 * 3600 * 1000);
+      expect(Math.abs(Date.now() - 60_000 - cert.notBefore.getTime())).toBeLessThan(10 * 60_000);
+    }
+  });
+
+  it('writes the private keys as OpenSSL writes PKCS#8 PEM', () => {
+    for (const pem of [tls.ca.key, tls.serving.key, tls.admin.key])
+      expect(createPrivateKey(pem).export({ type: 'pkcs8', format: 'pem' })).toBe(pem);
   });
 
   it('serves loopback names', () => {
