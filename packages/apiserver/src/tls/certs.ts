@@ -9,16 +9,14 @@ import {
   webcrypto,
 } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
+import { certificateParts as parts } from './certificate-parts.js';
 import {
   bitString,
-  booleanTrue,
   children,
   explicit,
   ipBytes,
   ipVersion,
-  namedBits,
   octets,
-  oid,
   readElement,
   sequence,
   set,
@@ -75,22 +73,6 @@ const issuers = new WeakMap<CertificateAuthority, Issuer>();
 
 const validityMs = 365 * 24 * 3600 * 1000;
 
-const oids = {
-  ecdsaWithSha256: '1.2.840.10045.4.3.2',
-  commonName: '2.5.4.3',
-  organization: '2.5.4.10',
-  subjectKeyIdentifier: '2.5.29.14',
-  keyUsage: '2.5.29.15',
-  subjectAltName: '2.5.29.17',
-  basicConstraints: '2.5.29.19',
-  authorityKeyIdentifier: '2.5.29.35',
-  extKeyUsage: '2.5.29.37',
-  serverAuth: '1.3.6.1.5.5.7.3.1',
-  clientAuth: '1.3.6.1.5.5.7.3.2',
-} as const;
-/** Key usage bits (RFC 5280 §4.2.1.3). */
-const usage = { digitalSignature: 0, keyEncipherment: 2, keyCertSign: 5, cRLSign: 6 } as const;
-
 /** A positive 16-byte serial number whose first byte is never zero (a minimal DER INTEGER as is). */
 function serial(): Buffer {
   const b = randomBytes(16);
@@ -99,12 +81,13 @@ function serial(): Buffer {
 }
 
 /** A distinguished name of CN and O attributes, one per RDN, in order. */
-function name(attrs: readonly (readonly [string, string])[]): Buffer {
-  return sequence(...attrs.map(([type, value]) => set(sequence(oid(type), utf8(value)))));
+function name(attrs: readonly (readonly [Buffer, string])[]): Buffer {
+  return sequence(...attrs.map(([type, value]) => set(sequence(type, utf8(value)))));
 }
 
-function extension(id: string, critical: boolean, value: Uint8Array): Buffer {
-  return critical ? sequence(oid(id), booleanTrue(), octets(value)) : sequence(oid(id), octets(value));
+/** A non-critical extension (the critical ones are fixed: `certificateParts`). */
+function extension(id: Buffer, value: Uint8Array): Buffer {
+  return sequence(id, octets(value));
 }
 
 /** The public key bits of a SubjectPublicKeyInfo (DER), for key identifiers. */
@@ -131,9 +114,9 @@ function certificateDer(input: {
   readonly signer: KeyObject;
 }): Buffer {
   const notBefore = new Date(Date.now() - 60_000);
-  const signature = sequence(oid(oids.ecdsaWithSha256));
+  const signature = parts.ecdsaWithSha256;
   const tbs = sequence(
-    explicit(0, unsignedInteger(Buffer.from([2]))),
+    parts.version3,
     serial(),
     signature,
     input.issuer,
@@ -208,7 +191,7 @@ function selfSignedCa(
   { privateKey, spki, publicKeyBits, pkcs8 }: EcKeyPair,
   commonName: string,
 ): CertificateAuthority {
-  const subject = name([[oids.commonName, commonName]]);
+  const subject = name([[parts.commonName, commonName]]);
   const keyId = keyIdentifier(publicKeyBits);
   const der = certificateDer({
     issuer: subject,
@@ -216,9 +199,9 @@ function selfSignedCa(
     spki,
     signer: privateKey,
     extensions: [
-      extension(oids.basicConstraints, true, sequence(booleanTrue())),
-      extension(oids.keyUsage, true, namedBits([usage.digitalSignature, usage.keyCertSign, usage.cRLSign])),
-      extension(oids.subjectKeyIdentifier, false, octets(keyId)),
+      parts.caBasicConstraints,
+      parts.caKeyUsage,
+      extension(parts.subjectKeyIdentifier, octets(keyId)),
     ],
   });
   return caOf(pem('CERTIFICATE', der), pem('PRIVATE KEY', pkcs8), privateKey, {
@@ -254,16 +237,16 @@ function issue(
   const from = issuerOf(ca);
   const keys = newEcKeyPair();
   const extensions = [
-    extension(oids.basicConstraints, true, sequence()),
-    extension(oids.keyUsage, true, namedBits([usage.digitalSignature, usage.keyEncipherment])),
-    extension(oids.extKeyUsage, false, sequence(oid(use === 'server' ? oids.serverAuth : oids.clientAuth))),
-    extension(oids.authorityKeyIdentifier, false, sequence(tlv(0x80, from.keyId))),
+    parts.leafBasicConstraints,
+    parts.leafKeyUsage,
+    use === 'server' ? parts.serverAuth : parts.clientAuth,
+    extension(parts.authorityKeyIdentifier, sequence(tlv(0x80, from.keyId))),
   ];
   const names = [
     ...(sans.dns ?? []).map((d) => tlv(0x82, Buffer.from(d, 'ascii'))),
     ...(sans.ip ?? []).map((ip) => tlv(0x87, ipBytes(ip))),
   ];
-  if (names.length > 0) extensions.push(extension(oids.subjectAltName, false, sequence(...names)));
+  if (names.length > 0) extensions.push(extension(parts.subjectAltName, sequence(...names)));
   const der = certificateDer({
     issuer: from.subject,
     subject,
@@ -313,7 +296,7 @@ function issueServing(ca: CertificateAuthority, extra: SubjectAltNames): KeyPair
     ...(extra.dns ?? []),
     ...(extra.ip ?? []),
   ]);
-  return issue(ca, name([[oids.commonName, 'orchard-apiserver']]), 'server', names);
+  return issue(ca, name([[parts.commonName, 'orchard-apiserver']]), 'server', names);
 }
 
 /** A client certificate: CN = user name, one O per group (the x509 authenticator's mapping). */
@@ -327,7 +310,7 @@ export async function issueClientCert(
 
 /** CN = user, one O per group, in order. */
 function clientSubject(user: string, groups: readonly string[]): Buffer {
-  return name([[oids.commonName, user], ...groups.map((g) => [oids.organization, g] as const)]);
+  return name([[parts.commonName, user], ...groups.map((g) => [parts.organization, g] as const)]);
 }
 
 /** Everything a server started with generated TLS needs. */
