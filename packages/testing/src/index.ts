@@ -30,7 +30,8 @@ export type {
   TestServerOptions,
   TestUser,
 } from './test-server.js';
-export { startTestServer, testStorageBackend } from './test-server.js';
+export { startTestServer } from './test-server.js';
+export { testStorageBackend } from './test-storage.js';
 export { waitFor } from './wait-for.js';
 export type { CollectedEvent, WatchCollector } from './watch.js';
 export { openWatch } from './watch.js';

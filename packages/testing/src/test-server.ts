@@ -7,11 +7,9 @@ import { join } from 'node:path';
 import {
   type ApiServer,
   type ApiServerOptions,
-  isStorageBackend,
   launchApiServer,
   openStorage,
   type StorageBackend,
-  storageBackends,
 } from '@orchard/apiserver';
 import {
   buildKubeconfig,
@@ -26,6 +24,7 @@ import { type FakeClock, installFakeClock } from './fake-clock.js';
 import { type LoadFixturesOptions, loadFixtures } from './fixtures.js';
 import { createTestNamespace } from './namespace.js';
 import { resetServer, snapshotServer } from './reset.js';
+import { startOwnEtcd, testStorageBackend } from './test-storage.js';
 
 /** Options of `startTestServer`: flavor, plain HTTP, server options and storage backend. */
 export interface TestServerOptions {
@@ -62,25 +61,6 @@ export interface TestServerOptions {
    * managedFields times, Lease times and token lifetimes follow it. Default: the real clock.
    */
   readonly clock?: FakeClock;
-}
-
-/** The backend `startTestServer` uses without `storage`: `ORCHARD_TEST_STORAGE`, else `memory`. */
-export function testStorageBackend(): StorageBackend {
-  const env = process.env.ORCHARD_TEST_STORAGE;
-  if (env === undefined || env === '') return 'memory';
-  if (!isStorageBackend(env))
-    throw new Error(`ORCHARD_TEST_STORAGE=${env} is not a storage backend (${storageBackends.join(', ')})`);
-  return env;
-}
-
-/** A one-member etcd for one test server (loaded only when the etcd backend is chosen). */
-async function startOwnEtcd(): Promise<{ endpoints: string[]; stop(): Promise<void> }> {
-  const { etcdAvailable, etcdBinary, startEtcdCluster } = await import('@orchard/store-etcd/testing');
-  if (!etcdAvailable())
-    throw new Error(
-      `storage etcd needs an etcd binary at ${etcdBinary} (Debian etcd-server; .ci/run installs it)`,
-    );
-  return startEtcdCluster({ members: 1 });
 }
 
 /** Another user to act as (HTTPS only): a client certificate with CN = username, O = each group. */
@@ -148,7 +128,7 @@ export interface TestServer {
   readonly storage: StorageBackend | 'custom';
   /** The TLS material (CA, admin client certificate), undefined with `insecureHttp`. */
   readonly tls: GeneratedTls | undefined;
-  /** A REST client (`@orchard/client`) connected as the admin. */
+  /** A REST client (`@orchard/client`) connected as the admin (made when first read). */
   readonly client: RestClient;
   /** One HTTP request to the server as the admin (client certificate, trusted CA). */
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
@@ -256,10 +236,17 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const startState = await snapshotServer(launched.server);
   let kubeconfigPath: string | undefined;
   let stopped = false;
-  const agent = tls
-    ? new Agent({ ca: tls.ca.cert, cert: tls.admin.cert, key: tls.admin.key, keepAlive: true })
-    : undefined;
-  const anonAgent = tls ? new Agent({ ca: tls.ca.cert, keepAlive: false }) : undefined;
+  // The agents and the REST client are made on first use (many tests use one of them, or none).
+  let adminAgent: Agent | undefined;
+  let anonAgent: Agent | undefined;
+  const agentOf = (tls: GeneratedTls, anonymous: boolean): Agent => {
+    if (anonymous) {
+      anonAgent ??= new Agent({ ca: tls.ca.cert, keepAlive: false });
+      return anonAgent;
+    }
+    adminAgent ??= new Agent({ ca: tls.ca.cert, cert: tls.admin.cert, key: tls.admin.key, keepAlive: true });
+    return adminAgent;
+  };
   const userKey = (u: TestUser) => JSON.stringify([u.username, u.groups ?? []]);
   const userCerts = new Map<string, ReturnType<typeof issueClientCert>>();
   const certFor = (u: TestUser) => {
@@ -297,7 +284,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
           path,
           method,
           headers,
-          ...(tls ? { agent: asAgent ?? (ro.anonymous ? anonAgent : agent) } : {}),
+          ...(tls ? { agent: asAgent ?? agentOf(tls, ro.anonymous === true) } : {}),
         },
         (res) => {
           const chunks: Buffer[] = [];
@@ -346,17 +333,19 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return { status, headers: h, text, bytes, json };
   };
 
-  const client = createRestClient(
-    tls
-      ? {
-          server: launched.url,
-          ca: tls.ca.cert,
-          cert: tls.admin.cert,
-          key: tls.admin.key,
-          userAgent: 'orchard-testing',
-        }
-      : { server: launched.url, userAgent: 'orchard-testing' },
-  );
+  let restClient: RestClient | undefined;
+  const client = (): RestClient =>
+    (restClient ??= createRestClient(
+      tls
+        ? {
+            server: launched.url,
+            ca: tls.ca.cert,
+            cert: tls.admin.cert,
+            key: tls.admin.key,
+            userAgent: 'orchard-testing',
+          }
+        : { server: launched.url, userAgent: 'orchard-testing' },
+    ));
   const self: TestServer = {
     url: launched.url,
     get kubeconfigPath() {
@@ -371,9 +360,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     server: launched.server,
     storage: options.server?.store === undefined ? backend : 'custom',
     tls,
-    client,
+    get client() {
+      return client();
+    },
     clock: options.clock,
-    namespace: (prefix) => createTestNamespace(client, prefix ? { prefix } : {}),
+    namespace: (prefix) => createTestNamespace(client(), prefix ? { prefix } : {}),
     reset: () => resetServer(launched.server, startState),
     loadFixtures: (files, o) => loadFixtures(self, files, o),
     request,
@@ -392,7 +383,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return path;
     },
     async stop() {
-      agent?.destroy();
+      adminAgent?.destroy();
       anonAgent?.destroy();
       for (const a of userAgents.values()) a.destroy();
       await launched.stop();

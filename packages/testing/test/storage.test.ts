@@ -1,6 +1,7 @@
 import { openStorage } from '@orchard/apiserver';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startTestServer, testStorageBackend } from '../src/test-server.js';
+import { startTestServer } from '../src/test-server.js';
+import { testStorageBackend } from '../src/test-storage.js';
 
 /** startTestServer's storage choice: memory by default, SQLite by option or ORCHARD_TEST_STORAGE. */
 describe('startTestServer storage', () => {
