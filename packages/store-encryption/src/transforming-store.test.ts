@@ -22,6 +22,7 @@ runStoreConformance(
   () => createTransformingStore(createMemoryStore(), () => everyKey),
   {
     durability: { durable: false },
+    createAll: true,
     manyKeys: 5_000,
   },
 );

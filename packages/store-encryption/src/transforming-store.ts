@@ -32,7 +32,17 @@ export function createTransformingStore(inner: Store, transformerFor: Transforme
     ev.prevKv
       ? { type: ev.type, kv: fromStorage(ev.kv), prevKv: fromStorage(ev.prevKv), revision: ev.revision }
       : { type: ev.type, kv: fromStorage(ev.kv), revision: ev.revision };
+  const { createAll } = inner;
   return {
+    ...(createAll && {
+      async createAll(entries) {
+        const kvs = await createAll.call(
+          inner,
+          entries.map((e) => ({ key: e.key, value: toStorage(e.key, e.value) })),
+        );
+        return kvs.map((kv, i) => ({ ...plain(kv), value: entries[i]!.value }));
+      },
+    }),
     currentRevision: () => inner.currentRevision(),
     compactedRevision: () => inner.compactedRevision(),
     async get(key, options) {

@@ -15,6 +15,7 @@ export type {
   KeyValue,
   ListOptions,
   ListResult,
+  NewEntry,
   Store,
   StoreEvent,
   TryUpdate,

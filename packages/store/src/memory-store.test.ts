@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from './memory-store.js';
 import { runStoreConformance } from './testing/store-conformance.js';
 
-runStoreConformance('memory', () => createMemoryStore(), { durability: { durable: false } });
+runStoreConformance('memory', () => createMemoryStore(), {
+  durability: { durable: false },
+  createAll: true,
+});
+
+const bytes = (s: string) => new TextEncoder().encode(s);
 
 describe('memory store specifics', () => {
   it('auto-compaction keeps history bounded', async () => {
@@ -102,6 +107,55 @@ describe('memory store specifics', () => {
       modRevision: Number.MAX_SAFE_INTEGER,
     };
     expect(unpackValue('/k', packValue(kv))).toEqual(kv);
+  });
+
+  it('createAll: each entry at its own revision, in order, watched as one put each', async () => {
+    const st = createMemoryStore();
+    await st.create('/a/0', bytes('zero'));
+    const it = st.watch('/a/', { fromRevision: 1 })[Symbol.asyncIterator]();
+    const kvs = await st.createAll!([
+      { key: '/a/2', value: bytes('two') },
+      { key: '/a/1', value: bytes('one') },
+      { key: '/b/1', value: bytes('other prefix') },
+    ]);
+    expect(kvs.map((kv) => [kv.key, kv.createRevision, kv.modRevision])).toEqual([
+      ['/a/2', 2, 2],
+      ['/a/1', 3, 3],
+      ['/b/1', 4, 4],
+    ]);
+    expect(await st.currentRevision()).toBe(4);
+    const seen = [(await it.next()).value, (await it.next()).value];
+    expect(seen.map((e) => [e.type, e.kv.key, e.revision])).toEqual([
+      ['put', '/a/2', 2],
+      ['put', '/a/1', 3],
+    ]);
+    await it.return?.();
+    expect(new TextDecoder().decode((await st.get('/a/1')).kv!.value)).toBe('one');
+    expect((await st.createAll!([])).length).toBe(0);
+    expect(await st.currentRevision()).toBe(4);
+  });
+
+  it('createAll writes nothing when a key exists or repeats (AlreadyExists)', async () => {
+    const st = createMemoryStore();
+    await st.create('/k/taken', bytes('x'));
+    for (const entries of [
+      [
+        { key: '/k/new', value: bytes('a') },
+        { key: '/k/taken', value: bytes('b') },
+      ],
+      [
+        { key: '/k/twice', value: bytes('a') },
+        { key: '/k/twice', value: bytes('b') },
+      ],
+    ]) {
+      await expect(st.createAll!(entries)).rejects.toMatchObject({ code: 'AlreadyExists' });
+      expect(await st.currentRevision()).toBe(1);
+      expect((await st.list('/k/')).kvs.map((kv) => kv.key)).toEqual(['/k/taken']);
+    }
+    await st.close();
+    await expect(st.createAll!([{ key: '/k/late', value: bytes('a') }])).rejects.toMatchObject({
+      code: 'Unavailable',
+    });
   });
 
   it('ends watches on close', async () => {

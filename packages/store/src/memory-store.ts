@@ -9,6 +9,7 @@ import type {
   KeyValue,
   ListOptions,
   ListResult,
+  NewEntry,
   Store,
   StoreEvent,
   TryUpdate,
@@ -113,6 +114,23 @@ class MemoryStore implements Store {
       const kv: KeyValue = { key, value, createRevision: rev, modRevision: rev };
       this.commit({ type: 'put', kv, revision: rev });
       return kv;
+    });
+  }
+
+  createAll(entries: readonly NewEntry[]): Promise<KeyValue[]> {
+    return this.exclusive(() => {
+      const keys = new Set<string>();
+      for (const { key } of entries) {
+        if (keys.has(key) || this.valueAt(key, this.revision))
+          throw new StoreError('AlreadyExists', `key ${key} already exists`, key);
+        keys.add(key);
+      }
+      return entries.map(({ key, value }) => {
+        const rev = this.revision + 1;
+        const kv: KeyValue = { key, value, createRevision: rev, modRevision: rev };
+        this.commit({ type: 'put', kv, revision: rev });
+        return kv;
+      });
     });
   }
 

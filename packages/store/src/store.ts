@@ -85,6 +85,12 @@ export interface DeleteOptions extends WriteOptions {
   check?: (current: KeyValue) => void | Promise<void>;
 }
 
+/** One key to create with `Store.createAll`. */
+export interface NewEntry {
+  readonly key: string;
+  readonly value: Uint8Array;
+}
+
 /** Where a watch starts (`fromRevision`) and the signal that ends it. */
 export interface WatchOptions {
   /** Deliver every event with revision > fromRevision. Rejects with `Compacted` if that history is gone. */
@@ -110,6 +116,14 @@ export interface Store {
   list(prefix: string, options?: ListOptions): Promise<ListResult>;
   /** Creates a key; rejects with `AlreadyExists`. */
   create(key: string, value: Uint8Array): Promise<KeyValue>;
+  /**
+   * Optional: creates every entry, each at its own revision in the given order, as one write:
+   * all or nothing. Rejects with `AlreadyExists` (nothing written) when a key exists or repeats.
+   * Watchers see one `put` per entry, in order. For a batch known up front (a server's default
+   * objects at start) where a create each would pay its own round through the writer; a backend
+   * without it takes concurrent `create`s.
+   */
+  createAll?(entries: readonly NewEntry[]): Promise<KeyValue[]>;
   /** Replaces a key's value via `tryUpdate`; rejects with `NotFound`, or `Conflict` when `expectedRevision` does not hold. */
   update(key: string, tryUpdate: TryUpdate, options?: WriteOptions): Promise<KeyValue>;
   /** Deletes a key; resolves to the deleted value with `modRevision` = the deletion revision. Rejects with `NotFound` / `Conflict`. */

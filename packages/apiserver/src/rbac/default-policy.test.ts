@@ -1,6 +1,6 @@
 import { type ApiObject, kubernetesFlavor, orchFlavor } from '@orchard/meta';
 import { aggregatedRules, type ClusterRole, sameRules, sharedDefaultPolicy } from '@orchard/rbac';
-import { createMemoryStore } from '@orchard/store';
+import { createMemoryStore, type Store } from '@orchard/store';
 import { describe, expect, it } from 'vitest';
 import { createApiServer } from '../server.js';
 import { ObjectStore } from '../storage/object-store.js';
@@ -30,6 +30,68 @@ describe.each([orchFlavor, kubernetesFlavor])('default RBAC policy at start ($do
       expect((admin.rules ?? []).length).toBeGreaterThan((edit.rules ?? []).length);
     } finally {
       await server.close();
+    }
+  });
+
+  it('writes a fresh store one createAll per kind, the same objects a create each gives', async () => {
+    const calls = { createAll: 0, create: 0 };
+    const batching = createMemoryStore();
+    const createAll = batching.createAll!.bind(batching);
+    batching.createAll = (entries) => {
+      calls.createAll++;
+      return createAll(entries);
+    };
+    // The same store without createAll: the default policy takes a create per object.
+    const inner = createMemoryStore();
+    const oneByOne: Store = {
+      currentRevision: () => inner.currentRevision(),
+      compactedRevision: () => inner.compactedRevision(),
+      get: (k, o) => inner.get(k, o),
+      list: (p, o) => inner.list(p, o),
+      create: (k, v) => {
+        if (k.startsWith(`/${rbacGroup(flavor)}/`)) calls.create++;
+        return inner.create(k, v);
+      },
+      update: (k, t, o) => inner.update(k, t, o),
+      delete: (k, o) => inner.delete(k, o),
+      watch: (p, o) => inner.watch(p, o),
+      compact: (r) => inner.compact(r),
+      close: () => inner.close(),
+    };
+    const a = createApiServer({ flavor, store: batching });
+    const b = createApiServer({ flavor, store: oneByOne });
+    try {
+      await Promise.all([a.ready, b.ready]);
+      const kinds = sharedDefaultPolicy(flavor);
+      expect(calls.createAll).toBe(4);
+      expect(calls.create).toBe(
+        kinds.clusterRoles.length +
+          kinds.clusterRoleBindings.length +
+          kinds.roles.length +
+          kinds.roleBindings.length,
+      );
+      const prefix = `/${rbacGroup(flavor)}/`;
+      const [kvsA, kvsB] = [(await a.storage.list(prefix)).kvs, (await b.storage.list(prefix)).kvs];
+      expect(kvsA.map((kv) => kv.key)).toEqual(kvsB.map((kv) => kv.key));
+      const plain = (kv: (typeof kvsA)[number], objects: typeof a.objects) => {
+        const { uid, creationTimestamp, resourceVersion, ...meta } = objects.decode(kv).metadata;
+        expect(uid).toMatch(/^[0-9a-f-]{36}$/);
+        expect(Date.parse(creationTimestamp!)).not.toBeNaN();
+        expect(resourceVersion).toBe(String(kv.modRevision));
+        return { ...objects.decode(kv), metadata: meta };
+      };
+      for (const [i, kv] of kvsA.entries())
+        expect(plain(kv, a.objects), kv.key).toEqual(plain(kvsB[i]!, b.objects));
+      // A restart over the batch-written store reconciles and writes nothing.
+      const before = await batching.currentRevision();
+      await a.close();
+      const again = createApiServer({ flavor, store: batching });
+      await again.ready;
+      expect(calls.createAll).toBe(4);
+      expect(await batching.currentRevision()).toBe(before);
+      await again.close();
+    } finally {
+      await Promise.all([a.close(), b.close()]);
     }
   });
 });

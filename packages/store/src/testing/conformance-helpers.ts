@@ -6,7 +6,7 @@ import type { StoreConformanceOptions } from './store-conformance.js';
 export interface ConformanceSuite {
   /** A fresh, empty store. */
   makeStore(): Store | Promise<Store>;
-  opts: StoreConformanceOptions & { manyKeys: number; heavyTimeoutMs: number };
+  opts: StoreConformanceOptions & { createAll: boolean; manyKeys: number; heavyTimeoutMs: number };
 }
 
 const enc = new TextEncoder();

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { isStoreError } from '../errors.js';
-import { type ConformanceSuite, s, v } from './conformance-helpers.js';
+import { type ConformanceSuite, collect, s, v } from './conformance-helpers.js';
 
 /** Writes: each gets the next global revision; create, compare-and-swap update and delete, aborting callbacks, serialized concurrent updates, re-creating a deleted name. */
 export function conformanceWrites(suite: ConformanceSuite): void {
@@ -16,6 +16,37 @@ export function conformanceWrites(suite: ConformanceSuite): void {
     expect(u.modRevision).toBeGreaterThan(b.modRevision);
     expect(u.createRevision).toBe(a.createRevision);
     expect(await st.currentRevision()).toBe(u.modRevision);
+    await st.close();
+  });
+
+  it('createAll, where the backend has it: consecutive revisions in order, one put each, all or nothing', async () => {
+    const st = await makeStore();
+    expect(typeof st.createAll === 'function').toBe(suite.opts.createAll);
+    if (!st.createAll) return st.close();
+    await st.create('/ca/taken', v('t'));
+    const r0 = await st.currentRevision();
+    const kvs = await st.createAll([
+      { key: '/ca/b', value: v('b') },
+      { key: '/ca/a', value: v('a') },
+    ]);
+    expect(kvs.map((kv) => [kv.key, kv.modRevision - r0, kv.createRevision - r0, s(kv.value)])).toEqual([
+      ['/ca/b', 1, 1, 'b'],
+      ['/ca/a', 2, 2, 'a'],
+    ]);
+    const events = await collect(st, '/ca/', r0, 2);
+    expect(events.map((e) => [e.type, e.kv.key, e.revision - r0, s(e.kv.value)])).toEqual([
+      ['put', '/ca/b', 1, 'b'],
+      ['put', '/ca/a', 2, 'a'],
+    ]);
+    for (const clash of ['/ca/taken', '/ca/new']) {
+      const entries = [
+        { key: '/ca/new', value: v('n') },
+        { key: clash, value: v('x') },
+      ];
+      await expect(st.createAll(entries)).rejects.toSatisfy((e) => isStoreError(e, 'AlreadyExists'));
+      expect(await st.currentRevision()).toBe(r0 + 2);
+      expect((await st.get('/ca/new')).kv).toBeUndefined();
+    }
     await st.close();
   });
 

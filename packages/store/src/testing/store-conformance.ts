@@ -21,6 +21,12 @@ export interface StoreConformanceOptions {
    * store refuses writes instead.
    */
   durability: { durable: true; reopen(closed: Store): Promise<Store> } | { durable: false };
+  /**
+   * Whether the backend implements the optional `createAll` (then the suite checks its contract:
+   * consecutive revisions in order, one event each, all or nothing). Default false: the suite checks
+   * that it is absent, so a caller falls back to creates.
+   */
+  createAll?: boolean;
   /** Keys written by the large-keyspace test. Default 100_000. */
   manyKeys?: number;
   /** Timeout in ms of each heavy test (large keyspace, large values, concurrency). Default 60_000. */
@@ -29,7 +35,7 @@ export interface StoreConformanceOptions {
 
 /** Defaults of the conformance suite: key count of the heavy cases and their timeout. */
 export const defaultStoreConformanceOptions: Readonly<Required<Omit<StoreConformanceOptions, 'durability'>>> =
-  Object.freeze({ manyKeys: 100_000, heavyTimeoutMs: 60_000 });
+  Object.freeze({ createAll: false, manyKeys: 100_000, heavyTimeoutMs: 60_000 });
 
 /**
  * The suite every Store backend must pass. Call it from a test file with a factory that returns a
