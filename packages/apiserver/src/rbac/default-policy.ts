@@ -215,7 +215,7 @@ async function createKind(
     if (isStoreError(e, 'AlreadyExists')) return false;
     throw e;
   }
-  kvs.forEach((kv, i) => state.objects.primeShared(kv, entries[i]!.build));
+  for (const [i, kv] of kvs.entries()) state.objects.primeShared(kv, entries[i]!.build);
   return true;
 }
 
