@@ -54,6 +54,16 @@ function isPlain(n: Pick<GraphNode, 'owners' | 'finalizers' | 'deleting'>): bool
   return n.owners.length === 0 && n.finalizers.length === 0 && !n.deleting;
 }
 
+/** `isPlain` of an object, read without building its node. */
+function isPlainObject(obj: StoredObject): boolean {
+  const { ownerReferences: refs, finalizers, deletionTimestamp } = obj.metadata;
+  return (
+    !deletionTimestamp &&
+    (!Array.isArray(finalizers) || finalizers.length === 0) &&
+    (!Array.isArray(refs) || !refs.some((r) => r && typeof r.uid === 'string'))
+  );
+}
+
 /** The node of a plain object held as its key. */
 function plainNode(uid: string, key: string): GraphNode | undefined {
   const at = parseObjectKey(key);
@@ -334,6 +344,9 @@ export function createGarbageCollector(
         for (const d of dependents.get(uid) ?? []) queue.add(deleteItem + d);
         return;
       }
+      // Most puts: a plain object the graph does not hold and no dependent names. Nothing to record
+      // or queue, so no node is built (a start writes ~130 default objects, each one of these).
+      if (!keepPlain && !nodes.has(uid) && !dependents.has(uid) && isPlainObject(obj)) return;
       const node: GraphNode = {
         uid,
         key: ev.key,
