@@ -1,5 +1,7 @@
+import { jsonCodec } from '@orchard/codecs';
 import type { StoredObject } from '@orchard/meta';
 import { createMemoryStore } from '@orchard/store';
+import { encodedOnce } from '@orchard/watch-cache';
 import { describe, expect, it } from 'vitest';
 import { isUndecodableObjectError, ObjectStore } from './object-store.js';
 
@@ -155,5 +157,49 @@ describe('ObjectStore', () => {
       const kv = await store.create(`/core/configmaps/ns/bad${bad.length}`, enc.encode(bad));
       expect(() => o.decodeShared(kv)).toThrow(/failed to decode the object stored at/);
     }
+  });
+
+  it('keeps a shared create result with the JSON bytes JSON.stringify gives it, whoever decoded it first', async () => {
+    const store = createMemoryStore();
+    const o = new ObjectStore(store);
+    const unusual = {
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+      metadata: { resourceVersion: '7', name: 'u', namespace: 'ns', labels: { '2': 'b', '1': 'a', z: '' } },
+      data: { '\u2028': 'lone \ud800 surrogate, "quotes", \\ and ✓', '10': '', __proto__x: '' },
+      spec: { n: [1e21, -0, 0.1, 5e-324, null, true], ['__proto__']: { x: 1 } },
+    };
+    const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
+    const kept = (obj: object) =>
+      encodedOnce(obj, jsonCodec, () => {
+        throw new Error('no bytes were kept');
+      });
+    // Nobody decoded the revision before the writer.
+    const created = await o.create('/core/configmaps/ns/u', unusual, { shared: true });
+    expect(new TextDecoder().decode(kept(created))).toBe(JSON.stringify(created));
+    expect(kept(created)).toEqual(json(created));
+    // A watcher decoded it first: the writer keeps the bytes beside the watcher's object.
+    const ac = new AbortController();
+    let watched: StoredObject | undefined;
+    const watching = (async () => {
+      for await (const ev of store.watch('/core/', {
+        fromRevision: await store.currentRevision(),
+        signal: ac.signal,
+      })) {
+        watched = o.decodeShared(ev.kv);
+        ac.abort();
+      }
+    })();
+    const second = await o.create(
+      '/core/configmaps/ns/v',
+      { ...unusual, metadata: { name: 'v' } },
+      { shared: true },
+    );
+    await watching;
+    expect(second).toBe(watched);
+    expect(kept(second)).toEqual(json(second));
+    // A create that is not shared keeps nothing.
+    const plain = await o.create('/core/configmaps/ns/w', { metadata: { name: 'w' } });
+    expect(() => kept(plain)).toThrow('no bytes were kept');
   });
 });

@@ -1,6 +1,8 @@
+import { jsonCodec } from '@orchard/codecs';
 import type { ApiObject, StoredObject } from '@orchard/meta';
 import { hasBrand, isJsonObject, jsonEqual } from '@orchard/meta/internal';
 import type { KeyValue, Store, StoreEvent } from '@orchard/store';
+import { encodedOnce } from '@orchard/watch-cache';
 import { deepFreeze, SharedValues } from './shared-values.js';
 import { withResourceVersion } from './stored-json.js';
 
@@ -181,9 +183,7 @@ export class ObjectStore {
   }
 
   encode(obj: ApiObject): Uint8Array {
-    const copy = { ...obj, metadata: { ...obj.metadata } };
-    delete copy.metadata.resourceVersion;
-    return encoder.encode(JSON.stringify(copy));
+    return encoder.encode(storedText(obj));
   }
 
   decode(kv: KeyValue): StoredObject {
@@ -234,8 +234,12 @@ export class ObjectStore {
    * must not mutate it.
    */
   async create(key: string, obj: ApiObject, options: { shared?: boolean } = {}): Promise<StoredObject> {
-    const kv = await this.store.create(key, this.encode(obj));
-    return options.shared ? this.decodeShared(kv) : this.decode(kv);
+    const text = storedText(obj);
+    const kv = await this.store.create(key, encoder.encode(text));
+    if (!options.shared) return this.decode(kv);
+    const shared = this.decodeShared(kv);
+    if (kv.transformError === undefined) keepJsonBytes(shared, text, kv.modRevision);
+    return shared;
   }
 
   /**
@@ -310,6 +314,28 @@ export class ObjectStore {
 }
 
 const noChange = new Error('no change');
+
+/** The stored JSON of `obj`: the object without `metadata.resourceVersion` (the key's revision is). */
+function storedText(obj: ApiObject): string {
+  // A rest copy, not a spread and a `delete`: the deletion turned the copy's metadata into a
+  // dictionary, which JSON.stringify walks more slowly. Same keys, same order.
+  const { resourceVersion: _, ...metadata } = obj.metadata ?? {};
+  return JSON.stringify({ ...obj, metadata });
+}
+
+/**
+ * Keeps the JSON bytes of a just-created shared object beside it (`encodedOnce`, what its create
+ * response and its watch events are encoded from), made from the text just written instead of a
+ * second `JSON.stringify`. The shared object of that revision is the parse of exactly this text
+ * with its version written in (`decodeHeld`: the memory store hands its readers the same bytes,
+ * etcd and encryption at rest give back the bytes written), and a parse of JSON.stringify's output
+ * serializes back to the same text, so the bytes are what `jsonCodec.encode(shared)` gives. When
+ * the version cannot be written into the text (the object was decoded another way) nothing is kept.
+ */
+function keepJsonBytes(shared: StoredObject, text: string, modRevision: number): void {
+  const withVersion = withResourceVersion(text, String(modRevision));
+  if (withVersion !== undefined) encodedOnce(shared, jsonCodec, () => encoder.encode(withVersion));
+}
 
 /** How many recently decoded revisions `decodeShared` keeps. */
 const maxSharedObjects = 1024;
