@@ -8,14 +8,13 @@
  * process, before the clock starts).
  *
  * Each figure comes twice: run from source through tsx (as the monorepo's own tests run), and
- * built as the published packages are (esbuild, which tsup uses, bundling this file: ESM, no
- * `keepNames`). tsx compiles with `keepNames`, which wraps every function expression in a call that
+ * built as the published packages are (esbuild, which tsup uses: this file and the workspace
+ * packages in one ESM bundle without `keepNames`, dependencies imported from where they are installed). tsx compiles with `keepNames`, which wraps every function expression in a call that
  * redefines its `name`: each closure then costs ~1 µs and ~250 B more (a start makes ~370), which
  * users of the npm packages never pay. `BENCH_BUILT=0` skips the built run.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuUsage } from 'node:process';
@@ -112,19 +111,22 @@ if (!built && process.env.BENCH_BUILT !== '0') {
       format: 'esm',
       target: 'node20',
       logLevel: 'warning',
-      // Bundled CommonJS dependencies call require().
-      banner: {
-        js: "import { createRequire as orchardRequire } from 'node:module'; const require = orchardRequire(import.meta.url);",
-      },
       plugins: [
         {
-          // Native addons and packages that read their own files at run time stay where they are.
-          name: 'keep-native',
+          // Only the workspace packages are bundled: dependencies stay imports of their installed
+          // files, loaded before the clock starts, as they are for the published packages.
+          name: 'external-dependencies',
           setup(b) {
-            b.onResolve({ filter: /^(better-sqlite3|etcd3)$/ }, (a) => ({
-              path: createRequire(join(a.resolveDir, 'noop.js')).resolve(a.path),
-              external: true,
-            }));
+            b.onResolve({ filter: /^[^./]/ }, async (a) => {
+              if (a.path.startsWith('@orchard/') || a.pluginData === 'resolving') return undefined;
+              const r = await b.resolve(a.path, {
+                resolveDir: a.resolveDir,
+                kind: a.kind,
+                pluginData: 'resolving',
+              });
+              if (r.errors.length > 0 || r.external) return { path: a.path, external: true };
+              return { path: r.path, external: true };
+            });
           },
         },
       ],
