@@ -4,7 +4,7 @@ import { createMemoryStore, type Store } from '@orchard/store';
 import { describe, expect, it } from 'vitest';
 import { createApiServer } from '../server.js';
 import { ObjectStore } from '../storage/object-store.js';
-import { encodeDefault, fillDefault, jsonBytes } from './encoded-default.js';
+import { encodeBlock, encodeDefault, fillBlock, fillDefault, jsonBytes } from './encoded-default.js';
 import { rbacGroup } from './rbac-resources.js';
 
 describe.each([orchFlavor, kubernetesFlavor])('default RBAC policy at start ($domain)', (flavor) => {
@@ -132,6 +132,31 @@ describe.each([orchFlavor, kubernetesFlavor])(
       expect(text.decode(fillDefault(encodeDefault(first)!, odd, jsonBytes(at)))).toBe(
         text.decode(objects.encode(fresh)),
       );
+    });
+
+    it('fill in as one block to the same bytes, or decline a uid or time of another width or with escapes', () => {
+      const templates = all.map((o) => encodeDefault(o)!);
+      const at = jsonBytes('2030-01-02T03:04:05Z');
+      const block = encodeBlock(templates, at.length);
+      const uids = all.map((_, i) => `1f0c7c51-7bd4-4d53-9d0e-${String(i).padStart(12, '0')}`);
+      const values = fillBlock(block, uids, at)!;
+      expect(values.length).toBe(all.length);
+      for (const [i, t] of templates.entries())
+        expect(text.decode(values[i]), all[i]!.metadata.name).toBe(text.decode(fillDefault(t, uids[i]!, at)));
+      // The block is a template: filling it again gives fresh bytes, the first result untouched.
+      const again = fillBlock(
+        block,
+        uids.map((u) => u.replace('1f0c', 'aaaa')),
+        at,
+      )!;
+      expect(text.decode(again[0]).includes('"aaaa7c51')).toBe(true);
+      expect(text.decode(values[0]).includes('"1f0c7c51')).toBe(true);
+      const swap = (i: number, u: string) => uids.map((x, j) => (j === i ? u : x));
+      expect(fillBlock(block, swap(3, 'é"\\\n-x'), at)).toBeUndefined();
+      expect(fillBlock(block, swap(3, `${uids[3]!.slice(0, 35)}"`), at)).toBeUndefined();
+      expect(fillBlock(block, swap(3, `${uids[3]!}0`), at)).toBeUndefined();
+      expect(fillBlock(block, uids, jsonBytes('2030-01-02T03:04:05.5Z'))).toBeUndefined();
+      expect(fillBlock(block, uids.slice(1), at)).toBeUndefined();
     });
 
     it('refuses an object whose own text holds a placeholder (it is then encoded as usual)', () => {

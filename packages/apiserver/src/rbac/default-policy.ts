@@ -14,8 +14,11 @@ import type { ServerState } from '../state.js';
 import {
   createByteArena,
   decodedDefault,
+  type EncodedBlock,
   type EncodedDefault,
+  encodeBlock,
   encodeDefault,
+  fillBlock,
   fillDefault,
   jsonBytes,
 } from './encoded-default.js';
@@ -192,16 +195,22 @@ function defaultObjects(flavor: Flavor): readonly DefaultKind[] {
 async function createKind(
   state: ServerState,
   group: string,
-  { resource, objects }: DefaultKind,
+  kind: DefaultKind,
   creationTimestamp: { readonly text: string; readonly bytes: Uint8Array },
   alloc: (size: number) => Uint8Array,
 ): Promise<boolean> {
+  const { resource, objects } = kind;
   const store = state.objects.store;
-  if (!store.createAll || objects.some((o) => o.encoded === undefined)) return false;
-  const entries = objects.map(({ expected, encoded }) => {
-    const t = encoded as EncodedDefault;
-    const uid = newUid();
-    const value = fillDefault(t, uid, creationTimestamp.bytes, alloc);
+  const templates = objects.map((o) => o.encoded).filter((t) => t !== undefined);
+  if (!store.createAll || templates.length < objects.length) return false;
+  const uids = objects.map(() => newUid());
+  const values =
+    fillBlock(blockOf(kind, templates, creationTimestamp.bytes.length), uids, creationTimestamp.bytes) ??
+    templates.map((t, i) => fillDefault(t, uids[i]!, creationTimestamp.bytes, alloc));
+  const entries = objects.map(({ expected }, i) => {
+    const t = templates[i]!;
+    const uid = uids[i]!;
+    const value = values[i]!;
     const build = (revision: number) => decodedDefault(t, uid, creationTimestamp.text, revision);
     // As in `reconcileOne`: a watcher that sees the event first gets the built object, not a parse.
     state.objects.primeBytes(value, build);
@@ -217,6 +226,17 @@ async function createKind(
   }
   for (const [i, kv] of kvs.entries()) state.objects.primeShared(kv, entries[i]!.build);
   return true;
+}
+
+/** Each kind's block (`encodeBlock`), built on first use for the width a start's timestamps have. */
+const blocks = new WeakMap<DefaultKind, EncodedBlock>();
+
+function blockOf(kind: DefaultKind, templates: readonly EncodedDefault[], timeWidth: number): EncodedBlock {
+  const cached = blocks.get(kind);
+  if (cached?.timeWidth === timeWidth) return cached;
+  const block = encodeBlock(templates, timeWidth);
+  blocks.set(kind, block);
+  return block;
 }
 
 /** Creates one default object, or reconciles the stored one with it. */

@@ -73,6 +73,82 @@ export function fillDefault(
   return out;
 }
 
+/** Characters of a canonical uid (`newUid`): 36, all ASCII. */
+const uidWidth = 36;
+
+/**
+ * The default objects of one kind laid out in one buffer, each as `fillDefault` gives it for a
+ * canonical uid (36 ASCII characters) and a creationTimestamp of `timeWidth` bytes, the holes left
+ * blank: a start copies the buffer once and writes each uid and the time in place, instead of
+ * building each object's bytes apart (a warm start spent more time in that than in its writes).
+ */
+export interface EncodedBlock {
+  readonly bytes: Uint8Array;
+  /** The bytes of the JSON creationTimestamp the holes take. */
+  readonly timeWidth: number;
+  /** Each object's span in `bytes`, and where its uid's characters and its creationTimestamp go. */
+  readonly spans: readonly {
+    readonly start: number;
+    readonly end: number;
+    readonly uidAt: number;
+    readonly timeAt: number;
+  }[];
+}
+
+/** The block of `templates` (in order) for creationTimestamps of `timeWidth` bytes. */
+export function encodeBlock(templates: readonly EncodedDefault[], timeWidth: number): EncodedBlock {
+  const uidJson = uidWidth + 2;
+  let size = 0;
+  for (const t of templates) size += t.head.length + uidJson + t.middle.length + timeWidth + t.tail.length;
+  const bytes = new Uint8Array(size);
+  const spans: EncodedBlock['spans'][number][] = [];
+  let at = 0;
+  for (const t of templates) {
+    const start = at;
+    bytes.set(t.head, at);
+    at += t.head.length;
+    bytes[at] = 0x22;
+    const uidAt = at + 1;
+    at += uidJson;
+    bytes[at - 1] = 0x22;
+    bytes.set(t.middle, at);
+    at += t.middle.length;
+    const timeAt = at;
+    at += timeWidth;
+    bytes.set(t.tail, at);
+    at += t.tail.length;
+    spans.push({ start, end: at, uidAt, timeAt });
+  }
+  return { bytes, timeWidth, spans };
+}
+
+/**
+ * The block's objects with `uids[i]` and `creationTimestamp` (JSON, UTF-8) in place: views into one
+ * new buffer, byte for byte what `fillDefault` gives each. Undefined when a uid is not 36 printable
+ * ASCII characters without `"` or `\`, or the time's width is not the block's (then `fillDefault`).
+ */
+export function fillBlock(
+  block: EncodedBlock,
+  uids: readonly string[],
+  creationTimestamp: Uint8Array,
+): Uint8Array[] | undefined {
+  if (creationTimestamp.length !== block.timeWidth || uids.length !== block.spans.length) return undefined;
+  const out = block.bytes.slice();
+  const values: Uint8Array[] = [];
+  for (const [i, span] of block.spans.entries()) {
+    const uid = uids[i]!;
+    if (uid.length !== uidWidth) return undefined;
+    for (let j = 0; j < uidWidth; j++) {
+      const c = uid.charCodeAt(j);
+      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return undefined;
+      out[span.uidAt + j] = c;
+    }
+    out.set(creationTimestamp, span.timeAt);
+    values.push(out.subarray(span.start, span.end));
+  }
+  return values;
+}
+
 /** Bytes per arena chunk: the ~130 default objects of a start fill a few. */
 const arenaChunk = 64 * 1024;
 
