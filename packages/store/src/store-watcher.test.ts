@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from './memory-store.js';
 import type { StoreEvent } from './store.js';
-import { followStoreWatch } from './store-watcher.js';
+import { followStoreWatch, StoreWatcher } from './store-watcher.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 
@@ -72,5 +72,32 @@ describe('followStoreWatch', () => {
     });
     expect(order).toEqual(['apply 3', 'yield 3', 'apply 4', 'yield 4', 'apply 5', 'yield 5', 'apply 6']);
     await store.close();
+  });
+
+  it('delivers the events a StoreWatcher queued before it failed, then rejects with its error (next() and followStoreWatch alike)', async () => {
+    const ev = (n: number): StoreEvent => ({
+      type: 'put',
+      kv: { key: `/k${n}`, value: bytes(''), createRevision: n, modRevision: n },
+      revision: n,
+    });
+    let unregistered = 0;
+    const w = new StoreWatcher('/', [ev(1)], () => unregistered++, undefined);
+    const seen: number[] = [];
+    const followed = followStoreWatch({ [Symbol.asyncIterator]: () => w }, (e) => {
+      seen.push(e.revision);
+      return undefined;
+    });
+    w.push(ev(2));
+    await new Promise((r) => setImmediate(r));
+    w.push(ev(3));
+    w.fail(new Error('compacted under the watch'));
+    w.push(ev(4)); // after the end: dropped
+    await expect(followed).rejects.toThrow('compacted under the watch');
+    expect(seen).toEqual([1, 2, 3]);
+    expect(unregistered).toBe(1);
+    const v = new StoreWatcher('/', [ev(1)], () => {}, undefined);
+    v.fail(new Error('gone'));
+    expect((await v.next()).value?.revision).toBe(1);
+    await expect(v.next()).rejects.toThrow('gone');
   });
 });

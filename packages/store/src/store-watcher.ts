@@ -13,6 +13,8 @@ export class StoreWatcher implements AsyncIterator<StoreEvent> {
   private head = 0;
   private wake: (() => void) | undefined;
   private done = false;
+  /** Set by `fail`: what the consumer gets after the queued events. */
+  private failure: { readonly error: unknown } | undefined;
 
   constructor(
     readonly prefix: string,
@@ -38,6 +40,31 @@ export class StoreWatcher implements AsyncIterator<StoreEvent> {
     this.done = true;
     this.unregister();
     this.wake?.();
+  }
+
+  /** Ends the watch with `error`: the consumer gets the events queued before it, then the error. */
+  fail(error: unknown): void {
+    if (this.done) return;
+    this.failure = { error };
+    this.end();
+  }
+
+  /**
+   * Resolves when an event is queued (true) or the watch has ended with nothing left (false); with
+   * events already queued, true at once. Rejects with the `fail` error once nothing is left.
+   */
+  async ready(): Promise<boolean> {
+    while (this.head >= this.queue.length) {
+      if (this.done) {
+        if (this.failure) throw this.failure.error;
+        return false;
+      }
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+      });
+      this.wake = undefined;
+    }
+    return true;
   }
 
   /**
@@ -70,7 +97,10 @@ export class StoreWatcher implements AsyncIterator<StoreEvent> {
   private async waitNext(): Promise<IteratorResult<StoreEvent>> {
     for (;;) {
       if (this.head < this.queue.length) return this.shift();
-      if (this.done) return { value: undefined, done: true };
+      if (this.done) {
+        if (this.failure) throw this.failure.error;
+        return { value: undefined, done: true };
+      }
       await new Promise<void>((resolve) => {
         this.wake = resolve;
       });
@@ -87,61 +117,58 @@ export class StoreWatcher implements AsyncIterator<StoreEvent> {
 /**
  * Hands each event of a store watch to `apply`, in order, until the watch ends or `apply` answers
  * `false` (then the watch is closed, as leaving a `for await` closes it); a promise `apply` answers
- * is awaited before the next event (a reader yielding to the event loop now and then). Events
- * already queued in a `StoreWatcher` are taken together after the one that woke the reader: a
- * burst of writes costs one promise and one wake-up instead of one per event (every watch cache
- * follows the whole store, so a start's ~150 writes reached each cache one microtask turn at a
- * time). Any other watch is read one event at a time. A failing watch rejects; so does a throwing
- * `apply` (after closing the watch).
+ * is awaited before the next event (a reader yielding to the event loop now and then). A
+ * `StoreWatcher`'s events are taken a whole queue at a time: a burst of writes costs one promise and
+ * one wake-up instead of one per event (every watch cache follows the whole store, so a start's ~150
+ * writes reached each cache one microtask turn at a time), and a steady stream of writes no
+ * iterator step per event. Any other watch is read one event at a time. A failing watch rejects
+ * (a `StoreWatcher` after the events queued before its `fail`); so does a throwing `apply` (after
+ * closing the watch).
  */
 export async function followStoreWatch(
   events: AsyncIterable<StoreEvent>,
   apply: (event: StoreEvent) => boolean | undefined | Promise<void>,
 ): Promise<void> {
   const it = events[Symbol.asyncIterator]();
-  const queued = it instanceof StoreWatcher ? it : undefined;
+  if (it instanceof StoreWatcher) return followQueued(it, apply);
   for (;;) {
     const r = await it.next();
     if (r.done) return;
-    let more: boolean;
+    let answer: boolean | undefined | Promise<void>;
     try {
-      more = await deliver(r.value, queued, apply);
+      answer = apply(r.value);
+      if (answer instanceof Promise) await answer;
     } catch (e) {
       await it.return?.();
       throw e;
     }
-    if (!more) {
+    if (answer === false) {
       await it.return?.();
       return;
     }
   }
 }
 
-/** `first`, then whatever `queued` holds already; false once `apply` answers false. */
-function deliver(
-  first: StoreEvent,
-  queued: StoreWatcher | undefined,
+/**
+ * `followStoreWatch` of a `StoreWatcher`: each wake-up takes the whole queue, with no promise, result
+ * object or async frame per event (every watch cache and the lifecycle controllers follow the whole
+ * store, so each write reached ~9 such loops on every backend).
+ */
+async function followQueued(
+  w: StoreWatcher,
   apply: (event: StoreEvent) => boolean | undefined | Promise<void>,
-): boolean | Promise<boolean> {
-  const batch = queued?.drain() ?? none;
-  for (let i = -1; i < batch.length; i++) {
-    const answer = apply(i < 0 ? first : batch[i]!);
-    if (answer === false) return false;
-    if (answer instanceof Promise) return answer.then(() => deliverRest(batch, i + 1, apply));
+): Promise<void> {
+  try {
+    while (await w.ready()) {
+      const batch = w.drain();
+      for (let i = 0; i < batch.length; i++) {
+        const answer = apply(batch[i]!);
+        if (answer === false) return;
+        if (answer instanceof Promise) await answer;
+      }
+    }
+  } finally {
+    // Ended, failed, answered false or thrown: the watch is closed (a no-op once it has ended).
+    w.end();
   }
-  return true;
-}
-
-/** The rest of a drained batch from `from`, awaiting what `apply` answers. */
-async function deliverRest(
-  batch: readonly StoreEvent[],
-  from: number,
-  apply: (event: StoreEvent) => boolean | undefined | Promise<void>,
-): Promise<boolean> {
-  for (let i = from; i < batch.length; i++) {
-    const answer = apply(batch[i]!);
-    if (answer === false) return false;
-    if (answer instanceof Promise) await answer;
-  }
-  return true;
 }
