@@ -10,6 +10,7 @@ import {
   type Store,
   StoreError,
   type StoreEvent,
+  StoreWatcher,
   type TryUpdate,
   type WatchOptions,
   type WriteOptions,
@@ -75,6 +76,43 @@ export function createEtcdStore(
     });
   // Every watch that can shares one stream over the whole prefix (see EtcdWatchHub).
   const hub = new EtcdWatchHub((fromRevision, signal) => openWatch('', fromRevision, signal));
+
+  /**
+   * Queues the events of one watch in `watcher` until it ends, failing it as the stream fails. The
+   * consumer's `outer` signal is followed only once the start revision is known to be readable, so a
+   * watch from a compacted revision fails with `Compacted` even when its consumer leaves meanwhile.
+   */
+  async function feed(
+    watcher: StoreWatcher,
+    prefix: string,
+    from: number,
+    signal: AbortSignal,
+    outer: AbortSignal | undefined,
+    leave: () => void,
+  ): Promise<void> {
+    try {
+      let floor: number;
+      try {
+        // A read like any other: a member that went away is skipped for the next one, as the
+        // stream below rides over a broken connection (a watch opened just as a member died
+        // failed here).
+        floor = await read(() => compaction.learn(false));
+      } catch (e) {
+        if (signal.aborted || outer?.aborted) return watcher.end();
+        throw e;
+      }
+      // etcd itself replays from its compaction point; the contract starts one revision later.
+      if (from < floor)
+        throw new StoreError('Compacted', `required revision ${from} has been compacted`, undefined, floor);
+      if (signal.aborted || outer?.aborted) return watcher.end();
+      outer?.addEventListener('abort', leave, { once: true });
+      if (hub.subscribe(prefix, from, signal, watcher)) return;
+      for await (const ev of openWatch(prefix, from, signal)) watcher.push(ev);
+      watcher.end();
+    } catch (e) {
+      watcher.fail(e);
+    }
+  }
 
   function toKeyValue(raw: {
     key: Buffer;
@@ -216,40 +254,33 @@ export function createEtcdStore(
 
     watch(prefix: string, options: WatchOptions): AsyncIterable<StoreEvent> {
       return {
-        async *[Symbol.asyncIterator]() {
-          live();
-          const from = options.fromRevision;
+        // A StoreWatcher the events are queued in (followStoreWatch takes them a queue at a time),
+        // fed by the shared stream or, for a watch far behind it, by a stream of its own.
+        [Symbol.asyncIterator]: () => {
           const ac = new AbortController();
-          watches.add(ac);
-          const onAbort = () => ac.abort();
-          options.signal?.addEventListener('abort', onAbort, { once: true });
-          if (options.signal?.aborted) ac.abort();
+          const outer = options.signal;
+          const leave = () => watcher.end();
+          const watcher = new StoreWatcher(
+            prefix,
+            [],
+            () => {
+              outer?.removeEventListener('abort', leave);
+              watches.delete(ac);
+              ac.abort();
+            },
+            undefined,
+          );
           try {
-            let floor: number;
-            try {
-              // A read like any other: a member that went away is skipped for the next one, as the
-              // stream below rides over a broken connection (a watch opened just as a member died
-              // failed here).
-              floor = await read(() => compaction.learn(false));
-            } catch (e) {
-              if (ac.signal.aborted) return;
-              throw e;
-            }
-            // etcd itself replays from its compaction point; the contract starts one revision later.
-            if (from < floor)
-              throw new StoreError(
-                'Compacted',
-                `required revision ${from} has been compacted`,
-                undefined,
-                floor,
-              );
-            if (ac.signal.aborted) return;
-            yield* hub.subscribe(prefix, from, ac.signal) ?? openWatch(prefix, from, ac.signal);
-          } finally {
-            options.signal?.removeEventListener('abort', onAbort);
-            watches.delete(ac);
-            ac.abort();
+            live();
+          } catch (e) {
+            watcher.fail(e);
+            return watcher;
           }
+          watches.add(ac);
+          // The store closing aborts `ac`: the watch ends as if its consumer had left.
+          ac.signal.addEventListener('abort', () => watcher.end(), { once: true });
+          void feed(watcher, prefix, options.fromRevision, ac.signal, outer, leave);
+          return watcher;
         },
       };
     },

@@ -1,4 +1,4 @@
-import { isStoreError, StoreError, type StoreEvent } from '@orchard/store';
+import { isStoreError, StoreError, type StoreEvent, StoreWatcher } from '@orchard/store';
 
 /** How many recent events the hub keeps for a watcher that starts a little behind it. */
 const maxBufferedEvents = 512;
@@ -10,16 +10,14 @@ const maxRewind = 2000;
 /** The value bytes those events may hold at most (values go up to 1.5 MiB each). */
 const maxBufferedBytes = 4 * 1024 * 1024;
 
-/** One watcher of the hub: its prefix, the revision it has seen, its queue of events and its end. */
+/** One watcher of the hub: its prefix, the revision it was last given, and its queue. */
 interface Subscriber {
   readonly prefix: string;
-  /** The last revision delivered to this watcher. */
-  last: number;
   /** The last revision queued for it: a restarted stream's events up to it are skipped. */
   queued: number;
-  readonly queue: StoreEvent[];
-  failure: unknown;
-  wake: (() => void) | undefined;
+  /** The last revision of its prefix queued for it (a compaction error names the next). */
+  last: number;
+  readonly watcher: StoreWatcher;
 }
 
 /**
@@ -28,7 +26,9 @@ interface Subscriber {
  * stream, so every event crossed the wire, was decoded from protobuf and turned into a KeyValue
  * once per watch. The hub runs one watch over the store's whole prefix (`openEtcdWatch`, with its
  * resume-after-the-last-event reconnects) and hands each event, decoded once and shared, to the
- * watchers whose prefix it falls under, in revision order. A watcher can join when the hub has every
+ * watchers whose prefix it falls under, in revision order: pushed into each watcher's
+ * `StoreWatcher` as it arrives (no async generator step per event and watcher, which cost more than
+ * the rest of the fan-out). A watcher can join when the hub has every
  * event after its start revision: the hub keeps its last few hundred events for watchers that start
  * just behind it (a list's revision, then a watch from it), restarts its stream for one a little
  * further behind (each watcher skips the events up to the last one it was given, so none sees an
@@ -50,12 +50,19 @@ export class EtcdWatchHub {
     private readonly source: (fromRevision: number, signal: AbortSignal) => AsyncIterable<StoreEvent>,
   ) {}
 
-  /** Events under `prefix` after `fromRevision`, or `undefined` when the hub has moved past it. */
+  /**
+   * Events under `prefix` after `fromRevision`, queued in `into` (a new `StoreWatcher` by default)
+   * as the stream delivers them, or `undefined` when the hub has moved past `fromRevision`. The
+   * watcher leaves the hub when `signal` aborts (or, for the default one, when it ends); a failure
+   * of the hub's stream fails it after the events already queued.
+   */
   subscribe(
     prefix: string,
     fromRevision: number,
     signal: AbortSignal,
-  ): AsyncGenerator<StoreEvent> | undefined {
+    into?: StoreWatcher,
+  ): StoreWatcher | undefined {
+    if (signal.aborted) return into ?? new StoreWatcher(prefix, [], () => {}, signal);
     if (!this.running) this.start(fromRevision);
     else if (fromRevision < this.floor) {
       // Behind the hub: its stream restarts from there when that is only a little behind (the
@@ -64,19 +71,30 @@ export class EtcdWatchHub {
       this.running.abort();
       this.start(fromRevision);
     }
-    const sub: Subscriber = {
-      prefix,
-      last: fromRevision,
-      queued: fromRevision,
-      queue: [],
-      failure: undefined,
-      wake: undefined,
+    let sub: Subscriber | undefined;
+    const leave = () => {
+      if (sub) this.leave(sub);
     };
+    const watcher = into ?? new StoreWatcher(prefix, [], leave, signal);
+    sub = { prefix, queued: fromRevision, last: fromRevision, watcher };
+    if (into) signal.addEventListener('abort', leave, { once: true });
     for (const ev of this.buffer)
-      if (ev.revision > fromRevision && ev.kv.key.startsWith(prefix)) sub.queue.push(ev);
+      if (ev.revision > fromRevision && ev.kv.key.startsWith(prefix)) {
+        sub.last = ev.revision;
+        watcher.push(ev);
+      }
     sub.queued = Math.max(fromRevision, this.head);
     this.subscribers.add(sub);
-    return this.drain(sub, signal);
+    return watcher;
+  }
+
+  /** A watcher left: the stream stops with the last one. */
+  private leave(sub: Subscriber): void {
+    if (!this.subscribers.delete(sub)) return;
+    if (this.subscribers.size === 0 && this.running) {
+      this.running.abort();
+      this.running = undefined;
+    }
   }
 
   private start(fromRevision: number): void {
@@ -102,11 +120,9 @@ export class EtcdWatchHub {
     }
     if (this.running === ac) this.running = undefined;
     if (ac.signal.aborted) return;
-    for (const sub of this.subscribers) {
-      sub.failure = failure;
-      sub.wake?.();
-    }
+    const failed = [...this.subscribers];
     this.subscribers.clear();
+    for (const sub of failed) sub.watcher.fail(asOwnFailure(failure, sub.last));
   }
 
   private dispatch(ev: StoreEvent): void {
@@ -123,39 +139,8 @@ export class EtcdWatchHub {
       if (ev.revision <= sub.queued) continue;
       sub.queued = ev.revision;
       if (!key.startsWith(sub.prefix)) continue;
-      sub.queue.push(ev);
-      if (sub.wake) {
-        const w = sub.wake;
-        sub.wake = undefined;
-        w();
-      }
-    }
-  }
-
-  private async *drain(sub: Subscriber, signal: AbortSignal): AsyncGenerator<StoreEvent> {
-    const onAbort = () => sub.wake?.();
-    signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      for (;;) {
-        if (signal.aborted) return;
-        const ev = sub.queue.shift();
-        if (ev) {
-          sub.last = ev.revision;
-          yield ev;
-          continue;
-        }
-        if (sub.failure !== undefined) throw asOwnFailure(sub.failure, sub.last);
-        await new Promise<void>((resolve) => {
-          sub.wake = resolve;
-        });
-      }
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-      this.subscribers.delete(sub);
-      if (this.subscribers.size === 0 && this.running) {
-        this.running.abort();
-        this.running = undefined;
-      }
+      sub.last = ev.revision;
+      sub.watcher.push(ev);
     }
   }
 }
