@@ -3,7 +3,7 @@
  * rules of every other ClusterRole matching one of its label selectors, in name order, without
  * duplicates; its own manual rules are overwritten.
  */
-import { labelSelectorFromObject } from '@orchard/meta';
+import { type LabelSelector, labelSelectorFromObject, type ParsedLabelSelector } from '@orchard/meta';
 import type { ClusterRole, PolicyRule } from './types.js';
 
 /** The keys of frozen rules (the informer's shared objects: the same rules every pass and server see). */
@@ -27,6 +27,24 @@ function deeplyFrozen(r: PolicyRule): boolean {
   );
 }
 
+/** The parsed selectors of frozen selector lists (the default roles' are shared by every server). */
+const frozenSelectors = new WeakMap<readonly LabelSelector[], readonly ParsedLabelSelector[]>();
+
+/** The non-empty selectors of `selectors`, parsed once for a list that cannot change. */
+function parsedSelectors(selectors: readonly LabelSelector[]): readonly ParsedLabelSelector[] {
+  const cached = frozenSelectors.get(selectors);
+  if (cached) return cached;
+  const parsed = selectors.map((s) => labelSelectorFromObject(s)).filter((s) => !s.isEmpty());
+  if (deeplyFrozenValue(selectors)) frozenSelectors.set(selectors, parsed);
+  return parsed;
+}
+
+/** Whether `v` and everything it holds is frozen. */
+function deeplyFrozenValue(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null) return true;
+  return Object.isFrozen(v) && Object.values(v).every(deeplyFrozenValue);
+}
+
 function ruleText(r: PolicyRule): string {
   return JSON.stringify([
     r.verbs,
@@ -44,7 +62,7 @@ function ruleText(r: PolicyRule): string {
 export function aggregatedRules(target: ClusterRole, all: Iterable<ClusterRole>): PolicyRule[] | undefined {
   const selectors = target.aggregationRule?.clusterRoleSelectors;
   if (!target.aggregationRule) return undefined;
-  const parsed = (selectors ?? []).map((s) => labelSelectorFromObject(s)).filter((s) => !s.isEmpty());
+  const parsed = parsedSelectors(selectors ?? []);
   const sources = [...all]
     .filter((r) => r.metadata.name !== target.metadata.name)
     .filter((r) => parsed.some((s) => s.matches(r.metadata.labels ?? {})))

@@ -262,6 +262,23 @@ describe('aggregation', () => {
     shallow.verbs.push('watch');
     expect(sameRules([shallow], [frozen])).toBe(false);
   });
+
+  it('parses a deeply frozen selector list once; a list with a mutable part is read afresh each time', () => {
+    const frozenSelectors = Object.freeze([
+      Object.freeze({ matchLabels: Object.freeze({ 'x/aggregate-to-admin': 'true' }) }),
+    ]);
+    const frozenAdmin: ClusterRole = { ...admin, aggregationRule: { clusterRoleSelectors: frozenSelectors } };
+    const expected = aggregatedRules(admin, [admin, a, b, c]);
+    expect(aggregatedRules(frozenAdmin, [frozenAdmin, a, b, c])).toEqual(expected);
+    expect(aggregatedRules(frozenAdmin, [frozenAdmin, a, b, c])).toEqual(expected);
+    // Frozen outside, mutable inside: a changed label is seen.
+    const labels: Record<string, string> = { 'x/aggregate-to-admin': 'true' };
+    const shallow = Object.freeze([Object.freeze({ matchLabels: labels })]);
+    const shallowAdmin: ClusterRole = { ...admin, aggregationRule: { clusterRoleSelectors: shallow } };
+    expect(aggregatedRules(shallowAdmin, [shallowAdmin, a, b, c])).toEqual(expected);
+    labels['x/aggregate-to-admin'] = 'no';
+    expect(aggregatedRules(shallowAdmin, [shallowAdmin, a, b, c])).toEqual([]);
+  });
 });
 
 describe('validation', () => {
