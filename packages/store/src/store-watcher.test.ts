@@ -88,6 +88,7 @@ describe('followStoreWatch', () => {
       return undefined;
     });
     w.push(ev(2));
+    expect(seen).toEqual([]); // handed over from a microtask, never inside push
     await new Promise((r) => setImmediate(r));
     w.push(ev(3));
     w.fail(new Error('compacted under the watch'));

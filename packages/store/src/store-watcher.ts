@@ -1,10 +1,9 @@
 import type { StoreEvent } from './store.js';
 
-const none: readonly StoreEvent[] = Object.freeze([]);
-
 /**
  * One store watch, for backends to hand out from `Store.watch`: an unbounded queue of events
- * (seeded with the backlog from the requested revision) drained by an async iterator. It ends when
+ * (seeded with the backlog from the requested revision) drained by an async iterator or by
+ * `follow` (what `followStoreWatch` uses: a callback per event, no iterator step). It ends when
  * `end()` is called (the store closes), the signal aborts or the consumer returns; the watch cache
  * above bounds per-client buffers.
  */
@@ -32,14 +31,16 @@ export class StoreWatcher implements AsyncIterator<StoreEvent> {
   push(event: StoreEvent): void {
     if (this.done) return;
     this.queue.push(event);
-    this.wake?.();
+    if (this.consumer) this.schedule();
+    else this.wake?.();
   }
 
   end(): void {
     if (this.done) return;
     this.done = true;
     this.unregister();
-    this.wake?.();
+    if (this.consumer) this.schedule();
+    else this.wake?.();
   }
 
   /** Ends the watch with `error`: the consumer gets the events queued before it, then the error. */
@@ -50,21 +51,70 @@ export class StoreWatcher implements AsyncIterator<StoreEvent> {
   }
 
   /**
-   * Resolves when an event is queued (true) or the watch has ended with nothing left (false); with
-   * events already queued, true at once. Rejects with the `fail` error once nothing is left.
+   * Hands every event to `apply` in order, from a microtask after it is queued (never inside
+   * `push`), until the watch ends (resolves), fails (rejects with the `fail` error after the queued
+   * events), `apply` answers false (ends the watch and resolves) or throws (ends it and rejects). A
+   * promise `apply` answers is awaited before the next event. One consumer per watcher: not with
+   * `next`. Each wake-up is one microtask for the whole queue, with no promise, result object or
+   * async frame per event, and the queue's array is reused.
    */
-  async ready(): Promise<boolean> {
-    while (this.head >= this.queue.length) {
-      if (this.done) {
-        if (this.failure) throw this.failure.error;
-        return false;
+  follow(apply: (event: StoreEvent) => boolean | undefined | Promise<void>): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.consumer = { apply, resolve, reject };
+      this.schedule();
+    });
+  }
+
+  private consumer:
+    | {
+        readonly apply: (event: StoreEvent) => boolean | undefined | Promise<void>;
+        readonly resolve: () => void;
+        readonly reject: (e: unknown) => void;
       }
-      await new Promise<void>((resolve) => {
-        this.wake = resolve;
-      });
-      this.wake = undefined;
+    | undefined;
+  /** A flush is queued, or `apply`'s promise is being awaited: the next push need not queue one. */
+  private busy = false;
+  private readonly flushNow = (): void => this.flush();
+
+  private schedule(): void {
+    if (this.busy || this.consumer === undefined) return;
+    this.busy = true;
+    queueMicrotask(this.flushNow);
+  }
+
+  private flush(): void {
+    this.busy = false;
+    const c = this.consumer;
+    if (c === undefined) return;
+    try {
+      while (this.head < this.queue.length) {
+        const answer = c.apply(this.queue[this.head++]!);
+        if (answer === false) {
+          this.settle(undefined);
+          return;
+        }
+        if (answer instanceof Promise) {
+          this.busy = true;
+          answer.then(this.flushNow, (e: unknown) => this.settle({ error: e }));
+          return;
+        }
+      }
+    } catch (e) {
+      this.settle({ error: e });
+      return;
     }
-    return true;
+    // Everything handed over: the array is kept for the next events.
+    this.queue.length = 0;
+    this.head = 0;
+    if (this.done) this.settle(this.failure);
+  }
+
+  private settle(failure: { readonly error: unknown } | undefined): void {
+    const c = this.consumer;
+    this.consumer = undefined;
+    this.end();
+    if (failure) c?.reject(failure.error);
+    else c?.resolve();
   }
 
   /**
@@ -74,15 +124,6 @@ export class StoreWatcher implements AsyncIterator<StoreEvent> {
    */
   next(): Promise<IteratorResult<StoreEvent>> {
     return this.head < this.queue.length ? Promise.resolve(this.shift()) : this.waitNext();
-  }
-
-  /** Takes every queued event at once, in order, leaving the queue empty. */
-  drain(): readonly StoreEvent[] {
-    if (this.head >= this.queue.length) return none;
-    const out = this.head === 0 ? this.queue : this.queue.slice(this.head);
-    this.queue = [];
-    this.head = 0;
-    return out;
   }
 
   private shift(): IteratorResult<StoreEvent> {
@@ -130,7 +171,7 @@ export async function followStoreWatch(
   apply: (event: StoreEvent) => boolean | undefined | Promise<void>,
 ): Promise<void> {
   const it = events[Symbol.asyncIterator]();
-  if (it instanceof StoreWatcher) return followQueued(it, apply);
+  if (it instanceof StoreWatcher) return it.follow(apply);
   for (;;) {
     const r = await it.next();
     if (r.done) return;
@@ -146,29 +187,5 @@ export async function followStoreWatch(
       await it.return?.();
       return;
     }
-  }
-}
-
-/**
- * `followStoreWatch` of a `StoreWatcher`: each wake-up takes the whole queue, with no promise, result
- * object or async frame per event (every watch cache and the lifecycle controllers follow the whole
- * store, so each write reached ~9 such loops on every backend).
- */
-async function followQueued(
-  w: StoreWatcher,
-  apply: (event: StoreEvent) => boolean | undefined | Promise<void>,
-): Promise<void> {
-  try {
-    while (await w.ready()) {
-      const batch = w.drain();
-      for (let i = 0; i < batch.length; i++) {
-        const answer = apply(batch[i]!);
-        if (answer === false) return;
-        if (answer instanceof Promise) await answer;
-      }
-    }
-  } finally {
-    // Ended, failed, answered false or thrown: the watch is closed (a no-op once it has ended).
-    w.end();
   }
 }
