@@ -3,7 +3,8 @@
  * 50 ms, warm start under 5 ms). "First" is the first start in a fresh process (it generates the CA
  * and certificates, and runs the server's code for the first time): measured in `firstRuns` fresh
  * child processes each. "Warm" is every later start in one process (the certificates are shared),
- * with `stop()` in between. Also `reset()` after a few writes. Wall time and the process's CPU
+ * with `stop()` in between: each mode in a child process of its own, so HTTP's rounds do not run on
+ * code HTTPS's rounds already warmed. Also `reset()` after a few writes. Wall time and the process's CPU
  * time; min / median / max over the rounds. Module loading is not counted (it happens once per
  * process, before the clock starts).
  *
@@ -47,33 +48,15 @@ if (firstOnly !== undefined) {
   // A child: one first start, its figures on stdout.
   const [api, wall, cpu] = await timed(() => startTestServer({ insecureHttp: firstOnly === 'http' }));
   await api.stop();
-  console.log(JSON.stringify({ wall, cpu }));
+  console.log(JSON.stringify({ wall: [wall], cpu: [cpu] }));
   process.exit(0);
 }
 
-/** The first start of `firstRuns` fresh processes (each loads the modules, then starts one server). */
-function firstStarts(mode: 'https' | 'http'): { wall: number[]; cpu: number[] } {
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 0; i < firstRuns; i++) {
-    const r = spawnSync(process.execPath, self, {
-      env: { ...process.env, ORCHARD_BENCH_FIRST: mode },
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
-    if (r.status !== 0) throw new Error(`first-start child failed (${r.status ?? r.signal}): ${r.stderr}`);
-    const line = r.stdout.trim().split('\n').at(-1) ?? '';
-    const figures = JSON.parse(line) as { wall: number; cpu: number };
-    wall.push(figures.wall);
-    cpu.push(figures.cpu);
-  }
-  return { wall, cpu };
-}
-
-for (const insecureHttp of [false, true]) {
-  const mode = insecureHttp ? 'http' : 'https';
-  const first = firstStarts(mode);
-  // This process's own first start pays for the certificates and the first run of the code.
+const warmOnly = process.env.ORCHARD_BENCH_WARM;
+if (warmOnly !== undefined) {
+  // A child: one (uncounted) first start, then `rounds` warm starts, each followed by a few writes
+  // and `reset()`, as a test file's tests would; the figures on stdout.
+  const insecureHttp = warmOnly === 'http';
   await (await startTestServer({ insecureHttp })).stop();
   const wall: number[] = [];
   const cpu: number[] = [];
@@ -89,6 +72,31 @@ for (const insecureHttp of [false, true]) {
     reset.push((await timed(() => api.reset()))[1]);
     await api.stop();
   }
+  console.log(JSON.stringify({ wall, cpu, reset }));
+  process.exit(0);
+}
+
+/** Runs this file as a child with `env` and returns the figures it prints. */
+function child(env: Record<string, string>): { wall: number[]; cpu: number[]; reset?: number[] } {
+  const r = spawnSync(process.execPath, self, {
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 600_000,
+  });
+  if (r.status !== 0) throw new Error(`bench child failed (${r.status ?? r.signal}): ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').at(-1) ?? '');
+}
+
+/** The first start of `firstRuns` fresh processes (each loads the modules, then starts one server). */
+function firstStarts(mode: 'https' | 'http'): { wall: number[]; cpu: number[] } {
+  const runs = Array.from({ length: firstRuns }, () => child({ ORCHARD_BENCH_FIRST: mode }));
+  return { wall: runs.flatMap((r) => r.wall), cpu: runs.flatMap((r) => r.cpu) };
+}
+
+for (const mode of ['https', 'http'] as const) {
+  const first = firstStarts(mode);
+  // Each mode's warm starts in a process of their own: the same compiler state for both.
+  const { wall, cpu, reset = [] } = child({ ORCHARD_BENCH_WARM: mode });
   const label = `${mode.padEnd(5)} [${form}]`;
   console.log(
     `${label} first start (${firstRuns} processes): wall ${stats(first.wall)}; CPU ${stats(first.cpu)}`,
