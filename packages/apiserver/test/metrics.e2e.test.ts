@@ -157,6 +157,17 @@ describe.each(['orch', 'kubernetes'] as FlavorName[])('/metrics (%s flavor)', (f
         sampleValue(m, 'apiserver_registered_watchers', { group: '', version: 'v1', kind: 'ConfigMap' }),
       ).toBeGreaterThanOrEqual(1);
       expect(m.get('apiserver_requested_deprecated_apis')?.type).toBe('gauge');
+      // The default ClusterRoles are written in one createAll at start: one create observed each.
+      const domain = flavorName === 'orch' ? 'orch.io' : 'k8s.io';
+      const roles = (await api.request('GET', `/apis/rbac.authorization.${domain}/v1/clusterroles`)).json as {
+        items: unknown[];
+      };
+      expect(
+        sampleValue(m, 'etcd_request_duration_seconds_count', {
+          operation: 'create',
+          type: `clusterroles.rbac.authorization.${domain}`,
+        }),
+      ).toBe(roles.items.length);
     } finally {
       watch.close();
     }

@@ -27,9 +27,10 @@ export function storageType(key: string): string {
  */
 export function instrumentStore(store: Store, metrics: ServerMetrics): Store {
   const h = metrics.storageDuration;
-  const timed = <T>(operation: string, type: string, p: Promise<T>): Promise<T> => {
+  /** `p`, with the seconds it took recorded once it settles, fulfilled or not. */
+  const timing = <T>(p: Promise<T>, record: (seconds: number) => void): Promise<T> => {
     const t0 = performance.now();
-    const done = () => h.observe([operation, type], (performance.now() - t0) / 1000);
+    const done = () => record((performance.now() - t0) / 1000);
     return p.then(
       (v) => {
         done();
@@ -41,27 +42,16 @@ export function instrumentStore(store: Store, metrics: ServerMetrics): Store {
       },
     );
   };
+  const timed = <T>(operation: string, type: string, p: Promise<T>): Promise<T> =>
+    timing(p, (seconds) => h.observe([operation, type], seconds));
   const { createAll } = store;
   return {
     ...(createAll && {
       // Each key's create took the batch's time to be acknowledged: one `create` observation each.
-      createAll: (entries) => {
-        const t0 = performance.now();
-        const done = () => {
-          const seconds = (performance.now() - t0) / 1000;
+      createAll: (entries) =>
+        timing(createAll.call(store, entries), (seconds) => {
           for (const e of entries) h.observe(['create', storageType(e.key)], seconds);
-        };
-        return createAll.call(store, entries).then(
-          (kvs) => {
-            done();
-            return kvs;
-          },
-          (e: unknown) => {
-            done();
-            throw e;
-          },
-        );
-      },
+        }),
     }),
     // Not timed: the revision probe of every consistent read (a GET's whole storage work here).
     currentRevision: () => store.currentRevision(),
