@@ -1,4 +1,4 @@
-import { isStoreError, StoreError, type StoreEvent } from '@orchard/store';
+import { isStoreError, StoreError, type StoreEvent, StoreWatcher } from '@orchard/store';
 import { describe, expect, it } from 'vitest';
 import { EtcdWatchHub } from './etcd-watch-hub.js';
 
@@ -46,6 +46,17 @@ const put = (key: string, revision: number): StoreEvent => ({
   revision,
 });
 
+/** `hub.subscribe` into a new watcher that ends with `signal`: the watcher, or undefined when not joined. */
+function join(
+  hub: EtcdWatchHub,
+  prefix: string,
+  from: number,
+  signal: AbortSignal,
+): StoreWatcher | undefined {
+  const watcher = new StoreWatcher(prefix, [], () => {}, signal);
+  return hub.subscribe(prefix, from, signal, watcher) ? watcher : undefined;
+}
+
 /** The next `n` events of `it`, as `key@revision`. */
 async function take(it: AsyncIterator<StoreEvent>, n: number): Promise<string[]> {
   const out: string[] = [];
@@ -62,8 +73,8 @@ describe('EtcdWatchHub', () => {
     const { source, calls } = fakeSource();
     const hub = new EtcdWatchHub(source);
     const ac = new AbortController();
-    const a = hub.subscribe('/a/', 10, ac.signal)!;
-    const all = hub.subscribe('/', 10, ac.signal)!;
+    const a = join(hub, '/a/', 10, ac.signal)!;
+    const all = join(hub, '/', 10, ac.signal)!;
     expect(calls).toHaveLength(1);
     expect(calls[0]!.from).toBe(10);
     for (const [k, r] of [
@@ -82,10 +93,10 @@ describe('EtcdWatchHub', () => {
     const { source, calls } = fakeSource();
     const hub = new EtcdWatchHub(source);
     const ac = new AbortController();
-    const first = hub.subscribe('/', 0, ac.signal)!;
+    const first = join(hub, '/', 0, ac.signal)!;
     for (let r = 1; r <= 2600; r++) calls[0]!.push(put(`/k/${r}`, r));
     expect(await take(first, 2598)).toHaveLength(2598);
-    const late = hub.subscribe('/', 2595, ac.signal)!;
+    const late = join(hub, '/', 2595, ac.signal)!;
     expect(await take(late, 5)).toEqual([
       '/k/2596@2596',
       '/k/2597@2597',
@@ -95,10 +106,10 @@ describe('EtcdWatchHub', () => {
     ]);
     expect(calls).toHaveLength(1);
     // 512 events are kept; more than 2,000 revisions behind the hub: a stream of its own.
-    expect(hub.subscribe('/', 10, ac.signal)).toBeUndefined();
+    expect(join(hub, '/', 10, ac.signal)).toBeUndefined();
     expect(calls).toHaveLength(1);
     // 1,000 behind: the hub's stream restarts from there.
-    const behind = hub.subscribe('/', 1000, ac.signal)!;
+    const behind = join(hub, '/', 1000, ac.signal)!;
     expect(calls.map((c) => c.from)).toEqual([0, 1000]);
     expect(calls[0]!.signal.aborted).toBe(true);
     for (let r = 1001; r <= 2601; r++) calls[1]!.push(put(`/k/${r}`, r));
@@ -113,8 +124,8 @@ describe('EtcdWatchHub', () => {
     const { source, calls } = fakeSource();
     const hub = new EtcdWatchHub(source);
     const ac = new AbortController();
-    const a = hub.subscribe('/a/', 5, ac.signal)!;
-    const b = hub.subscribe('/b/', 5, ac.signal)!;
+    const a = join(hub, '/a/', 5, ac.signal)!;
+    const b = join(hub, '/b/', 5, ac.signal)!;
     calls[0]!.push(put('/a/x', 6));
     expect(await take(a, 1)).toEqual(['/a/x@6']);
     calls[0]!.fail(new StoreError('Compacted', 'required revision 6 has been compacted', undefined, 9));
@@ -130,7 +141,7 @@ describe('EtcdWatchHub', () => {
       expect((e as Error).message).toBe(`required revision ${last} has been compacted`);
     }
     // The next watcher starts a new stream.
-    hub.subscribe('/', 9, ac.signal);
+    join(hub, '/', 9, ac.signal);
     expect(calls.map((c) => c.from)).toEqual([5, 9]);
     ac.abort();
   });
@@ -140,8 +151,8 @@ describe('EtcdWatchHub', () => {
     const hub = new EtcdWatchHub(source);
     const one = new AbortController();
     const two = new AbortController();
-    const a = hub.subscribe('/', 1, one.signal)!;
-    const b = hub.subscribe('/', 1, two.signal)!;
+    const a = join(hub, '/', 1, one.signal)!;
+    const b = join(hub, '/', 1, two.signal)!;
     calls[0]!.push(put('/k', 2));
     expect(await take(a, 1)).toEqual(['/k@2']);
     one.abort();

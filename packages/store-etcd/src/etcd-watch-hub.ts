@@ -1,4 +1,4 @@
-import { isStoreError, StoreError, type StoreEvent, StoreWatcher } from '@orchard/store';
+import { isStoreError, StoreError, type StoreEvent, type StoreWatcher } from '@orchard/store';
 
 /** How many recent events the hub keeps for a watcher that starts a little behind it. */
 const maxBufferedEvents = 512;
@@ -51,33 +51,22 @@ export class EtcdWatchHub {
   ) {}
 
   /**
-   * Events under `prefix` after `fromRevision`, queued in `into` (a new `StoreWatcher` by default)
-   * as the stream delivers them, or `undefined` when the hub has moved past `fromRevision`. The
-   * watcher leaves the hub when `signal` aborts (or, for the default one, when it ends); a failure
-   * of the hub's stream fails it after the events already queued.
+   * Queues the events under `prefix` after `fromRevision` in `watcher` as the stream delivers them;
+   * false (nothing queued) when the hub has moved past `fromRevision`. The watcher leaves the hub
+   * when `signal` aborts; a failure of the hub's stream fails it after the events already queued.
    */
-  subscribe(
-    prefix: string,
-    fromRevision: number,
-    signal: AbortSignal,
-    into?: StoreWatcher,
-  ): StoreWatcher | undefined {
-    if (signal.aborted) return into ?? new StoreWatcher(prefix, [], () => {}, signal);
+  subscribe(prefix: string, fromRevision: number, signal: AbortSignal, watcher: StoreWatcher): boolean {
+    if (signal.aborted) return true;
     if (!this.running) this.start(fromRevision);
     else if (fromRevision < this.floor) {
       // Behind the hub: its stream restarts from there when that is only a little behind (the
       // watchers already on it skip what they were given), else the caller opens its own stream.
-      if (this.head - fromRevision > maxRewind) return undefined;
+      if (this.head - fromRevision > maxRewind) return false;
       this.running.abort();
       this.start(fromRevision);
     }
-    let sub: Subscriber | undefined;
-    const leave = () => {
-      if (sub) this.leave(sub);
-    };
-    const watcher = into ?? new StoreWatcher(prefix, [], leave, signal);
-    sub = { prefix, queued: fromRevision, last: fromRevision, watcher };
-    if (into) signal.addEventListener('abort', leave, { once: true });
+    const sub: Subscriber = { prefix, queued: fromRevision, last: fromRevision, watcher };
+    signal.addEventListener('abort', () => this.leave(sub), { once: true });
     for (const ev of this.buffer)
       if (ev.revision > fromRevision && ev.kv.key.startsWith(prefix)) {
         sub.last = ev.revision;
@@ -85,7 +74,7 @@ export class EtcdWatchHub {
       }
     sub.queued = Math.max(fromRevision, this.head);
     this.subscribers.add(sub);
-    return watcher;
+    return true;
   }
 
   /** A watcher left: the stream stops with the last one. */
