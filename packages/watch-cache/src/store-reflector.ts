@@ -103,19 +103,15 @@ export class StoreReflector {
   private async follow(gen: number, from: number, signal: AbortSignal): Promise<void> {
     let error: unknown;
     try {
-      let replaced = false;
       await followStoreWatch(
         this.store.watch(this.o.progressPrefix, { fromRevision: from, signal }),
         (ev) => {
-          if (gen !== this.generation) {
-            replaced = true;
-            return false;
-          }
+          // A newer generation (a re-list) replaced this watch: it stops here.
+          if (gen !== this.generation) return false;
           this.sink.apply(ev);
           return true;
         },
       );
-      if (replaced) return;
       if (signal.aborted || this.stopped || gen !== this.generation) return;
     } catch (e) {
       if (signal.aborted || this.stopped || gen !== this.generation) return;
