@@ -211,9 +211,7 @@ async function createKind(
     const t = templates[i]!;
     const uid = uids[i]!;
     const value = values[i]!;
-    const build = (revision: number) => decodedDefault(t, uid, creationTimestamp.text, revision);
-    // As in `reconcileOne`: a watcher that sees the event first gets the built object, not a parse.
-    state.objects.primeBytes(value, build);
+    const build = primeDefault(state, t, uid, creationTimestamp.text, value);
     const namespace: string = expected.metadata.namespace ?? '';
     return { key: state.objects.key({ group, resource, namespace }, expected.metadata.name), value, build };
   });
@@ -226,6 +224,23 @@ async function createKind(
   }
   for (const [i, kv] of kvs.entries()) state.objects.primeShared(kv, entries[i]!.build);
   return true;
+}
+
+/**
+ * The decoded object of a default object's `bytes` (frozen, built without parsing), handed to any
+ * reader that decodes those very bytes: the watch caches, the lifecycle controllers and the RBAC
+ * informer may see the write before it returns. The writer passes it to `primeShared` after.
+ */
+function primeDefault(
+  state: ServerState,
+  t: EncodedDefault,
+  uid: string,
+  creationTimestamp: string,
+  bytes: Uint8Array,
+): (revision: number) => StoredObject {
+  const build = (revision: number) => decodedDefault(t, uid, creationTimestamp, revision);
+  state.objects.primeBytes(bytes, build);
+  return build;
 }
 
 /** Each kind's block (`encodeBlock`), built on first use for the width a start's timestamps have. */
@@ -267,10 +282,7 @@ async function reconcileOne(
       if (encoded) {
         const uid = newUid();
         const bytes = fillDefault(encoded, uid, creationTimestamp.bytes, alloc);
-        const build = (revision: number) => decodedDefault(encoded, uid, creationTimestamp.text, revision);
-        // The watch caches, the lifecycle controllers and the RBAC informer get this object without
-        // parsing the bytes (the memory store's watchers may see the event before `create` returns).
-        state.objects.primeBytes(bytes, build);
+        const build = primeDefault(state, encoded, uid, creationTimestamp.text, bytes);
         const kv = await state.objects.store.create(k, bytes);
         state.objects.primeShared(kv, build);
       } else await state.objects.create(k, fresh());
