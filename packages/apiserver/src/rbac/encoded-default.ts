@@ -26,7 +26,8 @@ export interface EncodedDefault {
 }
 
 /**
- * The template of `expected` (no uid, creationTimestamp or resourceVersion of its own): the JSON of
+ * The template of `expected` (JSON data without uid, creationTimestamp or resourceVersion of its
+ * own; frozen here where it is not yet): the JSON of
  * `{...expected, metadata: {...expected.metadata, uid, creationTimestamp}}` cut around both values,
  * or undefined when the object's own text holds a mark (then the caller encodes it as usual).
  */
@@ -44,7 +45,10 @@ export function encodeDefault(expected: Readonly<Record<string, any>>): EncodedD
     head: encoder.encode(head),
     middle: encoder.encode(middle),
     tail: encoder.encode(tail),
-    decoded: deepFreeze(JSON.parse(JSON.stringify(expected))),
+    // `expected` is JSON data (the translated policy, frozen, and settled rules made of its frozen
+    // rules): decoding its text gives an equal object in the same key order, so it is its own
+    // decoded form. A parsed copy cost a process's first start ~2 ms (tested equal).
+    decoded: deepFreeze(expected),
   });
 }
 
