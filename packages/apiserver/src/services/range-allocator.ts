@@ -110,7 +110,15 @@ export class StoredRange {
   async taken(): Promise<number[]> {
     const bits = await this.read();
     const out: number[] = [];
-    for (let i = 0; i < this.o.size; i++) if (testBit(bits, i)) out.push(i);
+    // Byte by byte: the service IP range has ~a million offsets, mostly in empty bytes (or past the
+    // end of a short record), and a bit-by-bit walk cost every server's first start ~1 ms.
+    const size = this.o.size;
+    const end = Math.min(bits.length, Math.ceil(size / 8));
+    for (let i = 0; i < end; i++) {
+      const byte = bits[i] as number;
+      if (byte === 0) continue;
+      for (let j = 0; j < 8; j++) if ((byte & (1 << j)) !== 0 && i * 8 + j < size) out.push(i * 8 + j);
+    }
     return out;
   }
 

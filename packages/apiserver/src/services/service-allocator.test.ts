@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ObjectStore } from '../storage/object-store.js';
 import { DirectTaker, Reservation } from './allocation-taker.js';
 import { ipStaticBand, parsePortRange, parseServiceIpRange, portStaticBand } from './ip-range.js';
+import { StoredRange } from './range-allocator.js';
 import { ServiceAllocator, serviceIpsKey } from './service-allocator.js';
 import { ensureKubernetesService, repairServiceAllocations } from './service-repair.js';
 
@@ -284,5 +285,31 @@ describe('repairServiceAllocations', () => {
     expect(object?.spec).toMatchObject({ clusterIP: '10.0.0.1', ports: [{ port: 443, name: 'https' }] });
     await ensureKubernetesService(allocator, objects);
     expect(await allocator.ips.taken()).toEqual([0]);
+  });
+});
+
+describe('StoredRange.taken', () => {
+  const range = (size: number) =>
+    new StoredRange({
+      objects: new ObjectStore(createMemoryStore()),
+      key: '/ranges/test',
+      range: 'test',
+      size,
+      allocatedMessage: 'taken',
+    });
+
+  it('lists the taken offsets in order across byte boundaries, none of an empty record', async () => {
+    const r = range(21);
+    expect(await r.taken()).toEqual([]);
+    for (const o of [20, 0, 7, 8, 15, 16, 9]) await r.allocate(o);
+    expect(await r.taken()).toEqual([0, 7, 8, 9, 15, 16, 20]);
+    await r.release([8]);
+    expect(await r.taken()).toEqual([0, 7, 9, 15, 16, 20]);
+  });
+
+  it('walks a range of a million offsets by its bytes', async () => {
+    const r = range(1 << 20);
+    for (const o of [3, (1 << 20) - 1, 500_000]) await r.allocate(o);
+    expect(await r.taken()).toEqual([3, 500_000, (1 << 20) - 1]);
   });
 });
