@@ -28,7 +28,9 @@ const built = process.env.ORCHARD_BENCH_BUILT === '1';
 const form = built ? 'built' : 'source';
 /** This file as run: the bundle needs no loader, the source needs tsx. */
 const self = built ? [process.argv[1]!] : ['--import', 'tsx', fileURLToPath(import.meta.url)];
-const firstRuns = Number(process.env.BENCH_FIRST_RUNS ?? 3);
+// Nine: a first start moves by ~10 ms with where young-generation collections land, and three made
+// the median move as much between runs of the same code.
+const firstRuns = Number(process.env.BENCH_FIRST_RUNS ?? 9);
 const stats = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const f = (x: number) => x.toFixed(1);
