@@ -13,6 +13,12 @@
  * packages in one ESM bundle without `keepNames`, dependencies imported from where they are installed). tsx compiles with `keepNames`, which wraps every function expression in a call that
  * redefines its `name`: each closure then costs ~1 µs and ~250 B more (a start makes ~370), which
  * users of the npm packages never pay. `BENCH_BUILT=0` skips the built run.
+ *
+ * Node parses its ~140 bundled root certificates (30–40 ms here) the first time a TLS context in the
+ * process is given a CA of its own, whoever makes it (the test server for its client CA, the test
+ * client for the server's CA), unless `NODE_EXTRA_CA_CERTS` is set: then Node does it (and parses that
+ * file too) at process start, before the clock. So where the variable is set, the HTTPS first start is
+ * also measured in processes without it, the figure a machine without the variable sees.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -80,8 +86,11 @@ if (warmOnly !== undefined) {
 
 /** Runs this file as a child with `env` and returns the figures it prints. */
 function child(env: Record<string, string>): { wall: number[]; cpu: number[]; reset?: number[] } {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  // An empty value here means: not set in the child.
+  for (const [k, v] of Object.entries(env)) if (v === '') delete childEnv[k];
   const r = spawnSync(process.execPath, self, {
-    env: { ...process.env, ...env },
+    env: childEnv,
     encoding: 'utf8',
     timeout: 600_000,
   });
@@ -90,8 +99,11 @@ function child(env: Record<string, string>): { wall: number[]; cpu: number[]; re
 }
 
 /** The first start of `firstRuns` fresh processes (each loads the modules, then starts one server). */
-function firstStarts(mode: 'https' | 'http'): { wall: number[]; cpu: number[] } {
-  const runs = Array.from({ length: firstRuns }, () => child({ ORCHARD_BENCH_FIRST: mode }));
+function firstStarts(
+  mode: 'https' | 'http',
+  env: Record<string, string> = {},
+): { wall: number[]; cpu: number[] } {
+  const runs = Array.from({ length: firstRuns }, () => child({ ORCHARD_BENCH_FIRST: mode, ...env }));
   return { wall: runs.flatMap((r) => r.wall), cpu: runs.flatMap((r) => r.cpu) };
 }
 
@@ -103,6 +115,12 @@ for (const mode of ['https', 'http'] as const) {
   console.log(
     `${label} first start (${firstRuns} processes): wall ${stats(first.wall)}; CPU ${stats(first.cpu)}`,
   );
+  if (mode === 'https' && process.env.NODE_EXTRA_CA_CERTS) {
+    const bare = firstStarts(mode, { NODE_EXTRA_CA_CERTS: '' });
+    console.log(
+      `${label} first start, NODE_EXTRA_CA_CERTS unset (Node's root store built in the window) (${firstRuns} processes): wall ${stats(bare.wall)}; CPU ${stats(bare.cpu)}`,
+    );
+  }
   console.log(`${label} warm start (${rounds}): wall ${stats(wall)}; CPU ${stats(cpu)}`);
   console.log(`${label} reset after 5 creates (${rounds}): wall ${stats(reset)}`);
 }
