@@ -14,10 +14,10 @@
  * redefines its `name`: each closure then costs ~1 µs and ~250 B more (a start makes ~370), which
  * users of the npm packages never pay. `BENCH_BUILT=0` skips the built run.
  *
- * Node parses its ~140 bundled root certificates (30–40 ms here) the first time a TLS context in the
- * process is given a CA of its own, whoever makes it (the test server for its client CA, the test
- * client for the server's CA), unless `NODE_EXTRA_CA_CERTS` is set: then Node does it (and parses that
- * file too) at process start, before the clock. So where the variable is set, the HTTPS first start is
+ * Node parses its ~140 bundled root certificates (30–40 ms here) when the process makes its first TLS
+ * context, given a CA or not, whoever makes it (the test server, or the test client of an HTTP
+ * server), unless `NODE_EXTRA_CA_CERTS` is set: then Node does it (and parses that file too) at
+ * process start, before the clock. So where the variable is set, the HTTPS first start is
  * also measured in processes without it, the figure a machine without the variable sees.
  */
 import { spawnSync } from 'node:child_process';
