@@ -2,9 +2,10 @@
  * `pnpm bench testing`: how long `startTestServer()` takes (issue 20 item 3: first start under
  * 50 ms, warm start under 5 ms). "First" is the first start in a fresh process (it generates the CA
  * and certificates, and runs the server's code for the first time): measured in `firstRuns` fresh
- * child processes each. "Warm" is every later start in one process (the certificates are shared),
- * with `stop()` in between: each mode in a child process of its own, so HTTP's rounds do not run on
- * code HTTPS's rounds already warmed. Also `reset()` after a few writes. Wall time and the process's CPU
+ * child processes each. "Warm" is every later start in one process (the certificates are shared):
+ * first `rounds` starts each followed by 5 creates, `reset()` and `stop()`, as a test file's tests
+ * would, then `rounds` starts with only `stop()` between; each mode in a child process of its own, so
+ * HTTP's rounds do not run on code HTTPS's rounds already warmed. Also `reset()` after the writes. Wall time and the process's CPU
  * time; min / median / max over the rounds. Module loading is not counted (it happens once per
  * process, before the clock starts).
  *
@@ -80,7 +81,17 @@ if (warmOnly !== undefined) {
     reset.push((await timed(() => api.reset()))[1]);
     await api.stop();
   }
-  console.log(JSON.stringify({ wall, cpu, reset }));
+  // Then as many starts with only `stop()` between: the start's own cost, without the collections
+  // that the requests' and `reset()`'s garbage brings into later starts.
+  const bareWall: number[] = [];
+  const bareCpu: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const [api, w, c] = await timed(() => startTestServer({ insecureHttp }));
+    bareWall.push(w);
+    bareCpu.push(c);
+    await api.stop();
+  }
+  console.log(JSON.stringify({ wall, cpu, reset, bareWall, bareCpu }));
   process.exit(0);
 }
 
@@ -88,7 +99,13 @@ if (warmOnly !== undefined) {
 const childTimeoutMs = 60_000 + rounds * 1000;
 
 /** Runs this file as a child with `env` and returns the figures it prints. */
-function child(env: Record<string, string>): { wall: number[]; cpu: number[]; reset?: number[] } {
+function child(env: Record<string, string>): {
+  wall: number[];
+  cpu: number[];
+  reset?: number[];
+  bareWall?: number[];
+  bareCpu?: number[];
+} {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   // An empty value here means: not set in the child.
   for (const [k, v] of Object.entries(env)) if (v === '') delete childEnv[k];
@@ -118,7 +135,7 @@ function firstStarts(
 for (const mode of ['https', 'http'] as const) {
   const first = firstStarts(mode);
   // Each mode's warm starts in a process of their own: the same compiler state for both.
-  const { wall, cpu, reset = [] } = child({ ORCHARD_BENCH_WARM: mode });
+  const { wall, cpu, reset = [], bareWall = [], bareCpu = [] } = child({ ORCHARD_BENCH_WARM: mode });
   const label = `${mode.padEnd(5)} [${form}]`;
   console.log(
     `${label} first start (${firstRuns} processes): wall ${stats(first.wall)}; CPU ${stats(first.cpu)}`,
@@ -129,7 +146,12 @@ for (const mode of ['https', 'http'] as const) {
       `${label} first start, NODE_EXTRA_CA_CERTS unset (Node's root store built in the window) (${firstRuns} processes): wall ${stats(bare.wall)}; CPU ${stats(bare.cpu)}`,
     );
   }
-  console.log(`${label} warm start (${rounds}): wall ${stats(wall)}; CPU ${stats(cpu)}`);
+  console.log(
+    `${label} warm start, 5 creates and reset() between (${rounds}): wall ${stats(wall)}; CPU ${stats(cpu)}`,
+  );
+  console.log(
+    `${label} warm start, only stop() between (${rounds}): wall ${stats(bareWall)}; CPU ${stats(bareCpu)}`,
+  );
   console.log(`${label} reset after 5 creates (${rounds}): wall ${stats(reset)}`);
 }
 
