@@ -57,6 +57,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Store {
   return new MemoryStore({ ...defaultMemoryStoreOptions, ...options });
 }
 
+/** The error of a create whose key exists. */
+function alreadyExists(key: string): StoreError {
+  return new StoreError('AlreadyExists', `key ${key} already exists`, key);
+}
+
 class MemoryStore implements Store {
   private revision = 0;
   private compacted = 0;
@@ -108,12 +113,8 @@ class MemoryStore implements Store {
 
   create(key: string, value: Uint8Array): Promise<KeyValue> {
     return this.exclusive(() => {
-      const prev = this.valueAt(key, this.revision);
-      if (prev) throw new StoreError('AlreadyExists', `key ${key} already exists`, key);
-      const rev = this.revision + 1;
-      const kv: KeyValue = { key, value, createRevision: rev, modRevision: rev };
-      this.commit({ type: 'put', kv, revision: rev });
-      return kv;
+      if (this.valueAt(key, this.revision)) throw alreadyExists(key);
+      return this.putNew(key, value);
     });
   }
 
@@ -121,17 +122,19 @@ class MemoryStore implements Store {
     return this.exclusive(() => {
       const keys = new Set<string>();
       for (const { key } of entries) {
-        if (keys.has(key) || this.valueAt(key, this.revision))
-          throw new StoreError('AlreadyExists', `key ${key} already exists`, key);
+        if (keys.has(key) || this.valueAt(key, this.revision)) throw alreadyExists(key);
         keys.add(key);
       }
-      return entries.map(({ key, value }) => {
-        const rev = this.revision + 1;
-        const kv: KeyValue = { key, value, createRevision: rev, modRevision: rev };
-        this.commit({ type: 'put', kv, revision: rev });
-        return kv;
-      });
+      return entries.map(({ key, value }) => this.putNew(key, value));
     });
+  }
+
+  /** Commits `key`, which the caller found absent, as a new key at the next revision. */
+  private putNew(key: string, value: Uint8Array): KeyValue {
+    const rev = this.revision + 1;
+    const kv: KeyValue = { key, value, createRevision: rev, modRevision: rev };
+    this.commit({ type: 'put', kv, revision: rev });
+    return kv;
   }
 
   update(key: string, tryUpdate: TryUpdate, options: WriteOptions = {}): Promise<KeyValue> {
