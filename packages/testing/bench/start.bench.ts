@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuUsage } from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { startTestServer } from '../src/index.js';
+import { startTestServer, type TestServer } from '../src/index.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
 /** Set in the bundled copy of this file (see the module comment). */
@@ -63,35 +63,35 @@ if (firstOnly !== undefined) {
 
 const warmOnly = process.env.ORCHARD_BENCH_WARM;
 if (warmOnly !== undefined) {
-  // A child: one (uncounted) first start, then `rounds` warm starts, each followed by a few writes
-  // and `reset()`, as a test file's tests would; the figures on stdout.
+  // A child: one (uncounted) first start, then `rounds` warm starts each followed by a few writes
+  // and `reset()`, as a test file's tests would, then `rounds` with only `stop()` between (the
+  // start's own cost, without the collections that the requests' and `reset()`'s garbage brings
+  // into later starts); the figures on stdout.
   const insecureHttp = warmOnly === 'http';
   await (await startTestServer({ insecureHttp })).stop();
-  const wall: number[] = [];
-  const cpu: number[] = [];
+  /** `rounds` warm starts, each followed by `between` and `stop()`: wall and CPU of each start. */
+  const warmStarts = async (between: (api: TestServer) => Promise<void>) => {
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      const [api, w, c] = await timed(() => startTestServer({ insecureHttp }));
+      wall.push(w);
+      cpu.push(c);
+      await between(api);
+      await api.stop();
+    }
+    return { wall, cpu };
+  };
   const reset: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const [api, w, c] = await timed(() => startTestServer({ insecureHttp }));
-    wall.push(w);
-    cpu.push(c);
+  const { wall, cpu } = await warmStarts(async (api) => {
     for (let j = 0; j < 5; j++)
       await api.request('POST', '/api/v1/namespaces/default/configmaps', {
         body: { metadata: { name: `c${j}` } },
       });
     reset.push((await timed(() => api.reset()))[1]);
-    await api.stop();
-  }
-  // Then as many starts with only `stop()` between: the start's own cost, without the collections
-  // that the requests' and `reset()`'s garbage brings into later starts.
-  const bareWall: number[] = [];
-  const bareCpu: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const [api, w, c] = await timed(() => startTestServer({ insecureHttp }));
-    bareWall.push(w);
-    bareCpu.push(c);
-    await api.stop();
-  }
-  console.log(JSON.stringify({ wall, cpu, reset, bareWall, bareCpu }));
+  });
+  const bare = await warmStarts(async () => {});
+  console.log(JSON.stringify({ wall, cpu, reset, bareWall: bare.wall, bareCpu: bare.cpu }));
   process.exit(0);
 }
 
