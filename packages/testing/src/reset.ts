@@ -8,8 +8,14 @@ export async function snapshotServer(server: ApiServer): Promise<Snapshot> {
   return new Map(kvs.map((kv) => [kv.key, kv.value]));
 }
 
+/**
+ * Whether two stored values are equal: most are the very array the snapshot holds (the memory store
+ * hands out what it stores), the rest are compared natively (a per-byte `every` took ~1.8 ms of a
+ * reset: ~150 values of 0.3–2 KB each).
+ */
 const sameBytes = (a: Uint8Array, b: Uint8Array) =>
-  a.byteLength === b.byteLength && a.every((x, i) => x === b[i]);
+  a === b ||
+  (a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b));
 
 const ignoreGone = (e: unknown) => {
   if ((e as { code?: unknown }).code === 'NotFound' || (e as { code?: unknown }).code === 'AlreadyExists')

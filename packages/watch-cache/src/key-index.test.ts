@@ -49,6 +49,24 @@ describe('KeyIndex', () => {
     expect(index.has('/nope')).toBe(false);
   });
 
+  it('appends keys that come in order, splitting the last chunk, and still inserts before them', () => {
+    const index = new KeyIndex();
+    const keys = Array.from({ length: 2_500 }, (_, i) => `/k/${String(i).padStart(5, '0')}`);
+    for (const k of keys) index.add(k);
+    index.add(keys[2_499] as string); // present: no-op
+    index.add('/k/00100x'); // between two appended keys
+    index.add('/a'); // before all
+    const want = ['/a', ...keys.slice(0, 101), '/k/00100x', ...keys.slice(101)];
+    expect([...index]).toEqual(want);
+    expect(index.length).toBe(want.length);
+    expect(index.lowerBound('/k/02000')).toBe(want.indexOf('/k/02000'));
+    for (const start of [0, 1023, 1024, 1025, 2047, 2048]) {
+      const seen: string[] = [];
+      index.walk(start, (k) => seen.push(k) > 0);
+      expect(seen).toEqual(want.slice(start));
+    }
+  });
+
   it('builds from 300k sorted keys and removes them all', () => {
     const keys = Array.from({ length: 300_000 }, (_, i) => `/k/${String(i).padStart(6, '0')}`);
     const index = KeyIndex.fromSorted(keys);

@@ -56,9 +56,18 @@ export class KeyIndex {
 
   /** Adds `key` (no-op when present). */
   add(key: string): void {
-    if (this.chunks.length === 0) {
+    const last = this.chunks[this.chunks.length - 1];
+    if (last === undefined) {
       this.chunks.push([key]);
       this.count = 1;
+      return;
+    }
+    // After the last key: one comparison, no searches. Keys mostly come in order (a start-up's
+    // default objects are created sorted, and so are most generated names).
+    if ((last[last.length - 1] as string) < key) {
+      last.push(key);
+      this.count++;
+      if (last.length >= 2 * chunk) this.chunks.push(last.splice(chunk));
       return;
     }
     const ci = this.chunkFor(key);
