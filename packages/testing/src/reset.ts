@@ -14,8 +14,7 @@ export async function snapshotServer(server: ApiServer): Promise<Snapshot> {
  * reset: ~150 values of 0.3–2 KB each).
  */
 const sameBytes = (a: Uint8Array, b: Uint8Array) =>
-  a === b ||
-  (a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b));
+  a === b || (a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(b));
 
 const ignoreGone = (e: unknown) => {
   if ((e as { code?: unknown }).code === 'NotFound' || (e as { code?: unknown }).code === 'AlreadyExists')

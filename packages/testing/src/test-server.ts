@@ -3,8 +3,8 @@ import { rm, writeFile } from 'node:fs/promises';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Agent, request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
-import { createSecureContext, type SecureContext } from 'node:tls';
 import { join } from 'node:path';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import {
   type ApiServer,
   type ApiServerOptions,
