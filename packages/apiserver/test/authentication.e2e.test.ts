@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { webcrypto } from 'node:crypto';
 import {
   type CertificateAuthority,
@@ -16,6 +17,9 @@ import {
   unauthorizedBody,
   unauthorizedStatus,
 } from './helpers/auth-server.js';
+
+// `@peculiar/x509` makes the certificates with odd validity windows; it signs through WebCrypto.
+x509.cryptoProvider.set(webcrypto as never);
 
 /**
  * Authentication wired into the real HTTPS server (doc 2 §5): client certificates, static tokens,

@@ -1,4 +1,3 @@
-import 'reflect-metadata';
 import {
   createPrivateKey,
   createPublicKey,
@@ -8,7 +7,6 @@ import {
   sign,
   webcrypto,
 } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
 import { certificateParts as parts } from './certificate-parts.js';
 import {
   bitString,
@@ -33,12 +31,12 @@ import { type EcKeyPair, keyIdentifier, newEcKeyPair } from './ec-keys.js';
  * accepted by Go's TLS stack that kubectl uses). Node can use X.509 material but has no API to
  * create it; the few DER shapes a certificate needs are built here (`der.ts`) and signed with
  * `node:crypto`, which takes a millisecond or two where a general ASN.1 library took ~50 ms for a
- * test server's first start. `@peculiar/x509` stays for the `certificate` view callers may read.
- * asn1js (already loaded under `@peculiar/x509`, so no import cost) was measured building the same
- * three certificates, signed the same way: ~5 ms more CPU on a process's first start (median of 7
- * fresh processes: 12.1 against 7.3 ms; packages/apiserver/README.md), so the DER stays hand-built.
+ * test server's first start. asn1js was measured building the same three certificates, signed the
+ * same way: ~5 ms more CPU on a process's first start (median of 7 fresh processes: 12.1 against
+ * 7.3 ms; packages/apiserver/README.md), so the DER stays hand-built. The `certificate` view is
+ * Node's own `X509Certificate`: `@peculiar/x509` (and the `reflect-metadata` and asn1js it loads)
+ * cost every process that imported this module ~140 ms, for a view few callers read.
  */
-x509.cryptoProvider.set(webcrypto as never);
 
 const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
@@ -53,12 +51,13 @@ export interface KeyPairPem {
 /** A generated CA: its PEM key pair, used to issue serving and client certificates. */
 export interface CertificateAuthority extends KeyPairPem {
   /**
-   * The CA's private key (`node:crypto`). For WebCrypto users (`@peculiar/x509`'s generator),
-   * `webCryptoKeys(ca)` imports the pair (WebCrypto's first use costs ~15 ms, so no start pays it).
+   * The CA's private key (`node:crypto`). For WebCrypto users (such as `@peculiar/x509`'s
+   * generator), `webCryptoKeys(ca)` imports the pair (WebCrypto's first use costs ~15 ms, so no start
+   * pays it).
    */
   readonly privateKey: KeyObject;
-  /** The CA certificate parsed by `@peculiar/x509` (parsed on first read). */
-  readonly certificate: x509.X509Certificate;
+  /** The CA certificate as `node:crypto` parses it (parsed on first read). */
+  readonly certificate: NodeX509;
 }
 
 /** What issuing from a CA needs, kept beside it (not part of its public shape). */
@@ -147,13 +146,13 @@ export async function webCryptoKeys(
 
 /** A CA object: PEM, private key, the lazily parsed certificate, and its issuer data beside it. */
 function caOf(cert: string, key: string, privateKey: KeyObject, issuer?: Issuer): CertificateAuthority {
-  let parsed: x509.X509Certificate | undefined;
+  let parsed: NodeX509 | undefined;
   const ca: CertificateAuthority = {
     cert,
     key,
     privateKey,
     get certificate() {
-      parsed ??= new x509.X509Certificate(cert);
+      parsed ??= new NodeX509(cert);
       return parsed;
     },
   };
