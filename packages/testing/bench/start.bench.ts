@@ -28,6 +28,7 @@ import { join } from 'node:path';
 import { cpuUsage } from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { startTestServer, type TestServer } from '../src/index.js';
+import { externalDependencies } from './external-dependencies.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 30);
 /** Set in the bundled copy of this file (see the module comment). */
@@ -169,25 +170,7 @@ if (!built && process.env.BENCH_BUILT !== '0') {
       format: 'esm',
       target: 'node20',
       logLevel: 'warning',
-      plugins: [
-        {
-          // Only the workspace packages are bundled: dependencies stay imports of their installed
-          // files, loaded before the clock starts, as they are for the published packages.
-          name: 'external-dependencies',
-          setup(b) {
-            b.onResolve({ filter: /^[^./]/ }, async (a) => {
-              if (a.path.startsWith('@orchard/') || a.pluginData === 'resolving') return undefined;
-              const r = await b.resolve(a.path, {
-                resolveDir: a.resolveDir,
-                kind: a.kind,
-                pluginData: 'resolving',
-              });
-              if (r.errors.length > 0 || r.external) return { path: a.path, external: true };
-              return { path: r.path, external: true };
-            });
-          },
-        },
-      ],
+      plugins: [externalDependencies],
     });
     const r = spawnSync(process.execPath, [outfile], {
       env: { ...process.env, ORCHARD_BENCH_BUILT: '1' },
