@@ -1,6 +1,6 @@
 import type { UserInfo } from '@orchard/meta';
 import { getOwn } from '@orchard/meta/internal';
-import type { FetchImplementation, JWTPayload } from 'jose';
+import { createRemoteJWKSet, customFetch, type FetchImplementation, type JWTPayload, jwtVerify } from 'jose';
 import type { JwtAuthenticatorConfig, PrefixedClaimMapping } from './authentication-config.js';
 import {
   type AuthenticationResult,
@@ -10,7 +10,6 @@ import {
 } from './authenticator.js';
 import { isAuthnError, unauthorized } from './errors.js';
 import { createHttpsFetch, type FetchLike } from './https-fetch.js';
-import { jose } from './jose.js';
 import { onceReady } from './once-ready.js';
 import { createTokenCache } from './token-cache.js';
 
@@ -137,7 +136,6 @@ export function createJwtAuthenticator(
     if (iss !== issuer) throw new Error(`discovery: issuer ${JSON.stringify(iss)} does not match ${issuer}`);
     if (typeof jwksUri !== 'string') throw new Error('discovery: no jwks_uri');
     const f: FetchImplementation = (u, init) => doFetch(u, { signal: init.signal });
-    const { createRemoteJWKSet, customFetch } = await jose();
     return createRemoteJWKSet(new URL(jwksUri), {
       cacheMaxAge: o.jwksCacheMaxAgeMs,
       cooldownDuration: o.jwksRefetchCooldownMs,
@@ -156,7 +154,6 @@ export function createJwtAuthenticator(
     }
     let claims: JWTPayload;
     try {
-      const { jwtVerify } = await jose();
       ({ payload: claims } = await jwtVerify(token, jwks, {
         algorithms: [...jwtSigningAlgorithms],
         issuer,

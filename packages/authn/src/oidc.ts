@@ -1,5 +1,5 @@
 import { fromBase64 } from '@orchard/meta/internal';
-import type { FetchImplementation, JWTPayload } from 'jose';
+import { createRemoteJWKSet, customFetch, type FetchImplementation, type JWTPayload, jwtVerify } from 'jose';
 import {
   type AuthenticationResult,
   noOpinion,
@@ -7,7 +7,6 @@ import {
   userResult,
 } from './authenticator.js';
 import { invalidConfiguration, unauthorized } from './errors.js';
-import { jose } from './jose.js';
 import { onceReady } from './once-ready.js';
 
 /** The `--oidc-*` flags (doc 2 §2.1). */
@@ -76,7 +75,6 @@ export function createOidcAuthenticator(options: OidcAuthenticatorOptions): Toke
       throw new Error(`discovery: issuer ${String(doc.issuer)} does not match ${issuer}`);
     if (typeof doc.jwks_uri !== 'string') throw new Error('discovery: no jwks_uri');
     const f: FetchImplementation = (u, init) => doFetch(u, { signal: init.signal });
-    const { createRemoteJWKSet, customFetch } = await jose();
     return createRemoteJWKSet(new URL(doc.jwks_uri), {
       cacheMaxAge: options.jwksCacheMaxAgeMs ?? 600_000,
       cooldownDuration: 30_000,
@@ -106,7 +104,6 @@ export function createOidcAuthenticator(options: OidcAuthenticatorOptions): Toke
       }
       let payload: JWTPayload;
       try {
-        const { jwtVerify } = await jose();
         ({ payload } = await jwtVerify(token, jwks, {
           algorithms: algs,
           issuer,

@@ -1,5 +1,12 @@
 import { fromBase64 } from '@orchard/meta/internal';
-import type { CryptoKey, JWTPayload, KeyObject } from 'jose';
+import {
+  type CryptoKey,
+  decodeProtectedHeader,
+  type JWTPayload,
+  jwtVerify,
+  type KeyObject,
+  SignJWT,
+} from 'jose';
 import {
   type AuthenticationResult,
   noOpinion,
@@ -7,7 +14,6 @@ import {
   userResult,
 } from './authenticator.js';
 import { unauthorized } from './errors.js';
-import { jose } from './jose.js';
 
 /** A verification or signing key with the one algorithm it may be used with (algorithm pinning). */
 export interface PinnedKey {
@@ -85,7 +91,6 @@ export function createServiceAccountTokenAuthenticator(
       if (token.split('.').length !== 3) return noOpinion;
       let payloadIssuer: unknown;
       let header: { alg?: string; kid?: string };
-      const { decodeProtectedHeader, jwtVerify } = await jose();
       try {
         header = decodeProtectedHeader(token);
         const body = token.split('.')[1]!;
@@ -207,7 +212,6 @@ export function createServiceAccountTokenSigner(options: {
       };
       if (req.boundObject)
         claims[req.boundObject.kind.toLowerCase()] = { name: req.boundObject.name, uid: req.boundObject.uid };
-      const { SignJWT } = await jose();
       const jwt = new SignJWT({ [domain]: claims })
         .setProtectedHeader(
           options.key.kid ? { alg: options.key.alg, kid: options.key.kid } : { alg: options.key.alg },
