@@ -62,8 +62,8 @@ export class KeyIndex {
       this.count = 1;
       return;
     }
-    // After the last key: one comparison, no searches. Keys mostly come in order (a start-up's
-    // default objects are created sorted, and so are most generated names).
+    // After the last key: one comparison, no searches. A server start's ~130 default objects come
+    // nearly in key order (upstream's policy lists are sorted by name).
     if ((last[last.length - 1] as string) < key) {
       last.push(key);
       this.count++;
