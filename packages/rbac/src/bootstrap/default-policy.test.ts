@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { kubernetesFlavor, orchFlavor } from '@orchard/meta';
+import { type Flavor, kubernetesFlavor, orchFlavor } from '@orchard/meta';
 import { describe, expect, it } from 'vitest';
-import { defaultPolicy, sharedDefaultPolicy } from './default-policy.js';
+import { defaultPolicy, sharedDefaultPolicy, translatedPolicyData } from './default-policy.js';
+import orchTranslation from './upstream-policy.orch.json' with { type: 'json' };
 
 describe.each([orchFlavor, kubernetesFlavor])('the default policy of $domain', (flavor) => {
   it('is translated once and shared frozen; defaultPolicy gives equal mutable copies', () => {
@@ -66,5 +67,25 @@ describe('the shared policy', () => {
   it('is frozen all the way down', () => {
     expect(everyFrozen(sharedDefaultPolicy(orchFlavor))).toBe(true);
     expect(everyFrozen(sharedDefaultPolicy(kubernetesFlavor))).toBe(true);
+  });
+});
+
+describe('the shipped orch translation', () => {
+  it('is what translating the upstream data gives now (rerun scripts/generate-orch-policy.ts if not)', () => {
+    expect(JSON.stringify(orchTranslation)).toBe(JSON.stringify(translatedPolicyData(orchFlavor)));
+    // And it is what the orch flavor (and one equal to it) gets, frozen in place, not a translation.
+    expect(sharedDefaultPolicy(orchFlavor).clusterRoles[0]).toBe(orchTranslation['cluster-roles'][0]);
+    expect(sharedDefaultPolicy({ ...orchFlavor }).roles[0]).toBe(orchTranslation['namespace-roles'][0]);
+  });
+
+  it('is not used for a flavor that translates differently: that one is translated, and frozen', () => {
+    const custom: Flavor = { ...orchFlavor, domain: 'example.dev', systemNamespace: 'ex-system' };
+    const policy = sharedDefaultPolicy(custom);
+    const text = JSON.stringify(policy);
+    expect(text).toContain('rbac.authorization.example.dev/autoupdate');
+    expect(text).toContain('"ex-system"');
+    expect(text).not.toContain(orchFlavor.domain);
+    expect(Object.isFrozen(policy.roleBindings[0]?.subjects)).toBe(true);
+    expect(JSON.stringify(policy)).toBe(JSON.stringify(sharedDefaultPolicy({ ...custom })));
   });
 });
