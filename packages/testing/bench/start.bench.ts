@@ -4,10 +4,13 @@
  * and certificates, and runs the server's code for the first time): measured in `firstRuns` fresh
  * child processes each. "Warm" is every later start in one process (the certificates are shared):
  * first `rounds` starts each followed by 5 creates, `reset()` and `stop()`, as a test file's tests
- * would, then `rounds` starts with only `stop()` between; each mode in a child process of its own, so
- * HTTP's rounds do not run on code HTTPS's rounds already warmed. Also `reset()` after the writes. Wall time and the process's CPU
- * time; min / median / max over the rounds. Module loading is not counted (it happens once per
- * process, before the clock starts).
+ * would, then `rounds` more with only `stop()` between. The first loop is the warm-up a test file's
+ * first tests see: V8 still interprets, then tiers up, the code a start runs once (the second start
+ * of a process takes ~2.5× a steady one). The second loop runs on code the first warmed: the steady
+ * state. Each mode in a child process of its own, so HTTP's rounds do not run on code HTTPS's rounds
+ * already warmed. Also `reset()` after the writes. Wall time and the process's CPU time; min /
+ * median / max over the rounds. Module loading is not counted (it happens once per process, before
+ * the clock starts).
  *
  * Each figure comes twice: run from source through tsx (as the monorepo's own tests run), and
  * built as the published packages are (esbuild, which tsup uses: this file and the workspace
@@ -65,9 +68,8 @@ if (firstOnly !== undefined) {
 const warmOnly = process.env.ORCHARD_BENCH_WARM;
 if (warmOnly !== undefined) {
   // A child: one (uncounted) first start, then `rounds` warm starts each followed by a few writes
-  // and `reset()`, as a test file's tests would, then `rounds` with only `stop()` between (the
-  // start's own cost, without the collections that the requests' and `reset()`'s garbage brings
-  // into later starts); the figures on stdout.
+  // and `reset()`, as a test file's tests would, then `rounds` with only `stop()` between (on code
+  // the first loop warmed: the steady state); the figures on stdout.
   const insecureHttp = warmOnly === 'http';
   await (await startTestServer({ insecureHttp })).stop();
   /** `rounds` warm starts, each followed by `between` and `stop()`: wall and CPU of each start. */
@@ -148,10 +150,10 @@ for (const mode of ['https', 'http'] as const) {
     );
   }
   console.log(
-    `${label} warm start, 5 creates and reset() between (${rounds}): wall ${stats(wall)}; CPU ${stats(cpu)}`,
+    `${label} warm start, the process's starts 2–${rounds + 1}, 5 creates and reset() between: wall ${stats(wall)}; CPU ${stats(cpu)}`,
   );
   console.log(
-    `${label} warm start, only stop() between (${rounds}): wall ${stats(bareWall)}; CPU ${stats(bareCpu)}`,
+    `${label} warm start, steady (starts ${rounds + 2}–${2 * rounds + 1}), only stop() between: wall ${stats(bareWall)}; CPU ${stats(bareCpu)}`,
   );
   console.log(`${label} reset after 5 creates (${rounds}): wall ${stats(reset)}`);
 }
