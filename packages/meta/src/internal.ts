@@ -11,7 +11,7 @@ export { exceedsDepth, maxNestingDepth } from './depth.js';
 export { DurationParseError, formatGoDuration, isDurationParseError, parseGoDuration } from './duration.js';
 export { aggregateMessage, formatBadValue, formatFieldCause } from './field-errors.js';
 export { countJsonKeys, mayHoldDuplicateKeys } from './json-keys.js';
-export { cloneJson, isJsonObject, jsonEqual } from './json-value.js';
+export { cloneJson, deepFreeze, isJsonObject, jsonEqual } from './json-value.js';
 export {
   emptyError,
   generateNameAlphabet,

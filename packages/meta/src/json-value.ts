@@ -41,3 +41,15 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 export function cloneJson<T>(v: T): T {
   return v === null || typeof v !== 'object' ? v : (JSON.parse(JSON.stringify(v)) as T);
 }
+
+/**
+ * Freezes a JSON value and everything in it, in place (values shared between readers must not
+ * change). A frozen object is taken as frozen all the way down and not walked again.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}

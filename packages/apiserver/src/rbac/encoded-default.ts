@@ -7,7 +7,7 @@
  */
 
 import type { StoredObject } from '@orchard/meta';
-import { deepFreeze } from '../storage/shared-values.js';
+import { deepFreeze } from '@orchard/meta/internal';
 
 const encoder = new TextEncoder();
 const uidMark = 'orchard:default-policy:uid';

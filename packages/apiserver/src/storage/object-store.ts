@@ -1,9 +1,9 @@
 import { jsonCodec } from '@orchard/codecs';
 import type { ApiObject, StoredObject } from '@orchard/meta';
-import { hasBrand, isJsonObject, jsonEqual } from '@orchard/meta/internal';
+import { deepFreeze, hasBrand, isJsonObject, jsonEqual } from '@orchard/meta/internal';
 import type { KeyValue, Store, StoreEvent } from '@orchard/store';
 import { encodedOnce } from '@orchard/watch-cache';
-import { deepFreeze, SharedValues } from './shared-values.js';
+import { SharedValues } from './shared-values.js';
 import { withResourceVersion } from './stored-json.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { StoredObject } from '@orchard/meta';
-import { isJsonObject } from '@orchard/meta/internal';
+import { deepFreeze, isJsonObject } from '@orchard/meta/internal';
 
 /** How many distinct values an `SharedValues` table keeps per kind (oldest dropped first). */
 const maxEntries = 4096;
@@ -90,13 +90,4 @@ export class SharedValues {
     if (json.length > maxSharedJsonLength) return;
     holder[field] = this.objects.intern(json, deepFreeze(v));
   }
-}
-
-/** Freezes a decoded JSON value and everything in it (shared objects must not change). */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
 }

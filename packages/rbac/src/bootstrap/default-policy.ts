@@ -6,7 +6,7 @@
  * `system:kube-<x>` users → `system:<product>-<x>`. For the kubernetes flavor it is the data unchanged.
  */
 import { type Flavor, orchFlavor } from '@orchard/meta';
-import { cloneJson } from '@orchard/meta/internal';
+import { cloneJson, deepFreeze } from '@orchard/meta/internal';
 import type { ClusterRole, ClusterRoleBinding, Role, RoleBinding } from '../types.js';
 import upstream from './upstream-policy.json' with { type: 'json' };
 import orchTranslation from './upstream-policy.orch.json' with { type: 'json' };
@@ -77,15 +77,6 @@ export function translatedPolicyData(flavor: Flavor): PolicyData {
 /** The fields of a flavor the translation reads: flavors equal in them translate alike. */
 const translationKey = (f: Flavor) =>
   `${f.domain} ${f.systemNamespace} ${f.publicNamespace} ${f.namespaceFinalizer}`;
-
-/** `v`, frozen all the way down, in place. */
-function deepFreeze<T>(v: T): T {
-  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const x of Object.values(v)) deepFreeze(x);
-  }
-  return v;
-}
 
 /** The translated policy of each flavor object, built once per process (frozen: never mutated). */
 const translated = new WeakMap<Flavor, DefaultPolicy>();
