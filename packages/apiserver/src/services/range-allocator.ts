@@ -115,9 +115,8 @@ export class StoredRange {
     const size = this.o.size;
     const end = Math.min(bits.length, Math.ceil(size / 8));
     for (let i = 0; i < end; i++) {
-      const byte = bits[i] as number;
-      if (byte === 0) continue;
-      for (let j = 0; j < 8; j++) if ((byte & (1 << j)) !== 0 && i * 8 + j < size) out.push(i * 8 + j);
+      if (bits[i] === 0) continue;
+      for (let o = i * 8; o < Math.min(i * 8 + 8, size); o++) if (testBit(bits, o)) out.push(o);
     }
     return out;
   }
